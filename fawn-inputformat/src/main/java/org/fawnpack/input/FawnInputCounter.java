@@ -1,0 +1,9 @@
+package org.fawnpack.input;
+
+/** Counters added by the combined-split record readers (display names in the bundle). */
+public enum FawnInputCounter {
+  /** Compressed files that could not be decoded and were skipped (fawn.input.skip-corrupt). */
+  CORRUPT_FILES_SKIPPED,
+  /** Files opened by the combined readers. */
+  FILES_READ
+}

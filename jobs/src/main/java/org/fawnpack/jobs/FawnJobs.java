@@ -1,0 +1,31 @@
+package org.fawnpack.jobs;
+
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.hadoop.util.ProgramDriver;
+
+/**
+ * The Main-Class of {@code fawn-jobs.jar}: a ProgramDriver, so
+ * {@code hadoop jar fawn-jobs.jar <job> [generic options] <args>} runs a job and no job name
+ * lists them all. Every job's own {@code main} runs it through ToolRunner.
+ */
+public final class FawnJobs {
+
+  /** Every job in the jar. */
+  public static final List<Supplier<JobTool>> JOBS = List.of(
+      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new);
+
+  private FawnJobs() {}
+
+  public static void main(String[] args) throws Throwable {
+    ProgramDriver driver = new ProgramDriver();
+    for (Supplier<JobTool> factory : JOBS) {
+      JobTool job = factory.get();
+      driver.addClass(job.name(), job.getClass(), job.description());
+    }
+    // The driver returns -1 for a missing or unknown job name (after listing the jobs);
+    // a job that ran has already exited with its own code.
+    int rc = driver.run(args);
+    System.exit(rc == 0 ? 0 : JobTool.EXIT_USAGE);
+  }
+}
