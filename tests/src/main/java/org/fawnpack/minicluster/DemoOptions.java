@@ -1,0 +1,65 @@
+package org.fawnpack.minicluster;
+
+import java.nio.file.Path;
+
+/** The command line of {@code ./fawn demo}. */
+record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, boolean keep,
+    Path outDir) {
+
+  static final String USAGE = String.join("\n",
+      "Usage: ./fawn demo [--paper] [--keep] [--text-files N] [--log-files N]",
+      "                   [--text-kb N] [--log-kb N] [--out DIR]",
+      "  Starts an embedded cluster (HDFS, YARN with 4 NodeManagers of 2 vcores / 1 GB,",
+      "  JobHistory), writes many small text and log files, runs wordcount vs wordcount2 and",
+      "  logcount vs logcount2, and prints a table (also written to DIR/summary.json).",
+      "  --paper         the paper's file counts: 200 text files and 500 log files",
+      "  --text-files N  text files (default 40), --text-kb N their size in KB (default 500)",
+      "  --log-files N   log files (default 60), --log-kb N their size in KB (default 200)",
+      "  --keep          leave the cluster up afterwards and print its web UI addresses",
+      "  --out DIR       where the summary goes (default target/demo)");
+
+  static DemoOptions parse(String[] args) {
+    int textFiles = 40;
+    int textKb = 500;
+    int logFiles = 60;
+    int logKb = 200;
+    boolean keep = false;
+    Path out = Path.of("target", "demo");
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--paper" -> {
+          textFiles = 200;
+          logFiles = 500;
+        }
+        case "--keep" -> keep = true;
+        case "--text-files" -> textFiles = positive(arg, value(args, ++i, arg));
+        case "--log-files" -> logFiles = positive(arg, value(args, ++i, arg));
+        case "--text-kb" -> textKb = positive(arg, value(args, ++i, arg));
+        case "--log-kb" -> logKb = positive(arg, value(args, ++i, arg));
+        case "--out" -> out = Path.of(value(args, ++i, arg));
+        default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+      }
+    }
+    return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out);
+  }
+
+  private static String value(String[] args, int index, String option) {
+    if (index >= args.length) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[index];
+  }
+
+  private static int positive(String option, String value) {
+    try {
+      int n = Integer.parseInt(value);
+      if (n < 1) {
+        throw new IllegalArgumentException(option + " must be at least 1: " + value);
+      }
+      return n;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(option + " needs a whole number: '" + value + "'", e);
+    }
+  }
+}

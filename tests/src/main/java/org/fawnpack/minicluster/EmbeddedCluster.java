@@ -1,0 +1,193 @@
+package org.fawnpack.minicluster;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceOption;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HDFS + YARN + MapReduce JobHistory in one JVM, with NodeManagers sized like wimpy nodes.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodeManagers(4).build().start()) {
+ *   Configuration conf = cluster.clientConf(); // submit jobs with this
+ * }
+ * }</pre>
+ *
+ * <p>Every NodeManager gets the same size through the ResourceManager's
+ * {@code updateNodeResource} (the mini cluster itself gives each the same 4 GB). The scheduler
+ * counts vcores as well as memory (DominantResourceCalculator), so a 2-vcore node runs two
+ * 1-vcore containers at once, as a real Edison does.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+  private final EmbeddedClusterSpec spec;
+  private MiniDFSCluster dfs;
+  private MiniMRYarnCluster yarn;
+  private Configuration clientConf;
+
+  private EmbeddedCluster(EmbeddedClusterSpec spec) {
+    this.spec = spec;
+  }
+
+  /** A builder with the defaults of {@link EmbeddedClusterSpec}. */
+  public static EmbeddedClusterSpec.Builder builder() {
+    return EmbeddedClusterSpec.builder();
+  }
+
+  static EmbeddedCluster of(EmbeddedClusterSpec spec) {
+    return new EmbeddedCluster(spec);
+  }
+
+  /** Starts HDFS, then YARN with the JobHistory server, then resizes the NodeManagers. */
+  public EmbeddedCluster start() throws IOException {
+    Files.createDirectories(spec.baseDir());
+    Configuration conf = spec.clusterConf();
+    long started = System.nanoTime();
+    boolean ok = false;
+    try {
+      dfs = new MiniDFSCluster.Builder(conf, spec.baseDir().resolve("dfs").toFile())
+          .numDataNodes(spec.dataNodes())
+          .build();
+      dfs.waitClusterUp();
+      conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
+
+      yarn = new MiniMRYarnCluster(spec.name(), spec.nodeManagers());
+      yarn.init(conf);
+      yarn.start();
+      resizeNodeManagers();
+      clientConf = new Configuration(yarn.getConfig());
+      writeClientConf();
+      ok = true;
+      LOG.info("Embedded cluster '{}' up in {} s: {} NodeManagers of {} vcores / {} MB", spec.name(),
+          (System.nanoTime() - started) / 1_000_000_000L, spec.nodeManagers(),
+          spec.nodeVcores(), spec.nodeMemoryMb());
+      return this;
+    } finally {
+      if (!ok) {
+        close();
+      }
+    }
+  }
+
+  private void resizeNodeManagers() throws IOException {
+    ResourceManager rm = yarn.getResourceManager();
+    Map<NodeId, ResourceOption> sizes = new HashMap<>();
+    Resource size = Resource.newInstance(spec.nodeMemoryMb(), spec.nodeVcores());
+    for (NodeId node : rm.getRMContext().getRMNodes().keySet()) {
+      sizes.put(node, ResourceOption.newInstance(size, -1));
+    }
+    if (sizes.size() != spec.nodeManagers()) {
+      throw new IOException("Expected " + spec.nodeManagers() + " NodeManagers registered with the"
+          + " ResourceManager, found " + sizes.size());
+    }
+    try {
+      rm.getRMContext().getRMAdminService().updateNodeResource(UpdateNodeResourceRequest.newInstance(sizes));
+    } catch (YarnException e) {
+      throw new IOException("Cannot resize the NodeManagers: " + e.getMessage(), e);
+    }
+  }
+
+  /** Writes core-site.xml and friends so that a separate JVM (RunJar) can submit to us. */
+  private void writeClientConf() throws IOException {
+    Path dir = clientConfDir();
+    Files.createDirectories(dir);
+    try (OutputStream out = Files.newOutputStream(dir.resolve("core-site.xml"))) {
+      clientConf.writeXml(out);
+    }
+    for (String name : List.of("hdfs-site.xml", "yarn-site.xml", "mapred-site.xml")) {
+      Files.writeString(dir.resolve(name), "<?xml version=\"1.0\"?>\n<configuration/>\n");
+    }
+  }
+
+  /** A directory holding this cluster's client configuration (a HADOOP_CONF_DIR). */
+  public Path clientConfDir() {
+    return spec.baseDir().resolve("client-conf");
+  }
+
+  /** A copy of the configuration to submit jobs and reach HDFS with. */
+  public Configuration clientConf() {
+    requireStarted();
+    return new Configuration(clientConf);
+  }
+
+  public FileSystem fileSystem() throws IOException {
+    requireStarted();
+    return dfs.getFileSystem();
+  }
+
+  public EmbeddedClusterSpec spec() {
+    return spec;
+  }
+
+  /** Total vcores the NodeManagers offer. */
+  public int totalVcores() {
+    return spec.nodeManagers() * spec.nodeVcores();
+  }
+
+  /** The web UIs: ResourceManager, each NodeManager, JobHistory, NameNode. */
+  public Map<String, String> webAddresses() {
+    requireStarted();
+    Map<String, String> addresses = new java.util.LinkedHashMap<>();
+    addresses.put("ResourceManager", "http://"
+        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS));
+    List<String> nms = new ArrayList<>();
+    for (int i = 0; i < spec.nodeManagers(); i++) {
+      nms.add("http://" + yarn.getNodeManager(i).getConfig().get(YarnConfiguration.NM_WEBAPP_ADDRESS));
+    }
+    for (int i = 0; i < nms.size(); i++) {
+      addresses.put("NodeManager " + (i + 1), nms.get(i));
+    }
+    addresses.put("JobHistory", "http://"
+        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address"));
+    addresses.put("NameNode", "http://localhost:" + dfs.getNameNode().getHttpAddress().getPort());
+    return addresses;
+  }
+
+  MiniMRYarnCluster yarnCluster() {
+    return yarn;
+  }
+
+  private void requireStarted() {
+    if (clientConf == null) {
+      throw new IllegalStateException("cluster '" + spec.name() + "' is not started");
+    }
+  }
+
+  /** Stops YARN, then HDFS; each stop runs even if the other fails. Idempotent. */
+  @Override
+  public void close() {
+    if (yarn != null) {
+      try {
+        yarn.stop();
+      } catch (RuntimeException e) {
+        LOG.warn("Stopping YARN of cluster '{}' failed", spec.name(), e);
+      }
+      yarn = null;
+    }
+    if (dfs != null) {
+      dfs.shutdown();
+      dfs = null;
+    }
+    clientConf = null;
+  }
+}

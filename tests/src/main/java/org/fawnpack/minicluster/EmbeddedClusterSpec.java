@@ -1,0 +1,167 @@
+package org.fawnpack.minicluster;
+
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+
+/**
+ * The shape of an {@link EmbeddedCluster}: how many NodeManagers of what size, where its files
+ * go, and the configuration the daemons and jobs start from.
+ *
+ * <p>Defaults are a small wimpy cluster that a 2-core machine can run: four 2-vcore, 1 GB
+ * NodeManagers; 1-vcore containers sized so a node fits two maps; an ApplicationMaster of 384 MB.
+ */
+public final class EmbeddedClusterSpec {
+
+  /** System property naming the directory clusters put their files under (per test fork). */
+  public static final String BASE_DIR_PROPERTY = "fawn.minicluster.base-dir";
+
+  private final String name;
+  private final Path baseDir;
+  private final int nodeManagers;
+  private final int nodeVcores;
+  private final int nodeMemoryMb;
+  private final int dataNodes;
+  private final Map<String, String> overrides;
+
+  private EmbeddedClusterSpec(Builder b) {
+    this.name = b.name;
+    this.baseDir = b.baseDir != null ? b.baseDir
+        : Path.of(System.getProperty(BASE_DIR_PROPERTY, "target/minicluster")).resolve(b.name);
+    this.nodeManagers = b.nodeManagers;
+    this.nodeVcores = b.nodeVcores;
+    this.nodeMemoryMb = b.nodeMemoryMb;
+    this.dataNodes = b.dataNodes;
+    this.overrides = Map.copyOf(b.overrides);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public String name() {
+    return name;
+  }
+
+  public Path baseDir() {
+    return baseDir.toAbsolutePath();
+  }
+
+  public int nodeManagers() {
+    return nodeManagers;
+  }
+
+  public int nodeVcores() {
+    return nodeVcores;
+  }
+
+  public int nodeMemoryMb() {
+    return nodeMemoryMb;
+  }
+
+  public int dataNodes() {
+    return dataNodes;
+  }
+
+  /** The configuration the daemons start with; jobs inherit it through the client conf. */
+  Configuration clusterConf() {
+    Configuration conf = new YarnConfiguration();
+    conf.set("hadoop.tmp.dir", baseDir().resolve("tmp").toString());
+    conf.setInt("dfs.replication", Math.min(dataNodes, 3));
+    // Small nodes: the RM drops an NM smaller than the minimum allocation (default 1 GB).
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MINIMUM_ALLOCATION_MB, 128);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB, nodeMemoryMb);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES, nodeVcores);
+    conf.setInt("yarn.minicluster.yarn.nodemanager.resource.memory-mb", nodeMemoryMb);
+    conf.setInt(YarnConfiguration.NM_VCORES, nodeVcores);
+    // Count vcores when placing containers, so a 2-vcore node runs two maps, not memory/size.
+    conf.set("yarn.scheduler.capacity.resource-calculator",
+        "org.apache.hadoop.yarn.util.resource.DominantResourceCalculator");
+    // Every NM shares this machine's RAM; a JVM's virtual size says nothing about it.
+    conf.setBoolean(YarnConfiguration.NM_VMEM_CHECK_ENABLED, false);
+    conf.setBoolean(YarnConfiguration.NM_PMEM_CHECK_ENABLED, false);
+    // Containers sized for 1 GB nodes (Hadoop's 1.5 GB AM would not fit at all).
+    conf.setInt("yarn.app.mapreduce.am.resource.mb", 384);
+    conf.set("yarn.app.mapreduce.am.command-opts", "-Xmx300m");
+    conf.setInt("mapreduce.map.memory.mb", 384);
+    conf.set("mapreduce.map.java.opts", "-Xmx300m");
+    conf.setInt("mapreduce.reduce.memory.mb", 512);
+    conf.set("mapreduce.reduce.java.opts", "-Xmx400m");
+    conf.setInt("mapreduce.task.io.sort.mb", 64);
+    overrides.forEach(conf::set);
+    return conf;
+  }
+
+  /** Builds a spec; every setter validates its argument. */
+  public static final class Builder {
+    private String name = "fawn";
+    private Path baseDir;
+    private int nodeManagers = 4;
+    private int nodeVcores = 2;
+    private int nodeMemoryMb = 1024;
+    private int dataNodes = 1;
+    private final Map<String, String> overrides = new LinkedHashMap<>();
+
+    private Builder() {}
+
+    /** Cluster name; also the YARN work directory {@code target/<name>} of the current dir. */
+    public Builder name(String name) {
+      if (name == null || !name.matches("[A-Za-z0-9_.-]+")) {
+        throw new IllegalArgumentException("cluster name must be [A-Za-z0-9_.-]+: " + name);
+      }
+      this.name = name;
+      return this;
+    }
+
+    /** Where HDFS, temp files and the client configuration go. */
+    public Builder baseDir(Path baseDir) {
+      this.baseDir = baseDir;
+      return this;
+    }
+
+    public Builder nodeManagers(int count) {
+      this.nodeManagers = requireRange("nodeManagers", count, 1, 64);
+      return this;
+    }
+
+    public Builder nodeVcores(int vcores) {
+      this.nodeVcores = requireRange("nodeVcores", vcores, 1, 256);
+      return this;
+    }
+
+    public Builder nodeMemoryMb(int memoryMb) {
+      this.nodeMemoryMb = requireRange("nodeMemoryMb", memoryMb, 512, 1 << 20);
+      return this;
+    }
+
+    public Builder dataNodes(int count) {
+      this.dataNodes = requireRange("dataNodes", count, 1, 16);
+      return this;
+    }
+
+    /** A configuration value for the daemons and, through the client conf, every job. */
+    public Builder set(String key, String value) {
+      overrides.put(key, value);
+      return this;
+    }
+
+    public EmbeddedClusterSpec spec() {
+      return new EmbeddedClusterSpec(this);
+    }
+
+    /** The cluster, not started yet: call {@link EmbeddedCluster#start()}. */
+    public EmbeddedCluster build() {
+      return EmbeddedCluster.of(spec());
+    }
+
+    private static int requireRange(String what, int value, int min, int max) {
+      if (value < min || value > max) {
+        throw new IllegalArgumentException(
+            what + " must be in [" + min + ", " + max + "]: " + value);
+      }
+      return value;
+    }
+  }
+}

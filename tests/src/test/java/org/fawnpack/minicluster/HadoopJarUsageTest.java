@@ -1,0 +1,37 @@
+package org.fawnpack.minicluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import org.junit.jupiter.api.Test;
+
+/** The command-line contract of fawn-jobs.jar, through RunJar, without a cluster. */
+class HadoopJarUsageTest {
+
+  @Test
+  void noJobName_listsEveryJob_andExits2() throws Exception {
+    HadoopCommand.Result result = HadoopCommand.hadoopJar(null);
+
+    assertEquals(2, result.exitCode(), result.stderr());
+    String listing = result.stdout() + result.stderr();
+    for (String job : new String[] {"wordcount", "wordcount2", "logcount", "logcount2"}) {
+      assertTrue(listing.contains(job + ":"), "missing " + job + " in:\n" + listing);
+    }
+  }
+
+  @Test
+  void unknownJob_exits2() throws Exception {
+    HadoopCommand.Result result = HadoopCommand.hadoopJar(null, "no-such-job");
+
+    assertEquals(2, result.exitCode(), result.stderr());
+  }
+
+  @Test
+  void jobWithoutOutputPath_printsUsage_andExits2() throws Exception {
+    HadoopCommand.Result result = HadoopCommand.hadoopJar(null, "wordcount2", "/only-input");
+
+    assertEquals(2, result.exitCode(), result.stderr());
+    assertTrue(result.stderr().contains("Usage: hadoop jar fawn-jobs.jar wordcount2"),
+        result.stderr());
+  }
+}
