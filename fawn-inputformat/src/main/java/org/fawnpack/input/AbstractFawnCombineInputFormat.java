@@ -29,6 +29,7 @@ abstract class AbstractFawnCombineInputFormat<K> extends CombineFileInputFormat<
 
   /** The listing made for sizing, handed to the superclass so the input is listed only once. */
   private List<FileStatus> listingForThisCall;
+  private CompressionCodecFactory codecs;
 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
@@ -79,6 +80,9 @@ abstract class AbstractFawnCombineInputFormat<K> extends CombineFileInputFormat<
   /** Compressed files are read whole: a gzip stream cannot be cut, and bzip2 is kept whole too. */
   @Override
   protected boolean isSplitable(JobContext context, Path file) {
-    return new CompressionCodecFactory(context.getConfiguration()).getCodec(file) == null;
+    if (codecs == null) { // built once: getSplits asks for every file
+      codecs = new CompressionCodecFactory(context.getConfiguration());
+    }
+    return codecs.getCodec(file) == null;
   }
 }

@@ -38,7 +38,9 @@ final class ClusterVcores {
   /**
    * Sums the vcores of the RUNNING nodes whose labels admit the job's maps. Nodes with a label
    * (such as the brawny master that only hosts ApplicationMasters) are left out unless the job
-   * sends its maps to that label.
+   * sends its maps to that label. When the job's ApplicationMaster will run on those same nodes,
+   * its vcores are taken off: with one split per remaining vcore every map starts in the first
+   * wave, instead of one map waiting a whole map's time for a second wave.
    */
   private static int fromResourceManager(Configuration conf) throws IOException {
     String mapLabel = conf.getTrimmed(MRJobConfig.MAP_NODE_LABEL_EXP, "");
@@ -57,12 +59,22 @@ final class ClusterVcores {
             + (mapLabel.isEmpty() ? "" : " with label '" + mapLabel + "'") + " (" + nodes.size()
             + " running nodes); set " + FawnInputConfig.VCORES + " to size the splits by hand");
       }
-      LOG.info("Sizing combined splits for {} vcores on {} running nodes", vcores, nodes.size());
-      return vcores;
+      int amVcores = amSharesMapNodes(conf, mapLabel)
+          ? conf.getInt(MRJobConfig.MR_AM_CPU_VCORES, MRJobConfig.DEFAULT_MR_AM_CPU_VCORES) : 0;
+      int forMaps = Math.max(1, vcores - amVcores);
+      LOG.info("Sizing combined splits for {} vcores ({} on {} running nodes, {} kept for the"
+          + " ApplicationMaster)", forMaps, vcores, nodes.size(), vcores - forMaps);
+      return forMaps;
     } catch (YarnException e) {
       throw new IOException("Cannot ask the ResourceManager for the cluster's vcores: "
           + e.getMessage() + "; set " + FawnInputConfig.VCORES + " to size the splits by hand", e);
     }
+  }
+
+  /** The AM runs among the map nodes unless it is sent to a label the maps do not use. */
+  static boolean amSharesMapNodes(Configuration conf, String mapLabel) {
+    String amLabel = conf.getTrimmed(MRJobConfig.AM_NODE_LABEL_EXP, "");
+    return amLabel.equals(mapLabel);
   }
 
   static boolean admitsMaps(Set<String> nodeLabels, String mapLabel) {

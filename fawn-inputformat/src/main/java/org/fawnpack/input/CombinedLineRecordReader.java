@@ -100,7 +100,9 @@ final class CombinedLineRecordReader<K> extends RecordReader<K, Text> {
       lines = reader;
       try {
         reader.initialize(chunk, context);
-        context.getCounter(FawnInputCounter.FILES_READ).increment(1);
+        if (split.getOffset(chunkIndex) == 0) { // a file cut into chunks counts once
+          context.getCounter(FawnInputCounter.FILES_READ).increment(1);
+        }
         return true;
       } catch (IOException e) {
         handleUnreadable(e); // a gzip header is read, and may fail, on open

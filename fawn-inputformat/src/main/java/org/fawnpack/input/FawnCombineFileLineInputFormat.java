@@ -16,6 +16,10 @@ public class FawnCombineFileLineInputFormat extends AbstractFawnCombineInputForm
   public RecordReader<FileLineKey, Text> createRecordReader(InputSplit split,
       TaskAttemptContext context) {
     return new CombinedLineRecordReader<>(new CombinedLineRecordReader.KeyMaker<FileLineKey>() {
+      // The reader passes the split's own Path object for every line of a chunk: name it once.
+      private Path lastFile;
+      private String lastName;
+
       @Override
       public FileLineKey newKey() {
         return new FileLineKey();
@@ -23,7 +27,11 @@ public class FawnCombineFileLineInputFormat extends AbstractFawnCombineInputForm
 
       @Override
       public void set(FileLineKey key, Path file, long offset) {
-        key.set(file.toString(), offset);
+        if (file != lastFile) {
+          lastFile = file;
+          lastName = file.toString();
+        }
+        key.set(lastName, offset);
       }
     });
   }

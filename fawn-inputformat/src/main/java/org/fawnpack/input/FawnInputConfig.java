@@ -67,9 +67,17 @@ public final class FawnInputConfig {
     return positiveBytes(conf, MAX_SPLIT_BYTES, DEFAULT_MAX_SPLIT_BYTES);
   }
 
+  /**
+   * The floor; when it is not set and the max was lowered below the default floor, the max
+   * itself, so lowering only the max never makes a conflict.
+   */
   public static long minSplitBytes(Configuration conf) {
-    long min = positiveBytes(conf, MIN_SPLIT_BYTES, DEFAULT_MIN_SPLIT_BYTES);
     long max = maxSplitBytes(conf);
+    String raw = conf.getTrimmed(MIN_SPLIT_BYTES);
+    if (raw == null || raw.isEmpty()) {
+      return Math.min(DEFAULT_MIN_SPLIT_BYTES, max);
+    }
+    long min = positiveBytes(conf, MIN_SPLIT_BYTES, DEFAULT_MIN_SPLIT_BYTES);
     if (min > max) {
       throw new IllegalArgumentException(MIN_SPLIT_BYTES + " = " + min + " exceeds "
           + MAX_SPLIT_BYTES + " = " + max);
@@ -94,7 +102,9 @@ public final class FawnInputConfig {
     try {
       // Accepts plain bytes or Hadoop's size suffixes (k, m, g, t, p, e).
       value = conf.getLongBytes(key, defaultValue);
-    } catch (NumberFormatException e) {
+    } catch (IllegalArgumentException e) {
+      // NumberFormatException for "lots", but a plain IllegalArgumentException for an unknown
+      // suffix ("64mb") or an overflow ("9e"): both must name the key.
       throw new IllegalArgumentException(key + " = '" + raw
           + "' is not a byte size (use a number, optionally with k, m, g or t)", e);
     }

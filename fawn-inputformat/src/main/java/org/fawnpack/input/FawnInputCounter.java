@@ -4,6 +4,6 @@ package org.fawnpack.input;
 public enum FawnInputCounter {
   /** Compressed files that could not be decoded and were skipped (fawn.input.skip-corrupt). */
   CORRUPT_FILES_SKIPPED,
-  /** Files opened by the combined readers. */
+  /** Files whose first chunk the combined readers opened (each file counts once). */
   FILES_READ
 }

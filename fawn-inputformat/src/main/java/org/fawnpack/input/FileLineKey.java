@@ -10,6 +10,8 @@ import org.apache.hadoop.io.WritableComparable;
 public final class FileLineKey implements WritableComparable<FileLineKey> {
 
   private final Text file = new Text();
+  /** The last name given to {@link #set}, so a reader's per-line call compares references. */
+  private String fileName = "";
   private long offset;
 
   public FileLineKey() {}
@@ -20,14 +22,15 @@ public final class FileLineKey implements WritableComparable<FileLineKey> {
 
   /** Reuses the same Text when the file has not changed, as readers call this once a line. */
   public void set(String file, long offset) {
-    if (!this.file.toString().equals(file)) {
+    if (!fileName.equals(file)) {
       this.file.set(file);
+      fileName = file;
     }
     this.offset = offset;
   }
 
   public String file() {
-    return file.toString();
+    return fileName;
   }
 
   public long offset() {
@@ -43,6 +46,7 @@ public final class FileLineKey implements WritableComparable<FileLineKey> {
   @Override
   public void readFields(DataInput in) throws IOException {
     file.readFields(in);
+    fileName = file.toString();
     offset = in.readLong();
   }
 

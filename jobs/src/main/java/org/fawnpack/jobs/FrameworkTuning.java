@@ -2,6 +2,7 @@ package org.fawnpack.jobs;
 
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapred.JobConf;
 
 /**
  * Settings that cut MapReduce's fixed cost per job on small clusters, applied by the optimised
@@ -22,6 +23,11 @@ final class FrameworkTuning {
   private FrameworkTuning() {}
 
   static void apply(Configuration conf) {
+    // mapred-default.xml, mapred-site.xml and the deprecated MapReduce key names are registered
+    // by JobConf's static initialiser. Until it has run (nothing has loaded JobConf yet when a
+    // job is being built), a value set in mapred-site.xml looks unset here, would be overwritten,
+    // and the overwrite would then beat the site file once it is loaded.
+    new JobConf(false);
     SETTINGS.forEach((key, value) -> {
       if (!isUserSet(conf, key)) {
         conf.set(key, value, "fawn-jobs framework tuning");
