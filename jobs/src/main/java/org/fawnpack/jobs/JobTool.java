@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
@@ -69,7 +70,7 @@ public abstract class JobTool extends Configured implements Tool {
     }
     Job job = createJob(inputs, output);
     long start = System.nanoTime();
-    boolean ok = job.waitForCompletion(true);
+    boolean ok = new JobMonitor(job, out, name()).waitForCompletion();
     lastWallMillis = (System.nanoTime() - start) / 1_000_000;
     lastJob = job;
     printResult(job, ok);
@@ -80,7 +81,8 @@ public abstract class JobTool extends Configured implements Tool {
   private String checkPaths(List<Path> inputs, Path output) throws IOException {
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(getConf());
-      if (fs.globStatus(input) == null || fs.globStatus(input).length == 0) {
+      FileStatus[] matches = fs.globStatus(input);
+      if (matches == null || matches.length == 0) {
         return "input path does not exist: " + fs.makeQualified(input);
       }
     }

@@ -40,6 +40,17 @@ public final class EmbeddedCluster implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
 
+  /**
+   * Guice warns (through java.util.logging) once per web UI that several run in one JVM, which
+   * is what an embedded cluster is. Held in a field so the level is not garbage-collected.
+   */
+  private static final java.util.logging.Logger GUICE_SERVLET_LOG =
+      java.util.logging.Logger.getLogger("com.google.inject.servlet");
+
+  static {
+    GUICE_SERVLET_LOG.setLevel(java.util.logging.Level.SEVERE);
+  }
+
   private final EmbeddedClusterSpec spec;
   private MiniDFSCluster dfs;
   private MiniMRYarnCluster yarn;

@@ -12,19 +12,8 @@ public record JobResult(String job, boolean succeeded, double wallSeconds, long 
 
   /** Reads the row from a finished job's counters. */
   public static JobResult of(String name, Job job, long wallMillis) throws IOException {
-    Counters counters;
-    try {
-      counters = job.getCounters();
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted while reading the counters of " + name, e);
-    }
-    boolean ok;
-    try {
-      ok = job.isSuccessful();
-    } catch (IOException e) {
-      throw new IOException("cannot read the state of " + name, e);
-    }
+    Counters counters = job.getCounters();
+    boolean ok = job.isSuccessful();
     return new JobResult(name, ok, wallMillis / 1000.0,
         counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
         counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),

@@ -1,0 +1,49 @@
+package org.fawnpack.benchmarks;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/** Wall times per variant, in the order variants were first measured. */
+final class Measurements {
+
+  private final Map<String, List<Double>> seconds = new LinkedHashMap<>();
+  private final Map<String, Long> mapContainers = new LinkedHashMap<>();
+
+  void add(String variant, double wallSeconds, long maps) {
+    seconds.computeIfAbsent(variant, v -> new ArrayList<>()).add(wallSeconds);
+    mapContainers.put(variant, maps);
+  }
+
+  List<String> variants() {
+    return List.copyOf(seconds.keySet());
+  }
+
+  boolean has(String variant) {
+    return seconds.containsKey(variant);
+  }
+
+  int runs(String variant) {
+    return seconds.get(variant).size();
+  }
+
+  long maps(String variant) {
+    return mapContainers.getOrDefault(variant, 0L);
+  }
+
+  double median(String variant) {
+    List<Double> sorted = new ArrayList<>(seconds.get(variant));
+    sorted.sort(null);
+    int n = sorted.size();
+    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  }
+
+  double min(String variant) {
+    return seconds.get(variant).stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+  }
+
+  double max(String variant) {
+    return seconds.get(variant).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+  }
+}
