@@ -8,11 +8,16 @@ import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.Tool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -111,6 +116,26 @@ public abstract class JobTool extends Configured implements Tool {
       FileInputFormat.addInputPath(job, input);
     }
     FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  /**
+   * A job that sums LongWritable counts per Text key (LongSumReducer), with the given input
+   * format and mapper, and the reducer as combiner when {@code combine} is set.
+   */
+  @SuppressWarnings("rawtypes")
+  protected final Job newCountingJob(List<Path> inputs, Path output,
+      Class<? extends InputFormat> inputFormat, Class<? extends Mapper> mapper, boolean combine)
+      throws IOException {
+    Job job = newJob(inputs, output);
+    job.setInputFormatClass(inputFormat);
+    job.setMapperClass(mapper);
+    if (combine) {
+      job.setCombinerClass(LongSumReducer.class);
+    }
+    job.setReducerClass(LongSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(LongWritable.class);
     return job;
   }
 

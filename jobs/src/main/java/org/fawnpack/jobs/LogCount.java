@@ -8,7 +8,6 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
-import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.ToolRunner;
 
 /**
@@ -34,14 +33,7 @@ public class LogCount extends JobTool {
 
   @Override
   protected Job createJob(List<Path> inputs, Path output) throws IOException {
-    Job job = newJob(inputs, output);
-    job.setInputFormatClass(TextInputFormat.class);
-    job.setMapperClass(LineMapper.class);
-    job.setCombinerClass(LongSumReducer.class);
-    job.setReducerClass(LongSumReducer.class);
-    job.setOutputKeyClass(Text.class);
-    job.setOutputValueClass(LongWritable.class);
-    return job;
+    return newCountingJob(inputs, output, TextInputFormat.class, LineMapper.class, true);
   }
 
   /** Emits ("yyyy-MM-dd LEVEL", 1) per log line. */

@@ -7,7 +7,6 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
-import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.input.FawnCombineTextInputFormat;
 
@@ -39,14 +38,8 @@ public class WordCount2 extends JobTool {
   @Override
   protected Job createJob(List<Path> inputs, Path output) throws IOException {
     FrameworkTuning.apply(getConf());
-    Job job = newJob(inputs, output);
-    job.setInputFormatClass(FawnCombineTextInputFormat.class);
-    job.setMapperClass(TallyMapper.class);
-    job.setCombinerClass(LongSumReducer.class);
-    job.setReducerClass(LongSumReducer.class);
-    job.setOutputKeyClass(Text.class);
-    job.setOutputValueClass(LongWritable.class);
-    return job;
+    return newCountingJob(inputs, output, FawnCombineTextInputFormat.class, TallyMapper.class,
+        true);
   }
 
   /**

@@ -1,5 +1,8 @@
 package org.fawnpack.minicluster;
 
+import static org.fawnpack.minicluster.CommandLineArgs.positive;
+import static org.fawnpack.minicluster.CommandLineArgs.value;
+
 import java.nio.file.Path;
 
 /** The command line of {@code ./fawn demo}. */
@@ -42,24 +45,5 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       }
     }
     return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out);
-  }
-
-  private static String value(String[] args, int index, String option) {
-    if (index >= args.length) {
-      throw new IllegalArgumentException(option + " needs a value");
-    }
-    return args[index];
-  }
-
-  private static int positive(String option, String value) {
-    try {
-      int n = Integer.parseInt(value);
-      if (n < 1) {
-        throw new IllegalArgumentException(option + " must be at least 1: " + value);
-      }
-      return n;
-    } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(option + " needs a whole number: '" + value + "'", e);
-    }
   }
 }
