@@ -48,6 +48,8 @@ final class CombinedLineRecordReader<K> extends RecordReader<K, Text> {
   private long bytesOfFinishedChunks;
   private LineRecordReader lines;
   private CompressionCodec chunkCodec;
+  /** The current chunk was abandoned as corrupt (fawn.input.skip-corrupt). */
+  private boolean chunkSkipped;
   private K key;
 
   CombinedLineRecordReader(KeyMaker<K> keyMaker) {
@@ -76,6 +78,9 @@ final class CombinedLineRecordReader<K> extends RecordReader<K, Text> {
         keyMaker.set(key, split.getPath(chunkIndex), lines.getCurrentKey().get());
         return true;
       }
+      if (!chunkSkipped) {
+        context.getCounter(FawnInputCounter.BYTES_READ).increment(split.getLength(chunkIndex));
+      }
       closeChunk();
     }
   }
@@ -94,6 +99,7 @@ final class CombinedLineRecordReader<K> extends RecordReader<K, Text> {
     while (++chunkIndex < split.getNumPaths()) {
       Path file = split.getPath(chunkIndex);
       chunkCodec = codecs.getCodec(file);
+      chunkSkipped = false;
       FileSplit chunk = new FileSplit(file, split.getOffset(chunkIndex),
           split.getLength(chunkIndex), null);
       LineRecordReader reader = new LineRecordReader(recordDelimiter);
@@ -129,6 +135,7 @@ final class CombinedLineRecordReader<K> extends RecordReader<K, Text> {
     }
     LOG.warn("{}; skipping the rest of it ({}=true)", what, FawnInputConfig.SKIP_CORRUPT);
     context.getCounter(FawnInputCounter.CORRUPT_FILES_SKIPPED).increment(1);
+    chunkSkipped = true;
   }
 
   private void closeChunk() throws IOException {

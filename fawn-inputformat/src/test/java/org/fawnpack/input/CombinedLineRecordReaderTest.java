@@ -101,6 +101,18 @@ class CombinedLineRecordReaderTest {
         "fixture should cut at least one file into chunks");
     assertEquals(files, reporter.value(FawnInputCounter.FILES_READ));
     assertEquals(0, reporter.value(FawnInputCounter.CORRUPT_FILES_SKIPPED));
+    assertEquals(storedBytesOfVisibleFiles(tmp.resolve("in")),
+        reporter.value(FawnInputCounter.BYTES_READ));
+  }
+
+  /** What the files occupy on disk, hidden ones left out: what BYTES_READ must add up to. */
+  private static long storedBytesOfVisibleFiles(java.nio.file.Path dir) throws Exception {
+    try (var files = java.nio.file.Files.walk(dir)) {
+      return files.filter(java.nio.file.Files::isRegularFile)
+          .filter(f -> !f.getFileName().toString().startsWith("_")
+              && !f.getFileName().toString().startsWith("."))
+          .mapToLong(f -> f.toFile().length()).sum();
+    }
   }
 
   @Test
@@ -391,6 +403,8 @@ class CombinedLineRecordReaderTest {
     }
     assertEquals(7, reporter.value(FawnInputCounter.FILES_READ));
     assertEquals(1, reporter.value(FawnInputCounter.CORRUPT_FILES_SKIPPED));
+    assertEquals(storedBytesOfVisibleFiles(tmp.resolve("in")) - bad.toFile().length(),
+        reporter.value(FawnInputCounter.BYTES_READ), "the skipped file's bytes do not count");
   }
 
   @Test

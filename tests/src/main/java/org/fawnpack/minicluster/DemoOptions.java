@@ -16,15 +16,15 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       "  JobHistory), writes many small text and log files, runs wordcount vs wordcount2 and",
       "  logcount vs logcount2, and prints a table (also written to DIR/summary.json).",
       "  --paper         the paper's file counts: 200 text files and 500 log files",
-      "  --text-files N  text files (default 40), --text-kb N their size in KB (default 500)",
-      "  --log-files N   log files (default 60), --log-kb N their size in KB (default 200)",
+      "  --text-files N  text files (default 32), --text-kb N their size in KB (default 500)",
+      "  --log-files N   log files (default 48), --log-kb N their size in KB (default 200)",
       "  --keep          leave the cluster up afterwards and print its web UI addresses",
       "  --out DIR       where the summary goes (default target/demo)");
 
   static DemoOptions parse(String[] args) {
-    int textFiles = 40;
+    int textFiles = 32;
     int textKb = 500;
-    int logFiles = 60;
+    int logFiles = 48;
     int logKb = 200;
     boolean keep = false;
     Path out = Path.of("target", "demo");
