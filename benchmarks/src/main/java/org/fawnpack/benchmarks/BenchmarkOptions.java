@@ -53,7 +53,7 @@ record BenchmarkOptions(int textFiles, int textKb, int logFiles, int logKb, int 
       }
     }
     return new BenchmarkOptions(textFiles, textKb, logFiles, logKb, bigKb, reps, repLimit,
-        threads, only, report, "./fawn bench " + String.join(" ", args));
+        threads, only, report, ("./fawn bench " + String.join(" ", args)).trim());
   }
 
   private static Set<String> parts(String list) {

@@ -90,7 +90,7 @@ final class BenchmarkReport {
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "### %s: %d files, %.1f MB%n%n", title, family.files, family.bytes / 1e6));
     boolean combined = m.has(STOCK_COMBINED);
-    md.append("| variant | runs | median s | min s | max s | map containers | speed-up vs ")
+    md.append("| variant | runs | median s | min s | max s | map containers (last run) | speed-up vs ")
         .append(baseline).append(combined ? " | speed-up vs " + STOCK_COMBINED : "").append(" |\n");
     md.append("|---|---|---|---|---|---|---|").append(combined ? "---|" : "").append('\n');
     for (String variant : m.variants()) {

@@ -101,7 +101,7 @@ public final class CountBenchmark {
     variants.put("wordcount2", (o) -> runTool(new WordCount2(), in, o));
     BenchmarkReport.Family family = new BenchmarkReport.Family(options.textFiles(), total);
     family.measurements = rounds("wordcount", variants);
-    family.referenceSeconds = reference(in, family);
+    family.referenceSeconds = reference("wordcount", in, family);
     return family;
   }
 
@@ -126,7 +126,7 @@ public final class CountBenchmark {
     variants.put("wordcount2", (o) -> runTool(new WordCount2(), in, o));
     BenchmarkReport.Family family = new BenchmarkReport.Family(options.textFiles(), totalBytes(in));
     family.measurements = rounds("big", variants);
-    family.referenceSeconds = reference(in, family);
+    family.referenceSeconds = reference("big", in, family);
     return family;
   }
 
@@ -179,8 +179,9 @@ public final class CountBenchmark {
     return new org.apache.hadoop.fs.Path("/bench/out/" + family + "/" + slug(variant) + "-1");
   }
 
-  private double reference(org.apache.hadoop.fs.Path in, BenchmarkReport.Family family)
-      throws Exception {
+  /** Median of three single-JVM counts, checked against the family's first job output. */
+  private double reference(String familyName, org.apache.hadoop.fs.Path in,
+      BenchmarkReport.Family family) throws Exception {
     Measurements m = new Measurements();
     Map<String, Long> counts = null;
     for (int rep = 0; rep < 3; rep++) {
@@ -189,7 +190,6 @@ public final class CountBenchmark {
       m.add("reference", (System.nanoTime() - start) / 1e9, 0);
     }
     String first = family.measurements.variants().get(0);
-    String familyName = in.getName().equals("big") ? "big" : "wordcount";
     if (!counts.equals(JobOutputs.read(fs, outputOfRound1(familyName, first)))) {
       throw new IllegalStateException("the single-JVM count differs from " + first);
     }

@@ -38,6 +38,18 @@ public final class FawnInputConfig {
 
   private FawnInputConfig() {}
 
+  /**
+   * Reads every key once, so a bad value fails the job before it is submitted.
+   *
+   * @throws InvalidConfigException naming the first bad key and its value
+   */
+  public static void validate(Configuration conf) {
+    policy(conf);
+    explicitVcores(conf);
+    minSplitBytes(conf); // reads the max too
+    skipCorrupt(conf);
+  }
+
   /** The configured policy; rejects unknown names. */
   public static CombineSplitPolicy policy(Configuration conf) {
     String value = conf.getTrimmed(POLICY, DEFAULT_POLICY);
@@ -46,8 +58,8 @@ public final class FawnInputConfig {
         return policy;
       }
     }
-    throw new IllegalArgumentException(POLICY + " = '" + value + "' is not a policy; allowed: "
-        + CombineSplitPolicy.allowedNames());
+    throw new InvalidConfigException(POLICY, POLICY + " = '" + value
+        + "' is not a policy; allowed: " + CombineSplitPolicy.allowedNames());
   }
 
   /** The configured vcores, or 0 when the key is unset. */
@@ -58,7 +70,7 @@ public final class FawnInputConfig {
     }
     int vcores = parseInt(VCORES, raw);
     if (vcores < 1) {
-      throw new IllegalArgumentException(VCORES + " = " + raw + " must be at least 1");
+      throw new InvalidConfigException(VCORES, VCORES + " = " + raw + " must be at least 1");
     }
     return vcores;
   }
@@ -79,8 +91,8 @@ public final class FawnInputConfig {
     }
     long min = positiveBytes(conf, MIN_SPLIT_BYTES, DEFAULT_MIN_SPLIT_BYTES);
     if (min > max) {
-      throw new IllegalArgumentException(MIN_SPLIT_BYTES + " = " + min + " exceeds "
-          + MAX_SPLIT_BYTES + " = " + max);
+      throw new InvalidConfigException(MIN_SPLIT_BYTES, MIN_SPLIT_BYTES + " = " + min
+          + " exceeds " + MAX_SPLIT_BYTES + " = " + max);
     }
     return min;
   }
@@ -88,7 +100,8 @@ public final class FawnInputConfig {
   public static boolean skipCorrupt(Configuration conf) {
     String raw = conf.getTrimmed(SKIP_CORRUPT, Boolean.toString(DEFAULT_SKIP_CORRUPT));
     if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
-      throw new IllegalArgumentException(SKIP_CORRUPT + " = '" + raw + "' must be true or false");
+      throw new InvalidConfigException(SKIP_CORRUPT,
+          SKIP_CORRUPT + " = '" + raw + "' must be true or false");
     }
     return Boolean.parseBoolean(raw);
   }
@@ -105,11 +118,11 @@ public final class FawnInputConfig {
     } catch (IllegalArgumentException e) {
       // NumberFormatException for "lots", but a plain IllegalArgumentException for an unknown
       // suffix ("64mb") or an overflow ("9e"): both must name the key.
-      throw new IllegalArgumentException(key + " = '" + raw
+      throw new InvalidConfigException(key, key + " = '" + raw
           + "' is not a byte size (use a number, optionally with k, m, g or t)", e);
     }
     if (value < 1) {
-      throw new IllegalArgumentException(key + " = " + raw + " must be at least 1 byte");
+      throw new InvalidConfigException(key, key + " = " + raw + " must be at least 1 byte");
     }
     return value;
   }
@@ -118,7 +131,7 @@ public final class FawnInputConfig {
     try {
       return Integer.parseInt(raw);
     } catch (NumberFormatException e) {
-      throw new IllegalArgumentException(key + " = '" + raw + "' is not a whole number", e);
+      throw new InvalidConfigException(key, key + " = '" + raw + "' is not a whole number", e);
     }
   }
 }

@@ -12,13 +12,17 @@ import org.apache.hadoop.mapred.JobConf;
 final class FrameworkTuning {
 
   /**
-   * key → value and why. The client polls for completion every 5 s by default, so a job that
+   * key → value, and why. The client polls for completion every 5 s by default, so a job that
    * ends just after a poll is reported up to 5 s late; the AM asks the RM for containers once a
    * second by default, which delays each allocation round on a cluster that answers in ms.
    */
   static final Map<String, String> SETTINGS = Map.of(
       "mapreduce.client.completion.pollinterval", "250",
-      "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", "200");
+      "yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", "200",
+      // With one map per vcore every slot is busy; a speculative copy of a map that is merely
+      // sharing a core does the same work twice, which costs joules and buys no time.
+      "mapreduce.map.speculative", "false",
+      "mapreduce.reduce.speculative", "false");
 
   private FrameworkTuning() {}
 

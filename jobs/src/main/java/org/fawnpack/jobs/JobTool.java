@@ -19,6 +19,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.Tool;
+import org.fawnpack.input.InvalidConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,7 +60,11 @@ public abstract class JobTool extends Configured implements Tool {
     return "<in> [<in>...] <out>";
   }
 
-  /** Builds the job for the given input paths and output path. */
+  /**
+   * Builds the job for the given input paths and output path.
+   *
+   * @throws InvalidConfigException for a bad setting: printed with the usage, exit code 2
+   */
   protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
 
   @Override
@@ -73,7 +78,12 @@ public abstract class JobTool extends Configured implements Tool {
     if (problem != null) {
       return usage(problem);
     }
-    Job job = createJob(inputs, output);
+    Job job;
+    try {
+      job = createJob(inputs, output);
+    } catch (InvalidConfigException e) {
+      return usage(e.getMessage());
+    }
     long start = System.nanoTime();
     boolean ok = new JobMonitor(job, out, name()).waitForCompletion();
     lastWallMillis = (System.nanoTime() - start) / 1_000_000;

@@ -10,6 +10,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.input.FawnCombineTextInputFormat;
+import org.fawnpack.input.FawnInputConfig;
 
 /**
  * The optimised log count: small files combined into one split per vcore, (date, level) pairs
@@ -34,6 +35,7 @@ public class LogCount2 extends JobTool {
 
   @Override
   protected Job createJob(List<Path> inputs, Path output) throws IOException {
+    FawnInputConfig.validate(getConf());
     FrameworkTuning.apply(getConf());
     return newCountingJob(inputs, output, FawnCombineTextInputFormat.class, TallyMapper.class,
         true);

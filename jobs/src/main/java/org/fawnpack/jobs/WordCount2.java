@@ -2,6 +2,7 @@ package org.fawnpack.jobs;
 
 import java.io.IOException;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
@@ -9,6 +10,8 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.input.FawnCombineTextInputFormat;
+import org.fawnpack.input.FawnInputConfig;
+import org.fawnpack.input.InvalidConfigException;
 
 /**
  * The optimised word count: many small files packed into one split per vcore
@@ -37,9 +40,28 @@ public class WordCount2 extends JobTool {
 
   @Override
   protected Job createJob(List<Path> inputs, Path output) throws IOException {
+    FawnInputConfig.validate(getConf());
+    tallyBudgetBytes(getConf());
     FrameworkTuning.apply(getConf());
     return newCountingJob(inputs, output, FawnCombineTextInputFormat.class, TallyMapper.class,
         true);
+  }
+
+  /** The tally budget, validated: {@link #TALLY_BYTES} as bytes, at least 1. */
+  static long tallyBudgetBytes(Configuration conf) {
+    String raw = conf.getTrimmed(TALLY_BYTES, Long.toString(DEFAULT_TALLY_BYTES));
+    long bytes;
+    try {
+      bytes = conf.getLongBytes(TALLY_BYTES, DEFAULT_TALLY_BYTES);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidConfigException(TALLY_BYTES, TALLY_BYTES + " = '" + raw
+          + "' is not a byte size (use a number, optionally with k, m or g)", e);
+    }
+    if (bytes < 1) {
+      throw new InvalidConfigException(TALLY_BYTES, TALLY_BYTES + " = " + raw
+          + " must be at least 1 byte");
+    }
+    return bytes;
   }
 
   /**
@@ -54,10 +76,7 @@ public class WordCount2 extends JobTool {
 
     @Override
     protected void setup(Context context) {
-      budgetBytes = context.getConfiguration().getLongBytes(TALLY_BYTES, DEFAULT_TALLY_BYTES);
-      if (budgetBytes < 1) {
-        throw new IllegalArgumentException(TALLY_BYTES + " must be positive: " + budgetBytes);
-      }
+      budgetBytes = tallyBudgetBytes(context.getConfiguration());
     }
 
     @Override

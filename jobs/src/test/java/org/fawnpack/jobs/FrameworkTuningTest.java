@@ -162,7 +162,8 @@ class FrameworkTuningTest {
       String[] kv = l.substring(FrameworkTuningProbe.PREFIX.length()).split("=", 2);
       tuned.put(kv[0], kv[1]);
     });
-    assertEquals(Map.of(POLL, "777", HEARTBEAT, "200"), tuned);
+    assertEquals(Map.of(POLL, "777", HEARTBEAT, "200", "mapreduce.map.speculative", "false",
+        "mapreduce.reduce.speculative", "false"), tuned);
   }
 
   private static String readQuietly(java.nio.file.Path file) {

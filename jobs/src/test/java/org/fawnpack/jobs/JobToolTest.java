@@ -142,6 +142,29 @@ class JobToolTest {
     assertTrue(outcome.stderr().contains("already exists"), outcome.stderr());
   }
 
+  @ParameterizedTest
+  @org.junit.jupiter.params.provider.ValueSource(strings = {"wordcount2", "logcount2"})
+  void run_badCombinePolicy_exit2NamingKeyAndValue_beforeAnyJobRuns(String name)
+      throws Exception {
+    JobTool tool = name.equals("wordcount2") ? new WordCount2() : new LogCount2();
+    Outcome outcome = run(tool, "-Dfawn.input.combine.policy=per-rack", existingInput(),
+        tmp.resolve("out-policy").toUri().toString());
+    assertEquals(2, outcome.exit());
+    assertTrue(outcome.stderr().contains("fawn.input.combine.policy"), outcome.stderr());
+    assertTrue(outcome.stderr().contains("per-rack"), outcome.stderr());
+    assertNull(tool.lastJob(), "no job may be submitted with a bad setting");
+    assertTrue(Files.notExists(tmp.resolve("out-policy")));
+  }
+
+  @Test
+  void run_wordcount2BadTallyBudget_exit2NamingTheKey() throws Exception {
+    Outcome outcome = run(new WordCount2(), "-Dfawn.jobs.wordcount.tally-bytes=lots",
+        existingInput(), tmp.resolve("out-tally").toUri().toString());
+    assertEquals(2, outcome.exit());
+    assertTrue(outcome.stderr().contains("fawn.jobs.wordcount.tally-bytes = 'lots'"),
+        outcome.stderr());
+  }
+
   @Test
   void jobs_namesAreDistinctAndDescribed() {
     List<JobTool> tools = FawnJobs.JOBS.stream().map(Supplier::get).toList();

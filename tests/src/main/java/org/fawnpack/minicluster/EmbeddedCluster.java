@@ -187,6 +187,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   /** Stops YARN, then HDFS; each stop runs even if the other fails. Idempotent. */
   @Override
   public void close() {
+    long started = System.nanoTime();
     if (yarn != null) {
       try {
         yarn.stop();
@@ -195,9 +196,14 @@ public final class EmbeddedCluster implements AutoCloseable {
       }
       yarn = null;
     }
+    long yarnStopped = System.nanoTime();
     if (dfs != null) {
       dfs.shutdown();
       dfs = null;
+    }
+    if (clientConf != null) {
+      LOG.info("Embedded cluster '{}' stopped: YARN in {} ms, HDFS in {} ms", spec.name(),
+          (yarnStopped - started) / 1_000_000, (System.nanoTime() - yarnStopped) / 1_000_000);
     }
     clientConf = null;
   }

@@ -2,9 +2,17 @@ package org.fawnpack.minicluster;
 
 import java.io.BufferedWriter;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.io.OutputStreamWriter;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Random;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.IntConsumer;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -23,6 +31,9 @@ public final class SampleInputs {
       "org.apache.hadoop.yarn.server.nodemanager.NodeStatusUpdaterImpl",
       "org.apache.hadoop.mapred.MapTask", "org.apache.hadoop.hdfs.DFSClient",
       "org.apache.hadoop.mapreduce.v2.app.MRAppMaster", "org.apache.hadoop.ipc.Client"};
+
+  /** Files written at once; HDFS file close latency, not CPU, limits a single writer. */
+  private static final int PARALLEL_WRITERS = 4;
 
   private final String[] vocabulary;
   private final long seed;
@@ -55,53 +66,86 @@ public final class SampleInputs {
 
   /**
    * Writes {@code files} text files of about {@code bytesPerFile} each under {@code dir};
-   * {@code progress} hears the index of each file written.
+   * {@code progress} hears, from any writer thread, how many files are done minus one.
    */
   public void writeTextFiles(FileSystem fs, Path dir, int files, int bytesPerFile,
       IntConsumer progress) throws IOException {
-    for (int f = 0; f < files; f++) {
-      Random random = new Random(seed * 31 + f);
-      try (BufferedWriter out = writer(fs, new Path(dir, String.format("text-%05d.txt", f)))) {
-        int written = 0;
-        while (written < bytesPerFile) {
-          StringBuilder line = new StringBuilder();
-          int words = 1 + random.nextInt(16);
-          for (int w = 0; w < words; w++) {
-            if (w > 0) {
-              line.append(random.nextInt(20) == 0 ? "\t" : " ");
-            }
-            line.append(vocabulary[zipfIndex(random)]);
+    writeFiles(fs, dir, "text-%05d.txt", files, seed * 31, progress, (out, random) -> {
+      int written = 0;
+      while (written < bytesPerFile) {
+        StringBuilder line = new StringBuilder();
+        int words = 1 + random.nextInt(16);
+        for (int w = 0; w < words; w++) {
+          if (w > 0) {
+            line.append(random.nextInt(20) == 0 ? "\t" : " ");
           }
-          out.write(line.toString());
-          out.write('\n');
-          written += line.length() + 1;
+          line.append(vocabulary[zipfIndex(random)]);
         }
+        out.write(line.toString());
+        out.write('\n');
+        written += line.length() + 1;
       }
-      progress.accept(f);
-    }
+    });
   }
 
   /** Writes {@code files} log files of about {@code bytesPerFile} each under {@code dir}. */
   public void writeLogFiles(FileSystem fs, Path dir, int files, int bytesPerFile,
       IntConsumer progress) throws IOException {
-    for (int f = 0; f < files; f++) {
-      Random random = new Random(seed * 17 + f);
-      try (BufferedWriter out = writer(fs, new Path(dir, String.format("hadoop-%05d.log", f)))) {
-        int written = 0;
-        int day = 1 + random.nextInt(5);
-        long millisOfDay = random.nextInt(86_400_000);
-        while (written < bytesPerFile) {
-          millisOfDay += random.nextInt(2000);
-          if (millisOfDay >= 86_400_000) {
-            millisOfDay -= 86_400_000;
-            day = day % 28 + 1;
-          }
-          String line = logLine(random, day, millisOfDay);
-          out.write(line);
-          written += line.length();
+    writeFiles(fs, dir, "hadoop-%05d.log", files, seed * 17, progress, (out, random) -> {
+      int written = 0;
+      int day = 1 + random.nextInt(5);
+      long millisOfDay = random.nextInt(86_400_000);
+      while (written < bytesPerFile) {
+        millisOfDay += random.nextInt(2000);
+        if (millisOfDay >= 86_400_000) {
+          millisOfDay -= 86_400_000;
+          day = day % 28 + 1;
         }
+        String line = logLine(random, day, millisOfDay);
+        out.write(line);
+        written += line.length();
       }
-      progress.accept(f);
+    });
+  }
+
+  /** Writes the text of one file from its own seeded random source. */
+  private interface FileBody {
+    void write(BufferedWriter out, Random random) throws IOException;
+  }
+
+  /**
+   * Writes file {@code f} with {@code new Random(seedBase + f)}, a few files at a time: closing
+   * an HDFS file waits for the DataNode to report the block (hundreds of ms), which would
+   * otherwise dominate writing many small files.
+   */
+  private static void writeFiles(FileSystem fs, Path dir, String nameFormat, int files,
+      long seedBase, IntConsumer progress, FileBody body) throws IOException {
+    ExecutorService writers = Executors.newFixedThreadPool(PARALLEL_WRITERS);
+    AtomicInteger done = new AtomicInteger();
+    try {
+      List<Future<?>> pending = new ArrayList<>();
+      for (int f = 0; f < files; f++) {
+        Path file = new Path(dir, String.format(nameFormat, f));
+        Random random = new Random(seedBase + f);
+        pending.add(writers.submit(() -> {
+          try (BufferedWriter out = writer(fs, file)) {
+            body.write(out, random);
+          }
+          progress.accept(done.incrementAndGet() - 1);
+          return null;
+        }));
+      }
+      for (Future<?> write : pending) {
+        write.get();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException("interrupted while writing sample files to " + dir);
+    } catch (ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io
+          : new IOException("cannot write sample files to " + dir, e.getCause());
+    } finally {
+      writers.shutdownNow();
     }
   }
 
