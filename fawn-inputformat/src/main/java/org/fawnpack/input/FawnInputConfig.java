@@ -106,7 +106,12 @@ public final class FawnInputConfig {
     return Boolean.parseBoolean(raw);
   }
 
-  private static long positiveBytes(Configuration conf, String key, long defaultValue) {
+  /**
+   * A byte size of at least 1 (plain bytes or with k, m, g, t suffixes), the default when unset.
+   *
+   * @throws InvalidConfigException naming the key and the value
+   */
+  public static long positiveBytes(Configuration conf, String key, long defaultValue) {
     String raw = conf.getTrimmed(key);
     if (raw == null || raw.isEmpty()) {
       return defaultValue;

@@ -11,7 +11,6 @@ import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.input.FawnCombineTextInputFormat;
 import org.fawnpack.input.FawnInputConfig;
-import org.fawnpack.input.InvalidConfigException;
 
 /**
  * The optimised word count: many small files packed into one split per vcore
@@ -49,19 +48,7 @@ public class WordCount2 extends JobTool {
 
   /** The tally budget, validated: {@link #TALLY_BYTES} as bytes, at least 1. */
   static long tallyBudgetBytes(Configuration conf) {
-    String raw = conf.getTrimmed(TALLY_BYTES, Long.toString(DEFAULT_TALLY_BYTES));
-    long bytes;
-    try {
-      bytes = conf.getLongBytes(TALLY_BYTES, DEFAULT_TALLY_BYTES);
-    } catch (IllegalArgumentException e) {
-      throw new InvalidConfigException(TALLY_BYTES, TALLY_BYTES + " = '" + raw
-          + "' is not a byte size (use a number, optionally with k, m or g)", e);
-    }
-    if (bytes < 1) {
-      throw new InvalidConfigException(TALLY_BYTES, TALLY_BYTES + " = " + raw
-          + " must be at least 1 byte");
-    }
-    return bytes;
+    return FawnInputConfig.positiveBytes(conf, TALLY_BYTES, DEFAULT_TALLY_BYTES);
   }
 
   /**

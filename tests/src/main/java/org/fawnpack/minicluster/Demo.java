@@ -122,7 +122,8 @@ public final class Demo {
   }
 
   private void keepRunning(EmbeddedCluster cluster) throws InterruptedException {
-    out.println("\nThe cluster stays up (--keep). Web UIs:");
+    out.println("\nThe cluster stays up (--keep). Web addresses (REST for the ResourceManager and"
+        + " JobHistory: their HTML pages do not render in a one-JVM cluster):");
     cluster.webAddresses().forEach((name, url) -> out.printf("  %-15s %s%n", name, url));
     out.printf("  client config   %s%n", cluster.clientConfDir());
     out.println("Press Ctrl-C to stop it.");

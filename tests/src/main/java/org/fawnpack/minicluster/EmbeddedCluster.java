@@ -18,7 +18,9 @@ import org.apache.hadoop.yarn.api.records.ResourceOption;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -155,27 +157,60 @@ public final class EmbeddedCluster implements AutoCloseable {
     return spec.nodeManagers() * spec.nodeVcores();
   }
 
-  /** The web UIs: ResourceManager, each NodeManager, JobHistory, NameNode. */
+  /**
+   * Web addresses that answer in an embedded cluster: the ResourceManager's and JobHistory's
+   * REST APIs, each NodeManager's page, the NameNode's page. The RM's and JobHistory's HTML
+   * pages do not render here: every YARN web app in one JVM shares Guice's one static servlet
+   * filter, so only the last one started serves HTML; their REST APIs are unaffected.
+   */
   public Map<String, String> webAddresses() {
     requireStarted();
     Map<String, String> addresses = new java.util.LinkedHashMap<>();
     addresses.put("ResourceManager", "http://"
-        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS));
+        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS) + "/ws/v1/cluster/apps");
+    // The NMs' own configs say port 0 (bind any); the RM knows the ports they bound.
     List<String> nms = new ArrayList<>();
-    for (int i = 0; i < spec.nodeManagers(); i++) {
-      nms.add("http://" + yarn.getNodeManager(i).getConfig().get(YarnConfiguration.NM_WEBAPP_ADDRESS));
+    for (RMNode node : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
+      nms.add("http://" + node.getHttpAddress() + "/node");
     }
+    nms.sort(null);
     for (int i = 0; i < nms.size(); i++) {
       addresses.put("NodeManager " + (i + 1), nms.get(i));
     }
     addresses.put("JobHistory", "http://"
-        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address"));
-    addresses.put("NameNode", "http://localhost:" + dfs.getNameNode().getHttpAddress().getPort());
+        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address")
+        + "/ws/v1/history/mapreduce/jobs");
+    addresses.put("NameNode", "http://localhost:" + dfs.getNameNode().getHttpAddress().getPort()
+        + "/dfshealth.html");
     return addresses;
   }
 
-  MiniMRYarnCluster yarnCluster() {
-    return yarn;
+  /**
+   * The mini cluster stops its NodeManagers one after the other, each taking many seconds;
+   * stopping them at once first makes the cluster's own stop find them already stopped.
+   */
+  private void stopNodeManagersTogether() {
+    List<Thread> stoppers = new ArrayList<>();
+    for (int i = 0; i < spec.nodeManagers(); i++) {
+      NodeManager nodeManager = yarn.getNodeManager(i);
+      Thread stopper = new Thread(() -> {
+        try {
+          nodeManager.stop();
+        } catch (RuntimeException e) {
+          LOG.warn("Stopping a NodeManager of cluster '{}' failed", spec.name(), e);
+        }
+      }, "stop-nm-" + i);
+      stopper.start();
+      stoppers.add(stopper);
+    }
+    for (Thread stopper : stoppers) {
+      try {
+        stopper.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // yarn.stop() still stops whatever is left
+      }
+    }
   }
 
   private void requireStarted() {
@@ -189,6 +224,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   public void close() {
     long started = System.nanoTime();
     if (yarn != null) {
+      stopNodeManagersTogether();
       try {
         yarn.stop();
       } catch (RuntimeException e) {
