@@ -68,7 +68,7 @@ public final class Demo {
       }
       return allOk ? 0 : 1;
     } finally {
-      out.println("Stopping the embedded cluster (Hadoop's mini YARN cluster takes 30-60 s) ...");
+      out.println("Stopping the embedded cluster (about 20 s) ...");
       cluster.close();
     }
   }
