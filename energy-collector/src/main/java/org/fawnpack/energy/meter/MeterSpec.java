@@ -1,0 +1,134 @@
+package org.fawnpack.energy.meter;
+
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.energy.EnergyConfigException;
+
+/**
+ * The configuration of one named meter: the keys {@code fawn.energy.meter.<name>.*}. Getters
+ * validate as they read, and every error names the full key and the bad value, so a typo in
+ * yarn-site.xml is found at NodeManager start, not as a silent zero.
+ */
+public final class MeterSpec {
+  public static final String PREFIX = "fawn.energy.meter.";
+
+  private final String name;
+  private final Configuration conf;
+
+  public MeterSpec(String name, Configuration conf) {
+    this.name = name;
+    this.conf = conf;
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The whole configuration, e.g. for {@link Configuration#getPassword}. */
+  public Configuration conf() {
+    return conf;
+  }
+
+  /** The full key of a setting of this meter: {@code fawn.energy.meter.<name>.<setting>}. */
+  public String key(String setting) {
+    return PREFIX + name + "." + setting;
+  }
+
+  /** The meter type: {@code .type}, defaulting to the meter's name (so "model" needs no type). */
+  public String type() {
+    return get("type", name).toLowerCase(Locale.ROOT);
+  }
+
+  public String get(String setting, String defaultValue) {
+    String value = conf.getTrimmed(key(setting));
+    return value == null || value.isEmpty() ? defaultValue : value;
+  }
+
+  public String require(String setting) {
+    String value = get(setting, null);
+    if (value == null) {
+      throw new EnergyConfigException(key(setting), "is required for meter '" + name + "' (type "
+          + type() + ")");
+    }
+    return value;
+  }
+
+  public List<String> getList(String setting) {
+    String value = get(setting, null);
+    if (value == null) {
+      return List.of();
+    }
+    return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+  }
+
+  public int getInt(String setting, int defaultValue, int min, int max) {
+    String value = get(setting, null);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      int parsed = Integer.parseInt(value);
+      if (parsed < min || parsed > max) {
+        throw new EnergyConfigException(key(setting), "must be between " + min + " and " + max
+            + ", was " + value);
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new EnergyConfigException(key(setting), "must be an integer, was '" + value + "'");
+    }
+  }
+
+  public double getDouble(String setting, double defaultValue) {
+    String value = get(setting, null);
+    if (value == null) {
+      return defaultValue;
+    }
+    try {
+      double parsed = Double.parseDouble(value);
+      if (!Double.isFinite(parsed)) {
+        throw new NumberFormatException();
+      }
+      return parsed;
+    } catch (NumberFormatException e) {
+      throw new EnergyConfigException(key(setting), "must be a number, was '" + value + "'");
+    }
+  }
+
+  public boolean getBoolean(String setting, boolean defaultValue) {
+    String value = get(setting, null);
+    if (value == null) {
+      return defaultValue;
+    }
+    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
+      return Boolean.parseBoolean(value);
+    }
+    throw new EnergyConfigException(key(setting), "must be true or false, was '" + value + "'");
+  }
+
+  /**
+   * A secret (SNMPv3 pass phrases), read only through Hadoop's CredentialProvider
+   * ({@code hadoop.security.credential.provider.path}). A plain-text value in the configuration
+   * is refused rather than used, so a pass phrase never sits in yarn-site.xml. Null when absent.
+   */
+  public String secret(String setting) {
+    String key = key(setting);
+    try {
+      char[] value = conf.getPasswordFromCredentialProviders(key);
+      if (value != null) {
+        return new String(value);
+      }
+    } catch (IOException e) {
+      throw new EnergyConfigException(key, "could not be read from the credential provider: "
+          + e.getMessage());
+    }
+    if (conf.get(key) != null) {
+      throw new EnergyConfigException(key, "is set in plain text; store it in a credential provider "
+          + "instead (hadoop credential create " + key + " -provider <path>) and set "
+          + "hadoop.security.credential.provider.path");
+    }
+    return null;
+  }
+}
