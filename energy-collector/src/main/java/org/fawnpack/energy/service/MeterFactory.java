@@ -1,0 +1,71 @@
+package org.fawnpack.energy.service;
+
+import java.io.IOException;
+import java.lang.reflect.Constructor;
+import java.lang.reflect.InvocationTargetException;
+import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.cpu.CpuUtilisation;
+import org.fawnpack.energy.meter.MeterSpec;
+import org.fawnpack.energy.meter.PowerMeter;
+
+/**
+ * Builds a meter from its {@code .type}: one of the built-in types, or the class name of your own
+ * {@link PowerMeter} with a public {@code (MeterSpec)} constructor.
+ */
+final class MeterFactory {
+  static final String KNOWN_TYPES = "hwmon, rapl, snmp-pdu, scpi, apcupsd, model";
+
+  /** Host utilisation for a "model" meter, built only if one asks for it. */
+  interface UtilisationSources {
+    CpuUtilisation host();
+
+    CpuUtilisation containers();
+  }
+
+  private final UtilisationSources utilisation;
+
+  MeterFactory(UtilisationSources utilisation) {
+    this.utilisation = utilisation;
+  }
+
+  PowerMeter create(MeterSpec spec) throws IOException {
+    String type = spec.type();
+    return switch (type) {
+      default -> custom(spec, type);
+    };
+  }
+
+  private static PowerMeter custom(MeterSpec spec, String type) throws IOException {
+    if (!type.contains(".")) {
+      throw new EnergyConfigException(spec.key("type"), "names an unknown meter type '" + type
+          + "'; known: " + KNOWN_TYPES + ", or the class name of a PowerMeter");
+    }
+    try {
+      Class<?> cls = Class.forName(spec.get("type", null), true,
+          Thread.currentThread().getContextClassLoader() != null
+              ? Thread.currentThread().getContextClassLoader() : MeterFactory.class.getClassLoader());
+      if (!PowerMeter.class.isAssignableFrom(cls)) {
+        throw new EnergyConfigException(spec.key("type"), "names " + cls.getName()
+            + ", which does not implement " + PowerMeter.class.getName());
+      }
+      Constructor<?> constructor = cls.getConstructor(MeterSpec.class);
+      return (PowerMeter) constructor.newInstance(spec);
+    } catch (ClassNotFoundException e) {
+      throw new EnergyConfigException(spec.key("type"), "names class " + spec.get("type", null)
+          + ", which is not on the NodeManager's classpath");
+    } catch (NoSuchMethodException e) {
+      throw new EnergyConfigException(spec.key("type"), "names a class without a public "
+          + "(MeterSpec) constructor");
+    } catch (InvocationTargetException e) {
+      if (e.getCause() instanceof IOException io) {
+        throw io;
+      }
+      if (e.getCause() instanceof RuntimeException re) {
+        throw re;
+      }
+      throw new IOException(e.getCause());
+    } catch (ReflectiveOperationException e) {
+      throw new IOException("cannot create meter " + spec.name() + ": " + e, e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package org.fawnpack.energy.service;
+
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The node's recent power samples (a bounded ring: {@code fawn.energy.history.max-samples}) and,
+ * per application still running or not yet written out, the microjoules it got in each sample.
+ * This is what an application's history file is cut from when it stops.
+ */
+final class PowerHistory {
+  /** One interval: its end time, the node's power then, its energy, and the application's share. */
+  record Row(long millis, double watts, long nodeMicrojoules, long appMicrojoules, boolean gap) {
+  }
+
+  private record Sample(long seq, long millis, double watts, long microjoules, boolean gap) {
+  }
+
+  /** An application's per-sample energy, as parallel growable arrays (no object per sample). */
+  private static final class AppSeries {
+    long[] seqs = new long[64];
+    long[] microjoules = new long[64];
+    int size;
+
+    void add(long seq, long value) {
+      if (size == seqs.length) {
+        seqs = Arrays.copyOf(seqs, size * 2);
+        microjoules = Arrays.copyOf(microjoules, size * 2);
+      }
+      seqs[size] = seq;
+      microjoules[size] = value;
+      size++;
+    }
+  }
+
+  private final int capacity;
+  private final ArrayDeque<Sample> samples = new ArrayDeque<>();
+  private final Map<String, AppSeries> apps = new HashMap<>();
+  private long nextSeq;
+
+  PowerHistory(int capacity) {
+    this.capacity = capacity;
+  }
+
+  synchronized void add(long millis, double watts, long microjoules, boolean gap,
+      Map<String, Long> perApplication) {
+    long seq = nextSeq++;
+    samples.addLast(new Sample(seq, millis, watts, microjoules, gap));
+    if (samples.size() > capacity) {
+      samples.removeFirst();
+    }
+    for (Map.Entry<String, Long> entry : perApplication.entrySet()) {
+      apps.computeIfAbsent(entry.getKey(), k -> new AppSeries()).add(seq, entry.getValue());
+    }
+  }
+
+  /**
+   * The samples from just before the application's first booked interval to now, each with the
+   * application's share (0 where it had none). Empty if the application never got energy.
+   */
+  synchronized List<Row> forApplication(String applicationId) {
+    AppSeries series = apps.get(applicationId);
+    List<Row> rows = new ArrayList<>();
+    if (series == null || series.size == 0) {
+      return rows;
+    }
+    long from = series.seqs[0] - 1;
+    int next = 0;
+    for (Sample sample : samples) {
+      if (sample.seq < from) {
+        continue;
+      }
+      while (next < series.size && series.seqs[next] < sample.seq) {
+        next++;
+      }
+      long share = next < series.size && series.seqs[next] == sample.seq ? series.microjoules[next] : 0;
+      rows.add(new Row(sample.millis, sample.watts, sample.microjoules, share, sample.gap));
+    }
+    return rows;
+  }
+
+  synchronized void forget(String applicationId) {
+    apps.remove(applicationId);
+  }
+
+  synchronized int size() {
+    return samples.size();
+  }
+}

@@ -1,0 +1,76 @@
+package org.fawnpack.energy;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs in the task JVM at the end of a task: asks this node's collector for the container's joules
+ * and adds them to the task's counters. Metering never fails a task: a missing collector or an
+ * unanswered query is logged once per JVM and counted as TASKS_UNMETERED.
+ */
+final class TaskEnergyReporter {
+  static final String CLIENT_TIMEOUT_KEY = "fawn.energy.client.timeout-ms";
+  static final int DEFAULT_CLIENT_TIMEOUT_MS = 5000;
+  private static final Logger LOG = LoggerFactory.getLogger(TaskEnergyReporter.class);
+
+  /**
+   * What this JVM already reported per container. An uber job runs all its tasks one after the
+   * other in the AM's container; each task then reports only what accrued since the last one, so
+   * the job's sum is the container's energy once, not once per task.
+   */
+  private static final Map<String, ContainerEnergy> REPORTED = new ConcurrentHashMap<>();
+  private static final Set<String> LOGGED_CAUSES = ConcurrentHashMap.newKeySet();
+
+  private final Map<String, String> environment;
+
+  TaskEnergyReporter(Map<String, String> environment) {
+    this.environment = environment;
+  }
+
+  void report(TaskAttemptContext context) {
+    String metadata = environment.get(EnergyProtocol.ENV_METADATA);
+    String containerId = environment.get("CONTAINER_ID");
+    if (metadata == null || containerId == null) {
+      logOnce("no-collector", "No " + EnergyProtocol.SERVICE_NAME + " collector on this node ("
+          + EnergyProtocol.ENV_METADATA + " is not set): the task reports no energy");
+      context.getCounter(EnergyCounter.TASKS_UNMETERED).increment(1);
+      return;
+    }
+    int timeout = context.getConfiguration().getInt(CLIENT_TIMEOUT_KEY, DEFAULT_CLIENT_TIMEOUT_MS);
+    try {
+      int port = EnergyProtocol.decodePort(metadata);
+      ContainerEnergy total = new CollectorClient(port, timeout).containerEnergy(containerId);
+      ContainerEnergy delta = total.minus(REPORTED.getOrDefault(containerId, ContainerEnergy.NONE));
+      REPORTED.put(containerId, total);
+      addCounters(context, delta);
+    } catch (IOException | IllegalArgumentException e) {
+      logOnce("query-failed", "The energy collector did not answer for " + containerId + ": " + e
+          + "; the task reports no energy");
+      context.getCounter(EnergyCounter.TASKS_UNMETERED).increment(1);
+    }
+  }
+
+  private static void addCounters(TaskAttemptContext context, ContainerEnergy delta) {
+    context.getCounter(EnergyCounter.ENERGY_MILLIJOULES)
+        .increment(Math.round(delta.energyMicrojoules() / 1000.0));
+    context.getCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES)
+        .increment(Math.round(delta.idleMicrojoules() / 1000.0));
+    context.getCounter(EnergyCounter.SAMPLES).increment(delta.samples());
+    context.getCounter(EnergyCounter.METER_GAPS).increment(delta.gaps());
+    context.getCounter(EnergyCounter.TASKS_METERED).increment(1);
+    if (delta.estimated()) {
+      context.getCounter(EnergyCounter.TASKS_ESTIMATED).increment(1);
+    }
+  }
+
+  private static void logOnce(String cause, String message) {
+    if (LOGGED_CAUSES.add(cause)) {
+      LOG.warn(message);
+    }
+  }
+}
