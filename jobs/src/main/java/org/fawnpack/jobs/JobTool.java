@@ -19,6 +19,8 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.Tool;
+import org.fawnpack.energy.EnergyMetering;
+import org.fawnpack.energy.JobEnergySummary;
 import org.fawnpack.input.InvalidConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -84,6 +86,9 @@ public abstract class JobTool extends Configured implements Tool {
     } catch (InvalidConfigException e) {
       return usage(e.getMessage());
     }
+    // Every job of the pack is metered unless -Dfawn.energy.metering=false; wrapping happens
+    // last so it sees the job's final output format.
+    EnergyMetering.enableUnlessDisabled(job, true);
     long start = System.nanoTime();
     boolean ok = new JobMonitor(job, out, name()).waitForCompletion();
     lastWallMillis = (System.nanoTime() - start) / 1_000_000;
@@ -161,6 +166,9 @@ public abstract class JobTool extends Configured implements Tool {
         counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue(),
         counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
         counters.findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
+    if (EnergyMetering.isEnabled(job.getConfiguration())) {
+      out.println(name() + " " + JobEnergySummary.of(counters, lastWallMillis).describe());
+    }
     if (!ok) {
       LOG.error("Job {} failed: {}", job.getJobID(), job.getStatus().getFailureInfo());
     }

@@ -84,6 +84,10 @@ public final class EmbeddedCluster implements AutoCloseable {
       dfs.waitClusterUp();
       conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
 
+      if (spec.energyCollector()) {
+        AuxServicesManifest.install(spec.baseDir().resolve("aux-services"),
+            spec.energyProperties(), conf);
+      }
       yarn = new MiniMRYarnCluster(spec.name(), spec.nodeManagers());
       yarn.init(conf);
       yarn.start();
