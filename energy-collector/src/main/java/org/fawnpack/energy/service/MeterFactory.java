@@ -6,7 +6,9 @@ import java.lang.reflect.InvocationTargetException;
 import org.fawnpack.energy.EnergyConfigException;
 import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.fawnpack.energy.meter.ApcupsdMeter;
+import org.fawnpack.energy.meter.HwmonMeter;
 import org.fawnpack.energy.meter.MeterSpec;
+import org.fawnpack.energy.meter.RaplMeter;
 import org.fawnpack.energy.meter.ScpiMeter;
 import org.fawnpack.energy.meter.PowerMeter;
 
@@ -33,6 +35,8 @@ final class MeterFactory {
   PowerMeter create(MeterSpec spec) throws IOException {
     String type = spec.type();
     return switch (type) {
+      case "hwmon" -> new HwmonMeter(spec);
+      case "rapl" -> new RaplMeter(spec);
       case ScpiMeter.TYPE -> new ScpiMeter(spec);
       case ApcupsdMeter.TYPE -> new ApcupsdMeter(spec);
       default -> custom(spec, type);
