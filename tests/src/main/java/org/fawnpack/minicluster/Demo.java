@@ -53,6 +53,10 @@ public final class Demo {
         .baseDir(options.outDir().resolve("cluster")).build();
     out.printf("Starting the embedded cluster: HDFS, YARN (4 NodeManagers x 2 vcores / 1024 MB),"
         + " JobHistory ...%n");
+    out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
+        + " (%s W idle, %s W busy): the joules are estimates.%n",
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.idle-watts"),
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.busy-watts"));
     cluster.start();
     try {
       List<JobResult> rows = runJobs(cluster);

@@ -14,12 +14,22 @@ final class SummaryTable {
 
   static String text(List<JobResult> rows) {
     StringBuilder out = new StringBuilder(String.format(Locale.ROOT,
-        "%-12s %10s %15s %14s %15s%n", "job", "wall s", "map containers", "input records",
-        "output records"));
+        "%-12s %8s %8s %13s %14s %10s %11s%n", "job", "wall s", "maps", "input records",
+        "output records", "joules", "records/J"));
+    boolean anyEstimate = false;
     for (JobResult row : rows) {
-      out.append(String.format(Locale.ROOT, "%-12s %10.1f %15d %14d %15d%s%n", row.job(),
+      anyEstimate |= row.energyEstimated();
+      out.append(String.format(Locale.ROOT, "%-12s %8.1f %8d %13d %14d %10s %11s%s%n", row.job(),
           row.wallSeconds(), row.mapContainers(), row.inputRecords(), row.outputRecords(),
+          Double.isNaN(row.joules()) ? "n/a" : String.format(Locale.ROOT, "%.2f%s", row.joules(),
+              row.energyEstimated() ? "*" : ""),
+          Double.isNaN(row.recordsPerJoule()) ? "n/a"
+              : String.format(Locale.ROOT, "%,.0f", row.recordsPerJoule()),
           row.succeeded() ? "" : "  FAILED"));
+    }
+    if (anyEstimate) {
+      out.append("* estimated: joules of the tasks' containers from a power model (idle W + CPU "
+          + "utilisation x (busy W - idle W)), not a measurement\n");
     }
     return out.toString();
   }
