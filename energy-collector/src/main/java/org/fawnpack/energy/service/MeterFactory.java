@@ -8,6 +8,7 @@ import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.fawnpack.energy.meter.ApcupsdMeter;
 import org.fawnpack.energy.meter.HwmonMeter;
 import org.fawnpack.energy.meter.MeterSpec;
+import org.fawnpack.energy.meter.ModelMeter;
 import org.fawnpack.energy.meter.RaplMeter;
 import org.fawnpack.energy.meter.ScpiMeter;
 import org.fawnpack.energy.meter.PowerMeter;
@@ -37,9 +38,24 @@ final class MeterFactory {
     return switch (type) {
       case "hwmon" -> new HwmonMeter(spec);
       case "rapl" -> new RaplMeter(spec);
+      case "model" -> new ModelMeter(spec, modelUtilisation(spec));
       case ScpiMeter.TYPE -> new ScpiMeter(spec);
       case ApcupsdMeter.TYPE -> new ApcupsdMeter(spec);
       default -> custom(spec, type);
+    };
+  }
+
+  /**
+   * {@code .utilisation}: {@code host} (default; SIGAR, else /proc/stat) or {@code containers}
+   * (this NodeManager's containers' CPU time over its vcores, for NodeManagers sharing a host).
+   */
+  private CpuUtilisation modelUtilisation(MeterSpec spec) {
+    String source = spec.get("utilisation", "host");
+    return switch (source) {
+      case "host" -> utilisation.host();
+      case "containers" -> utilisation.containers();
+      default -> throw new EnergyConfigException(spec.key("utilisation"), "must be host or "
+          + "containers, was '" + source + "'");
     };
   }
 
