@@ -40,6 +40,9 @@ final class HistoryWriter {
     fs.mkdirs(dir);
     for (int attempt = 1; attempt <= MAX_NAME_ATTEMPTS; attempt++) {
       Path file = new Path(dir, attempt == 1 ? node + ".csv" : node + "-" + attempt + ".csv");
+      if (fs.exists(file)) {
+        continue; // checked first only to keep the NameNode's log quiet; create() decides
+      }
       FSDataOutputStream stream;
       try {
         stream = fs.create(file, false);
