@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
+import java.lang.management.ManagementFactory;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
@@ -121,6 +124,26 @@ class EnergyCountersTest {
       assertTrue(containers > 0, file.getPath() + " has no container energy");
       assertEquals(containers, sampled, file.getPath() + ": per-sample application energy must "
           + "add up to its containers' accounts");
+    }
+  }
+
+  @Test
+  void eachNodeManagerPublishesItsPowerAsMetrics() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    List<ObjectName> beans = new ArrayList<>();
+    for (ObjectName name : server.queryNames(new ObjectName("Hadoop:*"), null)) {
+      String source = name.getKeyProperty("name");
+      if (source != null && source.startsWith("FawnEnergy")) {
+        beans.add(name);
+      }
+    }
+    assertEquals(CLUSTER.cluster().spec().nodeManagers(), beans.size(), "beans: " + beans);
+    for (ObjectName bean : beans) {
+      double watts = ((Number) server.getAttribute(bean, "PowerWatts")).doubleValue();
+      // The Edison model never leaves [idle, busy]; the first interval is still being sampled.
+      assertTrue(watts == 0 || (watts >= IDLE_WATTS - 1e-9 && watts <= BUSY_WATTS + 1e-9),
+          bean + " PowerWatts " + watts);
+      assertEquals(1, ((Number) server.getAttribute(bean, "Estimated")).intValue(), bean.toString());
     }
   }
 
