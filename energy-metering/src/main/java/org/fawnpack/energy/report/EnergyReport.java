@@ -1,0 +1,228 @@
+package org.fawnpack.energy.report;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.energy.report.JobHistoryClient.CounterValues;
+import org.fawnpack.energy.report.JobHistoryClient.JobInfo;
+import org.fawnpack.energy.report.JobHistoryClient.TaskInfo;
+
+/**
+ * {@code fawn energy report <jobId> [--html <file>] [--history-dir <dir>] [--jhs <host:port>]}:
+ * a finished job's energy from its counters (JobHistory server REST API) and the energy
+ * collector's history files, as text on stdout and optionally as an HTML page with a power chart
+ * per node.
+ *
+ * <p>Exit codes: 0 printed; 1 the job is unknown, the server or a file could not be read (the
+ * figures that could be computed are still printed when only history files failed); 2 bad
+ * arguments (usage printed).
+ */
+public class EnergyReport extends Configured implements Tool {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_ERROR = 1;
+  public static final int EXIT_USAGE = 2;
+
+  public static final String USAGE =
+      "Usage: energy report <jobId> [--html <file>] [--history-dir <dir>] [--jhs <host:port>]\n"
+          + "  <jobId>              a finished job, job_<timestamp>_<n>\n"
+          + "  --html <file>        also write a self-contained HTML page with a power chart per"
+          + " node\n"
+          + "  --history-dir <dir>  the collector's history directory (default: "
+          + HistoryFileReader.HISTORY_DIR + ", else " + HistoryFileReader.DEFAULT_HISTORY_DIR
+          + ")\n"
+          + "  --jhs <host:port>    the JobHistory server's web address (default: "
+          + JobHistoryClient.WEBAPP_ADDRESS + ", else " + JobHistoryClient.DEFAULT_WEBAPP_ADDRESS
+          + ")\n"
+          + "Generic options (-D key=value, -conf <file>, -fs <uri>) go before 'report'.";
+
+  static {
+    // What JobConf would add: the JobHistory server's address lives in mapred-site.xml.
+    Configuration.addDefaultResource("mapred-default.xml");
+    Configuration.addDefaultResource("mapred-site.xml");
+  }
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  public EnergyReport() {
+    this(System.out, System.err);
+  }
+
+  public EnergyReport(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new Configuration(), new EnergyReport(), args));
+  }
+
+  /** The parsed command line. */
+  record Arguments(String jobId, String html, String historyDir, String jhs) {
+  }
+
+  @Override
+  public int run(String[] args) {
+    Arguments a;
+    try {
+      a = parse(args);
+    } catch (IllegalArgumentException e) {
+      err.println("energy: " + e.getMessage());
+      err.println(USAGE);
+      return EXIT_USAGE;
+    }
+    if (a == null) {
+      out.println(USAGE);
+      return EXIT_OK;
+    }
+    Configuration conf = getConf() != null ? getConf() : new Configuration();
+    EnergyReportModel model;
+    try {
+      model = report(conf, a.jobId(), a.historyDir(), a.jhs());
+    } catch (JobNotFoundException e) {
+      err.println("energy report: " + e.getMessage());
+      return EXIT_ERROR;
+    } catch (IOException | RuntimeException e) {
+      err.println("energy report: " + a.jobId() + ": " + e.getMessage());
+      return EXIT_ERROR;
+    }
+    out.print(TextReport.render(model));
+    out.flush();
+    int rc = EXIT_OK;
+    if (a.html() != null) {
+      try {
+        HtmlReport.write(model, Path.of(a.html()));
+        out.println("HTML report: " + a.html());
+      } catch (IOException | RuntimeException e) {
+        err.println("energy report: cannot write " + a.html() + ": " + e);
+        rc = EXIT_ERROR;
+      }
+    }
+    if (model.historyProblem() != null) {
+      err.println("energy report: history files of " + model.applicationId()
+          + " could not be read: " + model.historyProblem());
+      rc = EXIT_ERROR;
+    }
+    return rc;
+  }
+
+  /** Null for help; IllegalArgumentException for anything wrong. */
+  static Arguments parse(String[] args) {
+    if (args.length == 0) {
+      throw new IllegalArgumentException("missing command 'report'");
+    }
+    if (args[0].equals("-h") || args[0].equals("--help") || args[0].equals("help")) {
+      return null;
+    }
+    if (!args[0].equals("report")) {
+      throw new IllegalArgumentException("unknown command '" + args[0] + "' (expected 'report')");
+    }
+    String jobId = null;
+    String html = null;
+    String historyDir = null;
+    String jhs = null;
+    for (int i = 1; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "-h", "--help" -> {
+          return null;
+        }
+        case "--html" -> html = value(args, ++i, arg, html);
+        case "--history-dir" -> historyDir = value(args, ++i, arg, historyDir);
+        case "--jhs" -> jhs = value(args, ++i, arg, jhs);
+        default -> {
+          if (arg.startsWith("-")) {
+            throw new IllegalArgumentException("unknown option '" + arg + "'");
+          }
+          if (jobId != null) {
+            throw new IllegalArgumentException("more than one job id ('" + jobId + "', '" + arg
+                + "')");
+          }
+          jobId = arg;
+        }
+      }
+    }
+    if (jobId == null) {
+      throw new IllegalArgumentException("missing <jobId>");
+    }
+    if (!JobHistoryClient.isJobId(jobId)) {
+      throw new IllegalArgumentException("'" + jobId + "' is not a job id (job_<timestamp>_<n>,"
+          + " e.g. job_1700000000000_0001)");
+    }
+    if (jhs != null) {
+      try {
+        new JobHistoryClient(jhs);
+      } catch (IllegalArgumentException e) {
+        throw new IllegalArgumentException("--jhs: " + e.getMessage());
+      }
+    }
+    return new Arguments(jobId, html, historyDir, jhs);
+  }
+
+  private static String value(String[] args, int i, String option, String previous) {
+    if (previous != null) {
+      throw new IllegalArgumentException(option + " given twice");
+    }
+    if (i >= args.length || args[i].isBlank()) {
+      throw new IllegalArgumentException(option + " needs a value");
+    }
+    return args[i];
+  }
+
+  /**
+   * The report of a finished job, with the JobHistory server and history directory the
+   * configuration names. For callers in Java (tests, other tools).
+   */
+  public static EnergyReportModel report(Configuration conf, String jobId) throws IOException {
+    return report(conf, jobId, null, null);
+  }
+
+  /**
+   * The report of a finished job.
+   *
+   * @param historyDir the collector's history directory (any Hadoop file system URI); null for
+   *     {@value HistoryFileReader#HISTORY_DIR} from {@code conf}
+   * @param jhsAddress the JobHistory server's {@code host:port} (or {@code http(s)://host:port});
+   *     null for {@value JobHistoryClient#WEBAPP_ADDRESS} from {@code conf}
+   * @throws JobNotFoundException if the server does not know the job
+   * @throws IOException if the server cannot be asked; a history file that cannot be read does
+   *     not throw but is named in {@link EnergyReportModel#historyProblem()}
+   */
+  public static EnergyReportModel report(Configuration conf, String jobId, String historyDir,
+      String jhsAddress) throws IOException {
+    if (!JobHistoryClient.isJobId(jobId)) {
+      throw new IllegalArgumentException("not a job id: " + jobId);
+    }
+    JobHistoryClient client = jhsAddress == null ? JobHistoryClient.fromConf(conf)
+        : new JobHistoryClient(jhsAddress);
+    JobInfo job = client.job(jobId);
+    CounterValues counters = client.counters(jobId);
+    List<TaskInfo> tasks = client.tasks(jobId);
+    if (job.id() != null && !job.id().equals(jobId) && JobHistoryClient.isJobId(job.id())) {
+      throw new IOException("the JobHistory server at " + client.address() + " answered for "
+          + job.id() + " when asked for " + jobId);
+    }
+    job = new JobInfo(jobId, job.name(), job.user(), job.queue(), job.state(), job.submitTime(),
+        job.startTime(), job.finishTime(), job.mapsTotal(), job.mapsCompleted(),
+        job.reducesTotal(), job.reducesCompleted());
+
+    String dir = historyDir != null ? historyDir : HistoryFileReader.historyDir(conf);
+    String applicationId = JobHistoryClient.applicationId(jobId);
+    String location = dir + "/" + applicationId;
+    try {
+      org.apache.hadoop.fs.Path appDir =
+          HistoryFileReader.applicationDir(conf, dir, applicationId);
+      location = appDir.toString();
+      Optional<List<NodeHistory>> histories = HistoryFileReader.readApplication(conf, appDir);
+      return EnergyReportModel.build(job, counters, tasks, location, histories.orElse(null));
+    } catch (IOException | IllegalArgumentException e) {
+      return EnergyReportModel.build(job, counters, tasks, location, null, e.getMessage());
+    }
+  }
+}
