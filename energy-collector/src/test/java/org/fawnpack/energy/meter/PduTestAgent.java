@@ -26,8 +26,16 @@ import org.snmp4j.agent.mo.snmp.VacmMIB;
 import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.agent.security.MutableVACM;
 import org.snmp4j.mp.MPv3;
+import org.snmp4j.security.AuthHMAC128SHA224;
+import org.snmp4j.security.AuthHMAC192SHA256;
+import org.snmp4j.security.AuthHMAC256SHA384;
+import org.snmp4j.security.AuthHMAC384SHA512;
+import org.snmp4j.security.AuthMD5;
 import org.snmp4j.security.AuthSHA;
 import org.snmp4j.security.PrivAES128;
+import org.snmp4j.security.PrivAES192;
+import org.snmp4j.security.PrivAES256;
+import org.snmp4j.security.PrivDES;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityModel;
 import org.snmp4j.security.USM;
@@ -44,17 +52,27 @@ import org.snmp4j.transport.DefaultUdpTransportMapping;
 /**
  * A real snmp4j agent on a free loopback UDP port, serving whatever instance OIDs a test puts
  * into it. It answers SNMPv2c for {@link #COMMUNITY} and SNMPv3 authPriv (SHA + AES128) for
- * {@link #V3_USER}; anything else it drops or refuses exactly as a PDU's agent would.
+ * {@link #V3_USER} and the users of {@link #V3_PROTOCOL_USERS}; anything else it drops or
+ * refuses exactly as a PDU's agent would.
  */
 final class PduTestAgent extends BaseAgent implements AutoCloseable {
   static final String COMMUNITY = "fawn-read";
   static final String V3_USER = "fawn-meter";
   static final String V3_AUTH_PASS = "auth-pass-phrase-1";
   static final String V3_PRIV_PASS = "priv-pass-phrase-2";
+  /** User name -> {auth protocol, priv protocol or null}; all use the two pass phrases above. */
+  static final Map<String, OID[]> V3_PROTOCOL_USERS = Map.of(
+      "md5-des", new OID[] {AuthMD5.ID, PrivDES.ID},
+      "sha224-aes192", new OID[] {AuthHMAC128SHA224.ID, PrivAES192.ID},
+      "sha256-aes256", new OID[] {AuthHMAC192SHA256.ID, PrivAES256.ID},
+      "sha384-aes128", new OID[] {AuthHMAC256SHA384.ID, PrivAES128.ID},
+      "sha512-aes256", new OID[] {AuthHMAC384SHA512.ID, PrivAES256.ID},
+      "sha256-authonly", new OID[] {AuthHMAC192SHA256.ID, null});
 
   private static final OctetString V2C_SECURITY_NAME = new OctetString("v2c-reader");
   private static final OctetString V2C_GROUP = new OctetString("v2c-readers");
   private static final OctetString V3_GROUP = new OctetString("v3-readers");
+  private static final OctetString V3_AUTH_ONLY_GROUP = new OctetString("v3-auth-only");
   private static final OctetString READ_VIEW = new OctetString("everything");
   private static final OctetString NO_VIEW = new OctetString();
 
@@ -132,10 +150,16 @@ final class PduTestAgent extends BaseAgent implements AutoCloseable {
 
   @Override
   protected void addUsmUser(USM usm) {
-    // snmp4j 3.9's default protocol set leaves out SHA-1; most PDUs in the field still use it.
+    // snmp4j 3.9's default protocol set leaves out SHA-1, MD5 and DES; PDUs in the field still
+    // offer them, so the agent must understand them to test the meter's use of them.
     usm.getSecurityProtocols().addAuthenticationProtocol(new AuthSHA());
+    usm.getSecurityProtocols().addAuthenticationProtocol(new AuthMD5());
+    usm.getSecurityProtocols().addPrivacyProtocol(new PrivDES());
     usm.addUser(new UsmUser(new OctetString(V3_USER), AuthSHA.ID,
         new OctetString(V3_AUTH_PASS), PrivAES128.ID, new OctetString(V3_PRIV_PASS)));
+    V3_PROTOCOL_USERS.forEach((name, protocols) -> usm.addUser(new UsmUser(
+        new OctetString(name), protocols[0], new OctetString(V3_AUTH_PASS), protocols[1],
+        protocols[1] == null ? null : new OctetString(V3_PRIV_PASS))));
   }
 
   @Override
@@ -148,6 +172,12 @@ final class PduTestAgent extends BaseAgent implements AutoCloseable {
     vacm.addGroup(SecurityModel.SECURITY_MODEL_SNMPv2c, V2C_SECURITY_NAME, V2C_GROUP,
         StorageType.volatile_);
     vacm.addGroup(SecurityModel.SECURITY_MODEL_USM, new OctetString(V3_USER), V3_GROUP,
+        StorageType.volatile_);
+    V3_PROTOCOL_USERS.forEach((name, protocols) -> vacm.addGroup(
+        SecurityModel.SECURITY_MODEL_USM, new OctetString(name),
+        protocols[1] == null ? V3_AUTH_ONLY_GROUP : V3_GROUP, StorageType.volatile_));
+    vacm.addAccess(V3_AUTH_ONLY_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_USM,
+        SecurityLevel.AUTH_NOPRIV, MutableVACM.VACM_MATCH_EXACT, READ_VIEW, NO_VIEW, NO_VIEW,
         StorageType.volatile_);
     vacm.addAccess(V2C_GROUP, new OctetString(), SecurityModel.SECURITY_MODEL_ANY,
         SecurityLevel.NOAUTH_NOPRIV, MutableVACM.VACM_MATCH_EXACT, READ_VIEW, NO_VIEW, NO_VIEW,

@@ -8,13 +8,13 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.nio.file.Path;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.security.alias.CredentialProvider;
-import org.apache.hadoop.security.alias.CredentialProviderFactory;
 import org.fawnpack.energy.EnergyConfigException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.OctetString;
 
@@ -255,6 +255,30 @@ class SnmpPduMeterTest {
     assertEquals(2600.0, meter.read().value());
   }
 
+  @ParameterizedTest(name = "{1}/{2} as {0}")
+  @CsvSource({
+      "md5-des, MD5, DES",
+      "sha224-aes192, SHA-224, AES192",
+      "sha256-aes256, SHA-256, AES256",
+      "sha384-aes128, sha384, aes-128",
+      "sha512-aes256, SHA-512, AES256",
+      "sha256-authonly, SHA-256, none"})
+  void v3EveryProtocolNameReachesTheAgent(String user, String auth, String priv)
+      throws IOException {
+    agent.put(EATON_INPUT_TOTAL_WATTS, "0.1", 1234);
+    Configuration conf = v3("preset", "eaton-inlet", "auth-protocol", auth, "priv-protocol", priv);
+    conf.set(PREFIX + "user", user);
+    if (priv.equals("none")) {
+      storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS);
+    } else {
+      storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
+          "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
+    }
+    meter = meter(conf);
+
+    assertEquals(1234.0, meter.read().value());
+  }
+
   @Test
   void v3DefaultsAreShaAndAes128() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
@@ -369,16 +393,12 @@ class SnmpPduMeterTest {
     return conf;
   }
 
-  /** Writes secrets into a real JCEKS keystore and points the configuration at it. */
   private void storeSecrets(Configuration conf, String... settingsAndValues) throws IOException {
-    conf.set(CredentialProviderFactory.CREDENTIAL_PROVIDER_PATH,
-        "localjceks://file" + dir.resolve("meter-secrets.jceks").toAbsolutePath());
-    CredentialProvider provider = CredentialProviderFactory.getProviders(conf).get(0);
-    for (int i = 0; i < settingsAndValues.length; i += 2) {
-      provider.createCredentialEntry(PREFIX + settingsAndValues[i],
-          settingsAndValues[i + 1].toCharArray());
+    String[] keysAndValues = settingsAndValues.clone();
+    for (int i = 0; i < keysAndValues.length; i += 2) {
+      keysAndValues[i] = PREFIX + keysAndValues[i];
     }
-    provider.flush();
+    TestCredentialStore.store(conf, dir, keysAndValues);
   }
 
   private static SnmpPduMeter meter(Configuration conf) {
