@@ -14,25 +14,30 @@ import org.snmp4j.smi.OID;
  * plus the index settings that complete the instance OID, so a user names an outlet number rather
  * than copying a 17-arc OID out of a MIB.
  *
- * <p>Every column below was checked against the vendor MIB (as compiled by pysmi in
- * DotZero24/pysnmp-mibs) or against two independent monitoring tools that read it (Network UPS
- * Tools drivers, Observium/LibreNMS discovery); see each constant.
+ * <p>Each column was checked against a compiled copy of the vendor MIB (pysmi output in
+ * DotZero24/pysnmp-mibs) and/or against independent tools that read it (Network UPS Tools
+ * drivers, Observium/LibreNMS discovery); each constant says which.
  */
 enum PduPreset {
 
   /**
-   * PowerNet-MIB rPDU2OutletMeteredStatusPower, watts, indexed by outlet (NUT apc-pdu-mib.c era
-   * tools and Observium's APC discovery both read column 7 as watts; -1 means no reading).
+   * PowerNet-MIB rPDU2OutletMeteredStatusPower, watts (Observium and LibreNMS APC discovery read
+   * column 7 of rPDU2OutletMeteredStatusTable as watts and skip -1). The index is the table's
+   * row index, which equals the outlet number on a single, non-chained Rack PDU 2G.
    */
   APC_OUTLET("apc-outlet", "1.3.6.1.4.1.318.1.1.26.9.4.3.1.7", null, -1L,
       Index.required("outlet")),
 
-  /** PowerNet-MIB rPDUIdentDevicePowerWatts.0: the whole PDU in watts (NUT apc-pdu-mib.c). */
+  /**
+   * PowerNet-MIB rPDUIdentDevicePowerWatts.0: the whole PDU in watts (NUT apc-pdu-mib.c maps it
+   * to input.realpower with factor 1; Observium reads it too).
+   */
   APC_DEVICE("apc-device", "1.3.6.1.4.1.318.1.1.12.1.16", null, -1L, Index.fixed(0)),
 
   /**
-   * PDU2-MIB measurementsOutletSensorValue.pduId.outletId.activePower(5); Unsigned32 to be
-   * divided by 10^outletSensorDecimalDigits (same index). NUT raritan-px2-mib.c reads both.
+   * PDU2-MIB measurementsOutletSensorValue.pduId.outletId.activePower(5), an Unsigned32 to be
+   * divided by 10^outletSensorDecimalDigits at the same index (NUT raritan-px2-mib.c reads both
+   * columns with these arcs; pduId is 1 on a stand-alone PDU).
    */
   RARITAN_OUTLET("raritan-outlet", "1.3.6.1.4.1.13742.6.5.4.3.1.4",
       "1.3.6.1.4.1.13742.6.3.5.4.1.7", null,
@@ -44,27 +49,33 @@ enum PduPreset {
       Index.optional("pdu", 1, 0, 256), Index.optional("inlet", 1, 1, 65535), Index.fixed(5)),
 
   /**
-   * Sentry4-MIB st4OutletActivePower.unit.cord.outlet, watts, -1 = not available. Column 7, not
-   * 3: column 3 of st4OutletMonitorTable is st4OutletCurrent (hundredths of amps).
+   * Sentry4-MIB st4OutletActivePower.unit.cord.outlet, watts, range -1..10000 with -1 = not
+   * available (compiled Sentry4-MIB). Column 7, not 3: column 3 of st4OutletMonitorTable is
+   * st4OutletCurrent in hundredths of amps.
    */
   SERVERTECH_OUTLET("servertech-outlet", "1.3.6.1.4.1.1718.4.1.8.3.1.7", null, -1L,
       Index.optional("unit", 1, 1, 255), Index.optional("cord", 1, 1, 255),
       Index.required("outlet")),
 
-  /** Sentry4-MIB st4InputCordActivePower.unit.cord, watts, -1 = not available. */
+  /**
+   * Sentry4-MIB st4InputCordActivePower.unit.cord, watts, range -1..50000 with -1 = not
+   * available (compiled Sentry4-MIB).
+   */
   SERVERTECH_INLET("servertech-inlet", "1.3.6.1.4.1.1718.4.1.3.3.1.3", null, -1L,
       Index.optional("unit", 1, 1, 255), Index.optional("cord", 1, 1, 255)),
 
   /**
-   * EATON-EPDU-MIB outletWatts.strappingIndex.outletIndex, watts. A stand-alone (or daisy-chain
-   * host) ePDU is strapping index 0, hence unit defaults to 0 here.
+   * EATON-EPDU-MIB outletWatts.strappingIndex.outletIndex, watts (compiled EATON-EPDU-MIB; NUT
+   * eaton-pdu-marlin-mib.c). strappingIndex is 0..23 and a stand-alone or daisy-chain host ePDU
+   * is 0, hence unit defaults to 0 here, unlike ServerTech.
    */
   EATON_OUTLET("eaton-outlet", "1.3.6.1.4.1.534.6.6.7.6.5.1.3", null, -1L,
       Index.optional("unit", 0, 0, 23), Index.required("outlet")),
 
   /**
    * EATON-EPDU-MIB inputTotalWatts.strappingIndex.inputIndex: all phases of one input, watts
-   * (the per-phase inputWatts table needs a phase index and would under-count 3-phase units).
+   * (compiled EATON-EPDU-MIB; NUT reads it as input.realpower). The per-phase inputWatts column
+   * (.3.4.1.4) needs a phase index and would under-count a 3-phase unit.
    */
   EATON_INLET("eaton-inlet", "1.3.6.1.4.1.534.6.6.7.3.5.1.4", null, -1L,
       Index.optional("unit", 0, 0, 23), Index.optional("inlet", 1, 1, 65535));

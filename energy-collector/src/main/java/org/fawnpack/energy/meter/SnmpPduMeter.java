@@ -33,10 +33,10 @@ public final class SnmpPduMeter implements PowerMeter {
   private final long timeoutMs;
   private final int retries;
 
-  private volatile SnmpSession session;
+  private SnmpSession session;
   /** 10^decimalDigits once read (Raritan); the digits are configuration, not measurement. */
   private double divisor = Double.NaN;
-  private volatile boolean closed;
+  private boolean closed;
 
   public SnmpPduMeter(MeterSpec spec) {
     this.name = spec.name();
@@ -80,13 +80,22 @@ public final class SnmpPduMeter implements PowerMeter {
     return MeterReading.watts(raw * plan.scale() / divisor);
   }
 
-  private SnmpSession session() throws IOException {
+  // Synchronized with close() so a close racing the first read cannot leak a socket; the GET
+  // itself runs outside the lock, so close() never waits for a timeout.
+  private synchronized SnmpSession session() throws IOException {
     if (closed) {
       throw new IOException("meter " + name + " is closed");
     }
     if (session == null) {
-      session = SnmpSession.open(endpoint.resolve(), endpoint.toString(), credentials, timeoutMs,
-          retries);
+      try {
+        session = SnmpSession.open(endpoint.resolve(), endpoint.toString(), credentials,
+            timeoutMs, retries);
+      } catch (MeterException e) {
+        throw e;
+      } catch (IOException e) {
+        throw new MeterException("snmp-error", "cannot open an SNMP session to " + endpoint
+            + ": " + e.getMessage(), e);
+      }
       LOG.info("Meter {}: SNMP session to {} as {}, reading {}", name, endpoint, credentials,
           plan.valueOid());
     }
@@ -121,7 +130,7 @@ public final class SnmpPduMeter implements PowerMeter {
   }
 
   @Override
-  public void close() throws IOException {
+  public synchronized void close() throws IOException {
     closed = true;
     SnmpSession open = session;
     session = null;
