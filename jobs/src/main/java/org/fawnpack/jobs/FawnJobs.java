@@ -3,6 +3,7 @@ package org.fawnpack.jobs;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.hadoop.util.ProgramDriver;
+import org.fawnpack.energy.report.EnergyReport;
 
 /**
  * The Main-Class of {@code fawn-jobs.jar}: a ProgramDriver, so
@@ -23,6 +24,9 @@ public final class FawnJobs {
       JobTool job = factory.get();
       driver.addClass(job.name(), job.getClass(), job.description());
     }
+    driver.addClass("energy", EnergyReport.class, "energy report <jobId> [--html <file>]: joules,"
+        + " watts and work done per joule of a finished job (JobHistory counters + the energy"
+        + " collectors' history files)");
     // The driver returns -1 for a missing or unknown job name (after listing the jobs);
     // a job that ran has already exited with its own code.
     int rc = driver.run(args);

@@ -8,7 +8,9 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 
 /** Reads a finished job's counters from the JobHistory server's REST API, as users' tools do. */
@@ -45,11 +47,25 @@ final class JobHistoryRest {
         group, "value");
   }
 
+  /**
+   * The elements of a JSON list as the JobHistory server writes it: its JSON provider (Jettison)
+   * writes a one-element list as the bare element and an empty list as "".
+   */
+  static List<JsonNode> elements(JsonNode listOrElement) {
+    List<JsonNode> list = new ArrayList<>();
+    if (listOrElement.isArray()) {
+      listOrElement.forEach(list::add);
+    } else if (listOrElement.isObject()) {
+      list.add(listOrElement);
+    }
+    return list;
+  }
+
   private static Map<String, Long> groupTotals(JsonNode root, String group, String field) {
     Map<String, Long> values = new HashMap<>();
-    for (JsonNode g : root.path(root.has("counterGroup") ? "counterGroup" : "taskCounterGroup")) {
+    for (JsonNode g : elements(root.path(root.has("counterGroup") ? "counterGroup" : "taskCounterGroup"))) {
       if (group.equals(g.path("counterGroupName").asText())) {
-        for (JsonNode c : g.path("counter")) {
+        for (JsonNode c : elements(g.path("counter"))) {
           values.put(c.path("name").asText(), c.path(field).asLong());
         }
       }

@@ -11,6 +11,7 @@ import org.fawnpack.energy.meter.MeterSpec;
 import org.fawnpack.energy.meter.ModelMeter;
 import org.fawnpack.energy.meter.RaplMeter;
 import org.fawnpack.energy.meter.ScpiMeter;
+import org.fawnpack.energy.meter.SnmpPduMeter;
 import org.fawnpack.energy.meter.PowerMeter;
 
 /**
@@ -39,6 +40,7 @@ final class MeterFactory {
       case "hwmon" -> new HwmonMeter(spec);
       case "rapl" -> new RaplMeter(spec);
       case "model" -> new ModelMeter(spec, modelUtilisation(spec));
+      case SnmpPduMeter.TYPE -> new SnmpPduMeter(spec);
       case ScpiMeter.TYPE -> new ScpiMeter(spec);
       case ApcupsdMeter.TYPE -> new ApcupsdMeter(spec);
       default -> custom(spec, type);
