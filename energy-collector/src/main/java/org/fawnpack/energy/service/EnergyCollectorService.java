@@ -125,9 +125,12 @@ public class EnergyCollectorService extends AuxiliaryService {
         share = HostShare.of(spec);
         maxWatts = spec.getDouble("max-watts", 20_000);
         meter = factory.create(spec);
-      } catch (EnergyConfigException | IOException e) {
-        LOG.error("Energy meter '{}' is disabled: {}", name, e.getMessage());
-        meter = new BrokenMeter(name, e.getMessage());
+      } catch (IOException | RuntimeException | LinkageError e) {
+        // A meter's own constructor may throw anything (or its class may not link): disable the
+        // meter, never the NodeManager.
+        String problem = e instanceof EnergyConfigException ? e.getMessage() : e.toString();
+        LOG.error("Energy meter '{}' is disabled: {}", name, problem);
+        meter = new BrokenMeter(name, problem);
       }
       channels.add(new MeterChannel(meter, share, maxWatts));
     }

@@ -78,8 +78,9 @@ final class LedgerStore {
           case "container" -> containers.add(new ContainerRecord(f[1], f[2], f[3],
               Integer.parseInt(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]),
               Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
-              Long.parseLong(f[10]), Long.parseLong(f[11]), Boolean.parseBoolean(f[12])));
-          default -> throw new IOException("unknown record '" + f[0] + "'");
+              Long.parseLong(f[10]), Long.parseLong(f[11]), parseFlag(f[12])));
+          default -> throw new IOException(file + " line " + (i + 1) + " is damaged: unknown record '"
+              + f[0] + "'");
         }
       } catch (NumberFormatException | ArrayIndexOutOfBoundsException e) {
         throw new IOException(file + " line " + (i + 1) + " is damaged: '" + lines.get(i) + "'", e);
@@ -89,5 +90,12 @@ final class LedgerStore {
       throw new IOException(file + " lacks the metered or node_idle total");
     }
     return Optional.of(new LedgerState(metered, nodeIdle, containers));
+  }
+
+  private static boolean parseFlag(String text) {
+    if (text.equals("true") || text.equals("false")) {
+      return Boolean.parseBoolean(text);
+    }
+    throw new NumberFormatException("not a boolean: '" + text + "'");
   }
 }

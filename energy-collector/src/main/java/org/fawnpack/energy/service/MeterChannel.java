@@ -28,6 +28,8 @@ final class MeterChannel implements Closeable {
   private Future<MeterReading> pending;
   private double lastWatts = Double.NaN;
   private double lastCounterJoules = Double.NaN;
+  /** Seconds since the last counter reading was taken (more than one interval after gaps). */
+  private double counterSeconds;
 
   MeterChannel(PowerMeter meter, double share, double maxWatts) {
     this.meter = meter;
@@ -62,6 +64,7 @@ final class MeterChannel implements Closeable {
 
   /** Waits for the read started by {@link #begin()} until {@code deadlineNanos}. */
   ChannelSample complete(double intervalSeconds, long deadlineNanos) {
+    counterSeconds += intervalSeconds;
     MeterReading reading;
     try {
       long wait = Math.max(0, deadlineNanos - System.nanoTime());
@@ -92,27 +95,33 @@ final class MeterChannel implements Closeable {
     if (watts > maxWatts) {
       return gap(intervalSeconds, "implausible", watts + " W is above the max-watts limit " + maxWatts);
     }
-    double joules = Double.isNaN(lastWatts) ? 0 : (lastWatts + watts) / 2 * intervalSeconds;
+    boolean noBaseline = Double.isNaN(lastWatts);
+    double joules = noBaseline ? watts * intervalSeconds : (lastWatts + watts) / 2 * intervalSeconds;
     lastWatts = watts;
     gapLog.good();
-    return new ChannelSample(joules, watts, false, reading.estimated());
+    // Without a power at the interval's start (every earlier read failed) the interval is a gap,
+    // held at this reading; only the sampler's very first, 0-second step is a clean baseline.
+    return new ChannelSample(joules, watts, noBaseline && intervalSeconds > 0, reading.estimated());
   }
 
   private ChannelSample counter(MeterReading reading, double intervalSeconds) {
     double total = reading.value() * share;
     double previous = lastCounterJoules;
+    double seconds = counterSeconds; // this interval, plus any missed ones since the last reading
     lastCounterJoules = total;
+    counterSeconds = 0;
     if (Double.isNaN(previous)) {
       gapLog.good();
-      return new ChannelSample(0, Double.NaN, false, reading.estimated());
+      // A baseline taken after missed reads: the energy before it is unknown, so flag it.
+      return new ChannelSample(0, Double.NaN, seconds > 0, reading.estimated());
     }
     double joules = total - previous;
     if (joules < 0) {
       return gap(intervalSeconds, "counter-reset", "energy counter went back by " + (-joules) + " J");
     }
-    double watts = intervalSeconds > 0 ? joules / intervalSeconds : Double.NaN;
+    double watts = seconds > 0 ? joules / seconds : Double.NaN;
     if (watts > maxWatts) {
-      return gap(intervalSeconds, "implausible", joules + " J in " + intervalSeconds
+      return gap(intervalSeconds, "implausible", joules + " J in " + seconds
           + " s is above the max-watts limit " + maxWatts);
     }
     lastWatts = watts;
