@@ -37,9 +37,13 @@ public final class MeterSpec {
     return PREFIX + name + "." + setting;
   }
 
-  /** The meter type: {@code .type}, defaulting to the meter's name (so "model" needs no type). */
+  /**
+   * The meter type: {@code .type}, defaulting to the meter's name (so "model" needs no type).
+   * Built-in type names are matched without regard to case; a class name is kept as written.
+   */
   public String type() {
-    return get("type", name).toLowerCase(Locale.ROOT);
+    String type = get("type", name);
+    return type.contains(".") ? type : type.toLowerCase(Locale.ROOT);
   }
 
   public String get(String setting, String defaultValue) {

@@ -24,6 +24,8 @@ final class EnergyLedger {
   private final Map<String, ContainerAccount> finished = new HashMap<>();
   private long meteredMicrojoules;
   private long nodeIdleMicrojoules;
+  /** Energy of accounts already written out and dropped, so the totals still balance. */
+  private long archivedMicrojoules;
 
   synchronized void open(String containerId, String applicationId, String type, int vcores,
       long memoryMb, long nowNanos, long nowMillis) {
@@ -178,7 +180,13 @@ final class EnergyLedger {
 
   /** Drops an application's finished accounts once its history is safe. */
   synchronized void forgetApplication(String applicationId) {
-    finished.values().removeIf(account -> account.applicationId.equals(applicationId));
+    finished.values().removeIf(account -> {
+      if (account.applicationId.equals(applicationId)) {
+        archivedMicrojoules += account.energyMicrojoules;
+        return true;
+      }
+      return false;
+    });
   }
 
   synchronized long meteredMicrojoules() {
@@ -189,9 +197,9 @@ final class EnergyLedger {
     return nodeIdleMicrojoules;
   }
 
-  /** Sum of every container account still held (live and finished). */
+  /** Sum of every container account, including those already written out and dropped. */
   synchronized long attributedMicrojoules() {
-    long sum = 0;
+    long sum = archivedMicrojoules;
     for (ContainerAccount account : live.values()) {
       sum += account.energyMicrojoules;
     }
@@ -206,7 +214,7 @@ final class EnergyLedger {
     List<ContainerRecord> records = new ArrayList<>();
     live.values().forEach(a -> records.add(ContainerRecord.of(a)));
     finished.values().forEach(a -> records.add(ContainerRecord.of(a)));
-    return new LedgerState(meteredMicrojoules, nodeIdleMicrojoules, records);
+    return new LedgerState(meteredMicrojoules, nodeIdleMicrojoules, archivedMicrojoules, records);
   }
 
   /**
@@ -216,6 +224,7 @@ final class EnergyLedger {
   synchronized void restore(LedgerState state, long nowNanos) {
     meteredMicrojoules = state.meteredMicrojoules();
     nodeIdleMicrojoules = state.nodeIdleMicrojoules();
+    archivedMicrojoules = state.archivedMicrojoules();
     live.clear();
     finished.clear();
     for (ContainerRecord record : state.containers()) {

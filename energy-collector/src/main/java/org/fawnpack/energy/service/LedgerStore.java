@@ -39,6 +39,7 @@ final class LedgerStore {
       out.write(HEADER + "\n");
       out.write("metered," + state.meteredMicrojoules() + "\n");
       out.write("node_idle," + state.nodeIdleMicrojoules() + "\n");
+      out.write("archived," + state.archivedMicrojoules() + "\n");
       for (ContainerRecord c : state.containers()) {
         out.write(String.join(",", "container", c.containerId(), c.applicationId(), c.type(),
             Integer.toString(c.vcores()), Long.toString(c.memoryMb()),
@@ -68,6 +69,7 @@ final class LedgerStore {
     }
     long metered = -1;
     long nodeIdle = -1;
+    long archived = 0; // absent in checkpoints written before it was recorded
     List<ContainerRecord> containers = new ArrayList<>();
     for (int i = 1; i < lines.size(); i++) {
       String[] f = lines.get(i).split(",", -1);
@@ -75,6 +77,7 @@ final class LedgerStore {
         switch (f[0]) {
           case "metered" -> metered = Long.parseLong(f[1]);
           case "node_idle" -> nodeIdle = Long.parseLong(f[1]);
+          case "archived" -> archived = Long.parseLong(f[1]);
           case "container" -> containers.add(new ContainerRecord(f[1], f[2], f[3],
               Integer.parseInt(f[4]), Long.parseLong(f[5]), Long.parseLong(f[6]),
               Long.parseLong(f[7]), Long.parseLong(f[8]), Long.parseLong(f[9]),
@@ -89,7 +92,7 @@ final class LedgerStore {
     if (metered < 0 || nodeIdle < 0) {
       throw new IOException(file + " lacks the metered or node_idle total");
     }
-    return Optional.of(new LedgerState(metered, nodeIdle, containers));
+    return Optional.of(new LedgerState(metered, nodeIdle, archived, containers));
   }
 
   private static boolean parseFlag(String text) {

@@ -35,6 +35,16 @@ final class PowerHistory {
       microjoules[size] = value;
       size++;
     }
+
+    void dropBefore(long seq) {
+      int first = 0;
+      while (first < size && seqs[first] < seq) {
+        first++;
+      }
+      System.arraycopy(seqs, first, seqs, 0, size - first);
+      System.arraycopy(microjoules, first, microjoules, 0, size - first);
+      size -= first;
+    }
   }
 
   private final int capacity;
@@ -53,8 +63,13 @@ final class PowerHistory {
     if (samples.size() > capacity) {
       samples.removeFirst();
     }
+    long oldest = samples.peekFirst().seq;
     for (Map.Entry<String, Long> entry : perApplication.entrySet()) {
-      apps.computeIfAbsent(entry.getKey(), k -> new AppSeries()).add(seq, entry.getValue());
+      AppSeries series = apps.computeIfAbsent(entry.getKey(), k -> new AppSeries());
+      series.add(seq, entry.getValue());
+      if (series.size > 2 * capacity) {
+        series.dropBefore(oldest); // a long-running application: keep what the ring still has
+      }
     }
   }
 

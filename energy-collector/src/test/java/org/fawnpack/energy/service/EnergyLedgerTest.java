@@ -338,7 +338,10 @@ class EnergyLedgerTest {
     assertEquals(1_000_000, energy(ledger, "c2").energyMicrojoules(), "other app is kept");
     assertEquals(List.of("b1"), ledger.applicationRecords(APP1).stream()
         .map(ContainerRecord::containerId).toList());
-    assertEquals(3_000_000, ledger.attributedMicrojoules());
+    // a1's 1 J was written out, not lost: the totals still balance.
+    assertEquals(4_000_000, ledger.attributedMicrojoules());
+    assertEquals(ledger.meteredMicrojoules(),
+        ledger.nodeIdleMicrojoules() + ledger.attributedMicrojoules());
   }
 
   @Test

@@ -26,7 +26,7 @@ class LedgerStoreTest {
       "container_1700000000000_0002_01_000001", "application_1700000000000_0002",
       "APPLICATION_MASTER", 1, 1024, 1_700_000_000_000L, 1_700_000_050_000L,
       Long.MAX_VALUE / 3, 0, 50, 0, true);
-  private static final LedgerState STATE = new LedgerState(999_999_999_999L, 5_000L,
+  private static final LedgerState STATE = new LedgerState(999_999_999_999L, 5_000L, 7_000L,
       List.of(RUNNING, FINISHED));
 
   private List<String> filesIn(Path directory) throws IOException {
@@ -46,7 +46,7 @@ class LedgerStoreTest {
   @Test
   void emptyLedgerRoundTrips() throws IOException {
     LedgerStore store = new LedgerStore(dir);
-    LedgerState empty = new LedgerState(0, 0, List.of());
+    LedgerState empty = new LedgerState(0, 0, 0, List.of());
     store.save(empty);
     assertEquals(Optional.of(empty), store.load());
   }
@@ -75,9 +75,9 @@ class LedgerStoreTest {
     LedgerStore store = new LedgerStore(nested);
     store.save(STATE);
     assertEquals(List.of(LedgerStore.FILE_NAME), filesIn(nested));
-    store.save(new LedgerState(1, 1, List.of()));
+    store.save(new LedgerState(1, 1, 0, List.of()));
     assertEquals(List.of(LedgerStore.FILE_NAME), filesIn(nested), "overwritten, no leftovers");
-    assertEquals(Optional.of(new LedgerState(1, 1, List.of())), store.load());
+    assertEquals(Optional.of(new LedgerState(1, 1, 0, List.of())), store.load());
   }
 
   @Test
@@ -87,7 +87,7 @@ class LedgerStoreTest {
     // Block the temporary file's name with a non-empty directory: the write itself fails.
     Path blocker = dir.resolve(LedgerStore.FILE_NAME + ".tmp");
     Files.createDirectories(blocker.resolve("x"));
-    assertThrows(IOException.class, () -> store.save(new LedgerState(1, 1, List.of())));
+    assertThrows(IOException.class, () -> store.save(new LedgerState(1, 1, 0, List.of())));
     assertEquals(Optional.of(STATE), store.load());
   }
 
@@ -114,17 +114,17 @@ class LedgerStoreTest {
   void damagedNumberNamesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     assertEquals("# fawn-energy ledger v1", lines.get(0));
-    assertTrue(lines.get(3).contains(",123456789,"), lines.get(3));
-    lines.set(3, lines.get(3).replace(",123456789,", ",12x456789,"));
-    assertDamaged(lines, 4);
+    assertTrue(lines.get(4).contains(",123456789,"), lines.get(4));
+    lines.set(4, lines.get(4).replace(",123456789,", ",12x456789,"));
+    assertDamaged(lines, 5);
   }
 
   @Test
   void truncatedLineNamesFileAndLine() throws IOException {
     List<String> lines = goodLines();
-    String line = lines.get(3);
-    lines.set(3, line.substring(0, line.length() / 2)); // a crash mid-line (pre-rename writers)
-    assertDamaged(lines, 4);
+    String line = lines.get(4);
+    lines.set(4, line.substring(0, line.length() / 2)); // a crash mid-line (pre-rename writers)
+    assertDamaged(lines, 5);
   }
 
   @Test
@@ -137,9 +137,9 @@ class LedgerStoreTest {
   @Test
   void damagedFlagNamesFileAndLine() throws IOException {
     List<String> lines = goodLines();
-    assertTrue(lines.get(4).endsWith(",true"), lines.get(4));
-    lines.set(4, lines.get(4).substring(0, lines.get(4).length() - 4) + "ture");
-    assertDamaged(lines, 5);
+    assertTrue(lines.get(5).endsWith(",true"), lines.get(5));
+    lines.set(5, lines.get(5).substring(0, lines.get(5).length() - 4) + "ture");
+    assertDamaged(lines, 6);
   }
 
   @Test
