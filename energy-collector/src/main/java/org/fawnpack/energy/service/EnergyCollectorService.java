@@ -258,11 +258,6 @@ public class EnergyCollectorService extends AuxiliaryService {
     return EnergyProtocol.encodePort(queryServer.port());
   }
 
-  /** This node's figure for one container (for tests in this package and the metrics). */
-  ContainerEnergy containerEnergy(String containerId) {
-    return ledger.energyOf(containerId).orElse(ContainerEnergy.NONE);
-  }
-
   EnergyLedger ledger() {
     return ledger;
   }
@@ -320,10 +315,5 @@ public class EnergyCollectorService extends AuxiliaryService {
     } catch (UnknownHostException e) {
       return "localhost";
     }
-  }
-
-  /** For log lines and tests. */
-  Map<String, Object> describe() {
-    return Map.of("meters", meterSummary, "port", queryServer.port());
   }
 }
