@@ -45,9 +45,10 @@ final class TaskEnergyReporter {
     try {
       int port = EnergyProtocol.decodePort(metadata);
       ContainerEnergy total = new CollectorClient(port, timeout).containerEnergy(containerId);
-      ContainerEnergy delta = total.minus(REPORTED.getOrDefault(containerId, ContainerEnergy.NONE));
+      ContainerEnergy earlier = REPORTED.getOrDefault(containerId, ContainerEnergy.NONE);
+      ContainerEnergy delta = total.minus(earlier);
       REPORTED.put(containerId, total);
-      addCounters(context, delta);
+      addCounters(context, earlier, total, delta);
     } catch (IOException | IllegalArgumentException e) {
       logOnce("query-failed", "The energy collector did not answer for " + containerId + ": " + e
           + "; the task reports no energy");
@@ -55,17 +56,26 @@ final class TaskEnergyReporter {
     }
   }
 
-  private static void addCounters(TaskAttemptContext context, ContainerEnergy delta) {
-    context.getCounter(EnergyCounter.ENERGY_MILLIJOULES)
-        .increment(Math.round(delta.energyMicrojoules() / 1000.0));
-    context.getCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES)
-        .increment(Math.round(delta.idleMicrojoules() / 1000.0));
+  /**
+   * Millijoules are the rounded totals' difference, not the rounded delta: the tasks of one
+   * container then sum to its total rounded once, however many of them there are.
+   */
+  private static void addCounters(TaskAttemptContext context, ContainerEnergy earlier,
+      ContainerEnergy total, ContainerEnergy delta) {
+    context.getCounter(EnergyCounter.ENERGY_MILLIJOULES).increment(
+        millijoules(total.energyMicrojoules()) - millijoules(earlier.energyMicrojoules()));
+    context.getCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES).increment(
+        millijoules(total.idleMicrojoules()) - millijoules(earlier.idleMicrojoules()));
     context.getCounter(EnergyCounter.SAMPLES).increment(delta.samples());
     context.getCounter(EnergyCounter.METER_GAPS).increment(delta.gaps());
     context.getCounter(EnergyCounter.TASKS_METERED).increment(1);
     if (delta.estimated()) {
       context.getCounter(EnergyCounter.TASKS_ESTIMATED).increment(1);
     }
+  }
+
+  private static long millijoules(long microjoules) {
+    return Math.round(microjoules / 1000.0);
   }
 
   private static void logOnce(String cause, String message) {
