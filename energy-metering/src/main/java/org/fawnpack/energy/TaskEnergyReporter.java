@@ -33,6 +33,17 @@ final class TaskEnergyReporter {
   }
 
   void report(TaskAttemptContext context) {
+    try {
+      reportOrCountUnmetered(context);
+    } catch (RuntimeException e) {
+      // Hadoop refuses new counters once mapreduce.job.counters.max (or .groups.max) is reached;
+      // a task of a counter-heavy job must still finish.
+      logOnce("counters", "Could not add the energy counters: " + e
+          + "; the task reports no energy");
+    }
+  }
+
+  private void reportOrCountUnmetered(TaskAttemptContext context) {
     String metadata = environment.get(EnergyProtocol.ENV_METADATA);
     String containerId = environment.get("CONTAINER_ID");
     if (metadata == null || containerId == null) {
