@@ -21,7 +21,14 @@ public class MeteringOutputFormat<K, V> extends OutputFormat<K, V> {
   private synchronized OutputFormat<K, V> delegate(JobContext context) {
     if (delegate == null) {
       Configuration conf = context.getConfiguration();
-      Class<?> type = conf.getClass(EnergyMetering.DELEGATE_KEY, null);
+      Class<?> type;
+      try {
+        type = conf.getClass(EnergyMetering.DELEGATE_KEY, null);
+      } catch (RuntimeException e) { // ClassNotFoundException: not on the task's classpath
+        throw new IllegalStateException(EnergyMetering.DELEGATE_KEY + " names the job's real "
+            + "OutputFormat, but " + conf.get(EnergyMetering.DELEGATE_KEY) + " cannot be loaded: "
+            + e.getMessage(), e);
+      }
       if (type == null || !OutputFormat.class.isAssignableFrom(type)
           || type == MeteringOutputFormat.class) {
         throw new IllegalStateException(EnergyMetering.DELEGATE_KEY + " must name the job's real "

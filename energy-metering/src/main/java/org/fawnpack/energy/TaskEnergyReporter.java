@@ -33,6 +33,17 @@ final class TaskEnergyReporter {
   }
 
   void report(TaskAttemptContext context) {
+    try {
+      reportOrCountUnmetered(context);
+    } catch (RuntimeException e) {
+      // Hadoop refuses new counters once mapreduce.job.counters.max (or .groups.max) is reached;
+      // a task of a counter-heavy job must still finish.
+      logOnce("counters", "Could not add the energy counters: " + e
+          + "; the task reports no energy");
+    }
+  }
+
+  private void reportOrCountUnmetered(TaskAttemptContext context) {
     String metadata = environment.get(EnergyProtocol.ENV_METADATA);
     String containerId = environment.get("CONTAINER_ID");
     if (metadata == null || containerId == null) {
@@ -45,9 +56,10 @@ final class TaskEnergyReporter {
     try {
       int port = EnergyProtocol.decodePort(metadata);
       ContainerEnergy total = new CollectorClient(port, timeout).containerEnergy(containerId);
-      ContainerEnergy delta = total.minus(REPORTED.getOrDefault(containerId, ContainerEnergy.NONE));
+      ContainerEnergy earlier = REPORTED.getOrDefault(containerId, ContainerEnergy.NONE);
+      ContainerEnergy delta = total.minus(earlier);
       REPORTED.put(containerId, total);
-      addCounters(context, delta);
+      addCounters(context, earlier, total, delta);
     } catch (IOException | IllegalArgumentException e) {
       logOnce("query-failed", "The energy collector did not answer for " + containerId + ": " + e
           + "; the task reports no energy");
@@ -55,17 +67,26 @@ final class TaskEnergyReporter {
     }
   }
 
-  private static void addCounters(TaskAttemptContext context, ContainerEnergy delta) {
-    context.getCounter(EnergyCounter.ENERGY_MILLIJOULES)
-        .increment(Math.round(delta.energyMicrojoules() / 1000.0));
-    context.getCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES)
-        .increment(Math.round(delta.idleMicrojoules() / 1000.0));
+  /**
+   * Millijoules are the rounded totals' difference, not the rounded delta: the tasks of one
+   * container then sum to its total rounded once, however many of them there are.
+   */
+  private static void addCounters(TaskAttemptContext context, ContainerEnergy earlier,
+      ContainerEnergy total, ContainerEnergy delta) {
+    context.getCounter(EnergyCounter.ENERGY_MILLIJOULES).increment(
+        millijoules(total.energyMicrojoules()) - millijoules(earlier.energyMicrojoules()));
+    context.getCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES).increment(
+        millijoules(total.idleMicrojoules()) - millijoules(earlier.idleMicrojoules()));
     context.getCounter(EnergyCounter.SAMPLES).increment(delta.samples());
     context.getCounter(EnergyCounter.METER_GAPS).increment(delta.gaps());
     context.getCounter(EnergyCounter.TASKS_METERED).increment(1);
     if (delta.estimated()) {
       context.getCounter(EnergyCounter.TASKS_ESTIMATED).increment(1);
     }
+  }
+
+  private static long millijoules(long microjoules) {
+    return Math.round(microjoules / 1000.0);
   }
 
   private static void logOnce(String cause, String message) {

@@ -1,0 +1,149 @@
+package org.fawnpack.energy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter;
+import org.junit.jupiter.api.Test;
+
+class JobEnergySummaryTest {
+  private static final String FAWN_INPUT = "org.fawnpack.input.FawnInputCounter";
+  private static final Pattern METERED = Pattern.compile("Energy: (\\S+) J in tasks over (\\S+) s; "
+      + "(\\S+) records/J, (\\S+) (MiB|KiB|B)/J \\((\\d+) of (\\d+) tasks metered, (\\d+) samples, "
+      + "(\\d+) gaps(, ESTIMATED from a power model)?\\)");
+  private static final Pattern UNMETERED = Pattern.compile(
+      "Energy: not metered \\(no fawn_energy collector answered for any of the (\\d+) tasks;.*\\)");
+
+  private static Counters counters(long energyMj, long idleMj, long samples, long gaps,
+      long metered, long unmetered, long estimated, long records) {
+    Counters counters = new Counters();
+    counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES).setValue(energyMj);
+    counters.findCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES).setValue(idleMj);
+    counters.findCounter(EnergyCounter.SAMPLES).setValue(samples);
+    counters.findCounter(EnergyCounter.METER_GAPS).setValue(gaps);
+    counters.findCounter(EnergyCounter.TASKS_METERED).setValue(metered);
+    counters.findCounter(EnergyCounter.TASKS_UNMETERED).setValue(unmetered);
+    counters.findCounter(EnergyCounter.TASKS_ESTIMATED).setValue(estimated);
+    counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(records);
+    return counters;
+  }
+
+  private static Matcher metered(String line) {
+    Matcher m = METERED.matcher(line);
+    assertTrue(m.matches(), line);
+    return m;
+  }
+
+  private static double number(String text) {
+    return Double.parseDouble(text.replace(",", ""));
+  }
+
+  @Test
+  void aMeteredJob() {
+    Counters counters = counters(2_500_000, 500_000, 1200, 6, 3, 1, 0, 10_000_000);
+    counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(5_242_880_000L);
+    JobEnergySummary s = JobEnergySummary.of(counters, 61_234);
+
+    assertEquals(2_500_000, s.energyMillijoules());
+    assertEquals(500_000, s.idleMillijoules());
+    assertEquals(1200, s.samples());
+    assertEquals(6, s.gaps());
+    assertEquals(3, s.tasksMetered());
+    assertEquals(1, s.tasksUnmetered());
+    assertEquals(0, s.tasksEstimated());
+    assertEquals(10_000_000, s.inputRecords());
+    assertEquals(5_242_880_000L, s.inputBytes());
+    assertEquals(2500.0, s.joules(), 1e-9);
+    assertEquals(61.234, s.seconds(), 1e-9);
+    assertEquals(4000.0, s.recordsPerJoule(), 1e-9);
+    assertEquals(2_097_152.0, s.bytesPerJoule(), 1e-6);
+    assertTrue(s.metered());
+
+    Matcher m = metered(s.describe());
+    assertEquals(2500.0, number(m.group(1)), 1e-9);
+    assertEquals(61.2, number(m.group(2)), 1e-9);
+    assertEquals(4000.0, number(m.group(3)), 1e-9);
+    assertEquals(2.0, number(m.group(4)), 1e-9);
+    assertEquals("MiB", m.group(5));
+    assertEquals(3, Integer.parseInt(m.group(6)));
+    assertEquals(4, Integer.parseInt(m.group(7)));
+    assertEquals(1200, Integer.parseInt(m.group(8)));
+    assertEquals(6, Integer.parseInt(m.group(9)));
+    assertEquals(null, m.group(10), "not estimated");
+  }
+
+  @Test
+  void combinedSplitBytesCountWhenFileInputFormatsAreSmaller() {
+    Counters counters = counters(1000, 0, 10, 0, 2, 0, 2, 12);
+    counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(1000);
+    counters.findCounter(FAWN_INPUT, "BYTES_READ").setValue(512_000);
+    JobEnergySummary s = JobEnergySummary.of(counters, 2000);
+
+    assertEquals(512_000, s.inputBytes());
+    assertEquals(512_000.0, s.bytesPerJoule(), 1e-9);
+    Matcher m = metered(s.describe());
+    assertEquals(1.0, number(m.group(1)), 1e-9);
+    assertEquals(12.0, number(m.group(3)), 1e-9);
+    assertEquals(500.0, number(m.group(4)), 1e-9); // 512000 B = 500 KiB
+    assertEquals("KiB", m.group(5));
+    assertEquals(2, Integer.parseInt(m.group(7)));
+    assertTrue(m.group(10) != null, "estimated");
+  }
+
+  @Test
+  void fileInputFormatBytesCountWhenLarger() {
+    Counters counters = counters(4000, 0, 4, 0, 1, 0, 0, 12);
+    counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(2000);
+    counters.findCounter(FAWN_INPUT, "BYTES_READ").setValue(1500);
+    JobEnergySummary s = JobEnergySummary.of(counters, 1000);
+
+    assertEquals(2000, s.inputBytes());
+    Matcher m = metered(s.describe());
+    assertEquals(4.0, number(m.group(1)), 1e-9);
+    assertEquals(1.0, number(m.group(2)), 1e-9);
+    assertEquals(3.0, number(m.group(3)), 1e-9);
+    assertEquals(500.0, number(m.group(4)), 1e-9);
+    assertEquals("B", m.group(5));
+  }
+
+  @Test
+  void anUnmeteredJob() {
+    Counters counters = counters(0, 0, 0, 0, 0, 5, 0, 100);
+    JobEnergySummary s = JobEnergySummary.of(counters, 3000);
+
+    assertFalse(s.metered());
+    assertEquals(0.0, s.joules());
+    assertTrue(Double.isNaN(s.recordsPerJoule()));
+    assertTrue(Double.isNaN(s.bytesPerJoule()));
+    Matcher m = UNMETERED.matcher(s.describe());
+    assertTrue(m.matches(), s.describe());
+    assertEquals(5, Integer.parseInt(m.group(1)));
+  }
+
+  @Test
+  void meteredTasksThatReportedNoEnergyHaveNoRates() {
+    JobEnergySummary s = JobEnergySummary.of(counters(0, 0, 0, 0, 2, 0, 0, 100), 1500);
+    assertTrue(s.metered());
+    assertTrue(Double.isNaN(s.recordsPerJoule()));
+    Matcher m = metered(s.describe());
+    assertEquals("n/a", m.group(3));
+    assertEquals("n/a", m.group(4));
+    assertEquals(0.0, number(m.group(1)));
+  }
+
+  @Test
+  void countersWithoutAnyEnergyGroupAreAnUnmeteredJob() {
+    Counters counters = new Counters();
+    counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(7);
+    JobEnergySummary s = JobEnergySummary.of(counters, 10);
+    assertEquals(new JobEnergySummary(0, 0, 0, 0, 0, 0, 0, 7, 0, 10), s);
+    Matcher m = UNMETERED.matcher(s.describe());
+    assertTrue(m.matches(), s.describe());
+    assertEquals(0, Integer.parseInt(m.group(1)));
+  }
+}
