@@ -1,8 +1,6 @@
 package org.fawnpack.benchmarks;
 
 import java.io.IOException;
-import java.lang.management.ManagementFactory;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.ZonedDateTime;
 import java.time.format.DateTimeFormatter;
@@ -56,7 +54,7 @@ final class BenchmarkReport {
             + "- times are wall seconds from submission to completion, median of the runs; "
             + "a variant slower than %d s ran once%n%n",
         ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
-        Runtime.getRuntime().availableProcessors(), totalMemoryGib(),
+        Runtime.getRuntime().availableProcessors(), Machine.totalMemoryGib(),
         System.getProperty("os.name"), System.getProperty("os.arch"),
         System.getProperty("java.version"), cluster.spec().nodeManagers(),
         cluster.spec().nodeVcores(), cluster.spec().nodeMemoryMb(), options.command(),
@@ -106,26 +104,8 @@ final class BenchmarkReport {
     return md.toString();
   }
 
-  private static double totalMemoryGib() {
-    var os = ManagementFactory.getOperatingSystemMXBean();
-    if (os instanceof com.sun.management.OperatingSystemMXBean sun) {
-      return sun.getTotalMemorySize() / (1024.0 * 1024 * 1024);
-    }
-    return Double.NaN;
-  }
-
   /** Replaces this benchmark's section in the file, or appends it. */
   void writeTo(Path file) throws IOException {
-    String section = markdown();
-    String text = Files.exists(file) ? Files.readString(file) : "# Benchmarks\n\n";
-    int begin = text.indexOf(BEGIN);
-    int end = text.indexOf(END);
-    if (begin >= 0 && end > begin) {
-      text = text.substring(0, begin) + section + text.substring(end + END.length() + 1);
-    } else {
-      text = text + (text.endsWith("\n\n") ? "" : "\n") + section;
-    }
-    Files.createDirectories(file.toAbsolutePath().getParent());
-    Files.writeString(file, text);
+    ReportSections.write(file, BEGIN, END, markdown());
   }
 }
