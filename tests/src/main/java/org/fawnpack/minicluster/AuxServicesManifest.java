@@ -2,39 +2,38 @@ package org.fawnpack.minicluster;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.io.IOException;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.attribute.PosixFilePermission;
-import java.nio.file.attribute.PosixFilePermissions;
+import java.io.OutputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.fs.permission.FsPermission;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.fawnpack.energy.EnergyProtocol;
 
 /**
  * The NodeManagers' auxiliary services as a manifest file: MiniMRYarnCluster overwrites
- * {@code yarn.nodemanager.aux-services} with the shuffle alone, but honours a manifest. The
- * NodeManager refuses a manifest whose file or any parent directory is group- or world-writable;
- * that is checked here first so the failure names the directory instead of jobs hanging without
- * a shuffle.
+ * {@code yarn.nodemanager.aux-services} with the shuffle alone, but honours a manifest.
+ *
+ * <p>The manifest lives in the cluster's own HDFS, not on the local disk: the NodeManager refuses
+ * a manifest whose file or any parent directory up to the root is group- or world-writable, and a
+ * checkout under /tmp (mode 1777) would fail that check on the local file system. In HDFS the
+ * whole path is ours and gets mode 755/644.
  */
 final class AuxServicesManifest {
   static final String SHUFFLE = "mapreduce_shuffle";
   static final String COLLECTOR_CLASS = "org.fawnpack.energy.service.EnergyCollectorService";
+  static final Path LOCATION = new Path("/fawn/conf/aux-services.json");
 
   private AuxServicesManifest() {
   }
 
-  /** Writes the manifest under {@code dir} and points {@code conf} at it. */
-  static Path install(Path dir, Map<String, String> energyProperties, Configuration conf)
+  /** Writes the manifest to {@code fs} and points {@code conf} at it. */
+  static Path install(FileSystem fs, Map<String, String> energyProperties, Configuration conf)
       throws IOException {
-    Files.createDirectories(dir);
-    Set<PosixFilePermission> ownerOnlyWrites = PosixFilePermissions.fromString("rwxr-xr-x");
-    Files.setPosixFilePermissions(dir, ownerOnlyWrites);
-    Path file = dir.resolve("aux-services.json");
     Map<String, String> shuffle = new LinkedHashMap<>();
     shuffle.put("class.name", "org.apache.hadoop.mapred.ShuffleHandler");
     shuffle.put("mapreduce.shuffle.port", "0");
@@ -43,30 +42,25 @@ final class AuxServicesManifest {
     energy.putAll(energyProperties);
     Map<String, Object> manifest = Map.of("services", List.of(
         service(SHUFFLE, shuffle), service(EnergyProtocol.SERVICE_NAME, energy)));
-    Files.writeString(file, new ObjectMapper().writerWithDefaultPrettyPrinter()
-        .writeValueAsString(manifest));
-    Files.setPosixFilePermissions(file, PosixFilePermissions.fromString("rw-r--r--"));
-    requireNotGroupOrWorldWritable(file);
+    byte[] json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(manifest)
+        .getBytes(StandardCharsets.UTF_8);
+
+    for (Path dir = LOCATION.getParent(); dir != null && !dir.isRoot(); dir = dir.getParent()) {
+      fs.mkdirs(dir);
+      fs.setPermission(dir, new FsPermission((short) 0755));
+    }
+    try (OutputStream out = fs.create(LOCATION, true)) {
+      out.write(json);
+    }
+    fs.setPermission(LOCATION, new FsPermission((short) 0644));
+    Path qualified = fs.makeQualified(LOCATION);
     conf.setBoolean(YarnConfiguration.NM_AUX_SERVICES_MANIFEST_ENABLED, true);
-    conf.set(YarnConfiguration.NM_AUX_SERVICES_MANIFEST, file.toUri().toString());
-    return file;
+    conf.set(YarnConfiguration.NM_AUX_SERVICES_MANIFEST, qualified.toString());
+    return qualified;
   }
 
   private static Map<String, Object> service(String name, Map<String, String> properties) {
     return Map.of("name", name, "version", "1",
         "configuration", Map.of("properties", properties));
-  }
-
-  private static void requireNotGroupOrWorldWritable(Path file) throws IOException {
-    for (Path p = file.toAbsolutePath(); p != null; p = p.getParent()) {
-      Set<PosixFilePermission> perms = Files.getPosixFilePermissions(p);
-      if (perms.contains(PosixFilePermission.GROUP_WRITE)
-          || perms.contains(PosixFilePermission.OTHERS_WRITE)) {
-        throw new IOException("The NodeManager will refuse the aux-services manifest " + file
-            + " because " + p + " is group- or world-writable ("
-            + PosixFilePermissions.toString(perms) + "); put the cluster's base directory "
-            + "somewhere else (system property " + EmbeddedClusterSpec.BASE_DIR_PROPERTY + ")");
-      }
-    }
   }
 }

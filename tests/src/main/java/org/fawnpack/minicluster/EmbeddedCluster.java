@@ -85,8 +85,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
 
       if (spec.energyCollector()) {
-        AuxServicesManifest.install(spec.baseDir().resolve("aux-services"),
-            spec.energyProperties(), conf);
+        AuxServicesManifest.install(dfs.getFileSystem(), spec.energyProperties(), conf);
       }
       yarn = new MiniMRYarnCluster(spec.name(), spec.nodeManagers());
       yarn.init(conf);
