@@ -89,7 +89,8 @@ public class EnergyCollectorService extends AuxiliaryService {
         : NodeCpuSources.containers(conf);
     sampler = new NodeSampler(channels, ledger, cpuSource, history, clock,
         settings.meterTimeoutMillis(), settings.idleWatts(), containerUtilisation);
-    String node = settings.nodeName().isEmpty() ? localHostName() : settings.nodeName();
+    String node = settings.nodeName().isEmpty() ? NodeNames.claim(localHostName())
+        : settings.nodeName();
     historyWriter = new HistoryWriter(conf, settings.historyDir(), node);
     if (channels.isEmpty()) {
       LOG.warn("{} has no meters ({} is empty): tasks will report gaps and no energy",

@@ -15,8 +15,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Writes an application's history file to the cluster file system when the application stops.
- * Runs off the NodeManager's event thread. Several NodeManagers on one host (mini clusters) would
- * pick the same name; the second takes {@code <node>-2.csv}, and so on.
+ * Runs off the NodeManager's event thread. Several NodeManagers on one host would pick the same
+ * name: those in one JVM (mini clusters) get distinct names up front ({@link NodeNames}); across
+ * processes the file is created only if absent, and a taken name moves on to {@code <node>-2.csv}.
  */
 final class HistoryWriter {
   private static final Logger LOG = LoggerFactory.getLogger(HistoryWriter.class);
@@ -48,6 +49,13 @@ final class HistoryWriter {
         stream = fs.create(file, false);
       } catch (FileAlreadyExistsException e) {
         continue;
+      } catch (IOException e) {
+        // Another writer may have created it between exists() and create(); HDFS then says
+        // AlreadyBeingCreated, not FileAlreadyExists. Anything else is a real failure.
+        if (fs.exists(file)) {
+          continue;
+        }
+        throw e;
       }
       try (Writer out = new OutputStreamWriter(stream, StandardCharsets.UTF_8)) {
         HistoryFile.write(out, node, applicationId, intervalMillis, meters, estimated, rows,
