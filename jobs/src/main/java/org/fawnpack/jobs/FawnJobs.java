@@ -4,6 +4,7 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.hadoop.util.ProgramDriver;
 import org.fawnpack.energy.report.EnergyReport;
+import org.fawnpack.jobs.pi.Pi;
 
 /**
  * The Main-Class of {@code fawn-jobs.jar}: a ProgramDriver, so
@@ -14,7 +15,7 @@ public final class FawnJobs {
 
   /** Every job in the jar. */
   public static final List<Supplier<JobTool>> JOBS = List.of(
-      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new);
+      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new);
 
   private FawnJobs() {}
 

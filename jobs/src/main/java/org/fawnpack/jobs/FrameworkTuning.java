@@ -9,7 +9,7 @@ import org.apache.hadoop.mapred.JobConf;
  * jobs. A value the user set (in a site file or with -D) always wins: only keys still at
  * Hadoop's shipped default are changed.
  */
-final class FrameworkTuning {
+public final class FrameworkTuning {
 
   /**
    * key → value, and why. The client polls for completion every 5 s by default, so a job that
@@ -26,7 +26,7 @@ final class FrameworkTuning {
 
   private FrameworkTuning() {}
 
-  static void apply(Configuration conf) {
+  public static void apply(Configuration conf) {
     // mapred-default.xml, mapred-site.xml and the deprecated MapReduce key names are registered
     // by JobConf's static initialiser. Until it has run (nothing has loaded JobConf yet when a
     // job is being built), a value set in mapred-site.xml looks unset here, would be overwritten,

@@ -2,22 +2,10 @@ package org.fawnpack.jobs;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import java.util.Arrays;
-import java.util.List;
 import org.apache.hadoop.conf.Configured;
-import org.apache.hadoop.fs.FileStatus;
-import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.fs.Path;
-import org.apache.hadoop.io.LongWritable;
-import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.Job;
-import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
-import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
 import org.apache.hadoop.util.Tool;
 import org.fawnpack.energy.EnergyMetering;
 import org.fawnpack.energy.JobEnergySummary;
@@ -27,7 +15,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The shape every job of the pack shares: parse the arguments, validate them, build and run the
- * job, print a one-line result. Generic options ({@code -D}, {@code -files}, {@code -libjars})
+ * job (metered), print a one-line result. {@link FileJobTool} is the variant for jobs that read
+ * input paths and write an output directory. Generic options ({@code -D}, {@code -files}, {@code -libjars})
  * are handled by ToolRunner before {@link #run} sees the arguments.
  *
  * <p>Exit codes: 0 success, 1 the job failed, 2 bad arguments (usage printed).
@@ -58,32 +47,22 @@ public abstract class JobTool extends Configured implements Tool {
   public abstract String description();
 
   /** The argument synopsis after the job name, e.g. {@code <in> [<in>...] <out>}. */
-  protected String synopsis() {
-    return "<in> [<in>...] <out>";
-  }
+  protected abstract String synopsis();
 
   /**
-   * Builds the job for the given input paths and output path.
+   * Builds the job from the command-line arguments (generic options already removed).
    *
+   * @throws UsageException for bad arguments: printed with the usage, exit code 2
    * @throws InvalidConfigException for a bad setting: printed with the usage, exit code 2
    */
-  protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
+  protected abstract Job jobFromArguments(String[] args) throws IOException, UsageException;
 
   @Override
   public final int run(String[] args) throws Exception {
-    if (args.length < 2) {
-      return usage(args.length == 0 ? "missing input and output paths" : "missing output path");
-    }
-    List<Path> inputs = Arrays.stream(args, 0, args.length - 1).map(Path::new).toList();
-    Path output = new Path(args[args.length - 1]);
-    String problem = checkPaths(inputs, output);
-    if (problem != null) {
-      return usage(problem);
-    }
     Job job;
     try {
-      job = createJob(inputs, output);
-    } catch (InvalidConfigException e) {
+      job = jobFromArguments(args);
+    } catch (UsageException | InvalidConfigException e) {
       return usage(e.getMessage());
     }
     // Every job of the pack is metered unless -Dfawn.energy.metering=false; wrapping happens
@@ -97,21 +76,18 @@ public abstract class JobTool extends Configured implements Tool {
     return ok ? 0 : 1;
   }
 
-  /** Null when the paths are usable, else what is wrong with them. */
-  private String checkPaths(List<Path> inputs, Path output) throws IOException {
-    for (Path input : inputs) {
-      FileSystem fs = input.getFileSystem(getConf());
-      FileStatus[] matches = fs.globStatus(input);
-      if (matches == null || matches.length == 0) {
-        return "input path does not exist: " + fs.makeQualified(input);
-      }
+  /** Bad command-line arguments; the message says what is wrong. */
+  protected static final class UsageException extends Exception {
+    private static final long serialVersionUID = 1L;
+
+    public UsageException(String message) {
+      super(message);
     }
-    FileSystem outFs = output.getFileSystem(getConf());
-    if (outFs.exists(output)) {
-      return "output directory already exists: " + outFs.makeQualified(output)
-          + " (remove it or choose another; jobs never overwrite output)";
-    }
-    return null;
+  }
+
+  /** Where the result lines go. */
+  protected final PrintStream out() {
+    return out;
   }
 
   private int usage(String problem) {
@@ -123,38 +99,8 @@ public abstract class JobTool extends Configured implements Tool {
     return EXIT_USAGE;
   }
 
-  /** Creates a job with this tool's configuration, jar and name. */
-  protected final Job newJob(List<Path> inputs, Path output) throws IOException {
-    Job job = Job.getInstance(getConf(), name());
-    job.setJarByClass(getClass());
-    for (Path input : inputs) {
-      FileInputFormat.addInputPath(job, input);
-    }
-    FileOutputFormat.setOutputPath(job, output);
-    return job;
-  }
-
-  /**
-   * A job that sums LongWritable counts per Text key (LongSumReducer), with the given input
-   * format and mapper, and the reducer as combiner when {@code combine} is set.
-   */
-  @SuppressWarnings("rawtypes")
-  protected final Job newCountingJob(List<Path> inputs, Path output,
-      Class<? extends InputFormat> inputFormat, Class<? extends Mapper> mapper, boolean combine)
-      throws IOException {
-    Job job = newJob(inputs, output);
-    job.setInputFormatClass(inputFormat);
-    job.setMapperClass(mapper);
-    if (combine) {
-      job.setCombinerClass(LongSumReducer.class);
-    }
-    job.setReducerClass(LongSumReducer.class);
-    job.setOutputKeyClass(Text.class);
-    job.setOutputValueClass(LongWritable.class);
-    return job;
-  }
-
-  private void printResult(Job job, boolean ok) throws IOException, InterruptedException {
+  /** Prints the job's one-line result and its energy; tools add their own figures. */
+  protected void printResult(Job job, boolean ok) throws IOException, InterruptedException {
     var counters = job.getCounters();
     if (counters == null) {
       out.printf("%s %s in %.1f s (no counters)%n", name(), ok ? "succeeded" : "FAILED",

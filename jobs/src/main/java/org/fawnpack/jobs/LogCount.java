@@ -15,7 +15,7 @@ import org.apache.hadoop.util.ToolRunner;
  * combiner on, as in the paper. Lines that are not log lines are counted in
  * {@link FawnJobCounter#UNPARSED_LINES}.
  */
-public class LogCount extends JobTool {
+public class LogCount extends FileJobTool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new LogCount(), args));

@@ -17,7 +17,7 @@ import org.fawnpack.input.FawnInputConfig;
  * tallied in the mapper and emitted once per split, combiner = reducer. Same output as
  * {@link LogCount}.
  */
-public class LogCount2 extends JobTool {
+public class LogCount2 extends FileJobTool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new LogCount2(), args));

@@ -17,7 +17,7 @@ import org.apache.hadoop.util.ToolRunner;
  * The paper's baseline word count: one split (one map container) per file, a (word, 1) pair
  * per token, no combiner. Words are split as Hadoop's example splits them (StringTokenizer).
  */
-public class WordCount extends JobTool {
+public class WordCount extends FileJobTool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new WordCount(), args));

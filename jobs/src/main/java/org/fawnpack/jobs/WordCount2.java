@@ -17,7 +17,7 @@ import org.fawnpack.input.FawnInputConfig;
  * ({@link FawnCombineTextInputFormat}), words counted in the mapper and emitted once per split,
  * combiner = reducer. Output is the same as {@link WordCount}'s.
  */
-public class WordCount2 extends JobTool {
+public class WordCount2 extends FileJobTool {
 
   /** Heap the in-mapper tally may use before it is flushed to the map output. */
   public static final String TALLY_BYTES = "fawn.jobs.wordcount.tally-bytes";

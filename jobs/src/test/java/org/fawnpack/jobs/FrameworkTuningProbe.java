@@ -19,7 +19,7 @@ public final class FrameworkTuningProbe {
   private FrameworkTuningProbe() {}
 
   public static void main(String[] args) throws Exception {
-    JobTool tool = args[0].equals("logcount2") ? new LogCount2() : new WordCount2();
+    FileJobTool tool = args[0].equals("logcount2") ? new LogCount2() : new WordCount2();
     tool.setConf(new Configuration());
     Job job = tool.createJob(List.of(new Path(args[1])), new Path(args[2]));
     for (String key : FrameworkTuning.SETTINGS.keySet()) {

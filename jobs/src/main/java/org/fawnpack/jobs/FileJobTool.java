@@ -1,0 +1,107 @@
+package org.fawnpack.jobs;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+
+/**
+ * A job that reads input paths and writes an output directory: {@code <in> [<in>...] <out>}.
+ * Missing inputs and an existing output are refused (exit 2) before anything is submitted.
+ */
+public abstract class FileJobTool extends JobTool {
+
+  protected FileJobTool() {
+  }
+
+  protected FileJobTool(PrintStream out) {
+    super(out);
+  }
+
+  @Override
+  protected String synopsis() {
+    return "<in> [<in>...] <out>";
+  }
+
+  /**
+   * Builds the job for the given input paths and output path.
+   *
+   * @throws org.fawnpack.input.InvalidConfigException for a bad setting: usage, exit code 2
+   */
+  protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
+
+  @Override
+  protected final Job jobFromArguments(String[] args) throws IOException, UsageException {
+    if (args.length < 2) {
+      throw new UsageException(args.length == 0 ? "missing input and output paths"
+          : "missing output path");
+    }
+    List<Path> inputs = Arrays.stream(args, 0, args.length - 1).map(Path::new).toList();
+    Path output = new Path(args[args.length - 1]);
+    String problem = checkPaths(inputs, output);
+    if (problem != null) {
+      throw new UsageException(problem);
+    }
+    return createJob(inputs, output);
+  }
+
+  /** Null when the paths are usable, else what is wrong with them. */
+  private String checkPaths(List<Path> inputs, Path output) throws IOException {
+    for (Path input : inputs) {
+      FileSystem fs = input.getFileSystem(getConf());
+      FileStatus[] matches = fs.globStatus(input);
+      if (matches == null || matches.length == 0) {
+        return "input path does not exist: " + fs.makeQualified(input);
+      }
+    }
+    FileSystem outFs = output.getFileSystem(getConf());
+    if (outFs.exists(output)) {
+      return "output directory already exists: " + outFs.makeQualified(output)
+          + " (remove it or choose another; jobs never overwrite output)";
+    }
+    return null;
+  }
+
+  /** Creates a job with this tool's configuration, jar and name. */
+  protected final Job newJob(List<Path> inputs, Path output) throws IOException {
+    Job job = Job.getInstance(getConf(), name());
+    job.setJarByClass(getClass());
+    for (Path input : inputs) {
+      FileInputFormat.addInputPath(job, input);
+    }
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+
+  /**
+   * A job that sums LongWritable counts per Text key (LongSumReducer), with the given input
+   * format and mapper, and the reducer as combiner when {@code combine} is set.
+   */
+  @SuppressWarnings("rawtypes")
+  protected final Job newCountingJob(List<Path> inputs, Path output,
+      Class<? extends InputFormat> inputFormat, Class<? extends Mapper> mapper, boolean combine)
+      throws IOException {
+    Job job = newJob(inputs, output);
+    job.setInputFormatClass(inputFormat);
+    job.setMapperClass(mapper);
+    if (combine) {
+      job.setCombinerClass(LongSumReducer.class);
+    }
+    job.setReducerClass(LongSumReducer.class);
+    job.setOutputKeyClass(Text.class);
+    job.setOutputValueClass(LongWritable.class);
+    return job;
+  }
+
+}
