@@ -4,15 +4,12 @@ import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
 import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CopyOnWriteArrayList;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * A bench supply for tests: a real TCP server on loopback speaking SCPI lines. It answers each
@@ -20,27 +17,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * it does not know. It can be told to answer everything with one fixed line (garbage), to stall,
  * or to close the connection on the next query. Every query it receives is recorded.
  */
-final class FakeScpiSupply implements AutoCloseable {
+final class FakeScpiSupply extends LoopbackTestServer {
   private enum Behaviour { ANSWER, FIXED_REPLY, STALL, CLOSE_ON_NEXT_QUERY }
 
-  private final ServerSocket server;
   private final Map<String, String> replies = new ConcurrentHashMap<>();
   private final List<String> received = new CopyOnWriteArrayList<>();
-  private final List<Socket> clients = new CopyOnWriteArrayList<>();
-  private final AtomicInteger accepted = new AtomicInteger();
   private volatile Behaviour behaviour = Behaviour.ANSWER;
   private volatile String fixedReply;
 
   FakeScpiSupply() throws IOException {
-    server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
-    Thread acceptor = new Thread(this::acceptLoop, "fake-scpi-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
-  }
-
-  /** {@code host:port} of this supply, for the meter's address key. */
-  String address() {
-    return server.getInetAddress().getHostAddress() + ":" + server.getLocalPort();
+    super("fake-scpi");
   }
 
   /** Answer {@code query} with {@code reply} (sent with a trailing LF). */
@@ -69,57 +55,25 @@ final class FakeScpiSupply implements AutoCloseable {
     behaviour = Behaviour.ANSWER;
   }
 
-  /** Close every open client connection now, between queries. */
-  void dropConnections() throws IOException {
-    for (Socket client : clients) {
-      client.close();
-    }
-  }
-
   /** The queries received so far, in order, without line terminators. */
   List<String> received() {
     return List.copyOf(received);
   }
 
-  /** How many connections were accepted so far. */
-  int connectionsAccepted() {
-    return accepted.get();
-  }
-
-  private void acceptLoop() {
-    while (!server.isClosed()) {
-      try {
-        Socket client = server.accept();
-        accepted.incrementAndGet();
-        clients.add(client);
-        Thread handler = new Thread(() -> serve(client), "fake-scpi-client");
-        handler.setDaemon(true);
-        handler.start();
-      } catch (IOException e) {
-        return; // the server socket was closed: the test is over
+  @Override
+  void serve(Socket client) throws IOException {
+    BufferedReader in = new BufferedReader(
+        new InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII));
+    OutputStream out = client.getOutputStream();
+    String query;
+    while ((query = in.readLine()) != null) {
+      received.add(query);
+      String reply = replyTo(query, client);
+      if (reply == null) {
+        continue; // after a close, the next readLine fails and ends this loop
       }
-    }
-  }
-
-  private void serve(Socket client) {
-    try (client;
-        BufferedReader in = new BufferedReader(
-            new InputStreamReader(client.getInputStream(), StandardCharsets.US_ASCII))) {
-      OutputStream out = client.getOutputStream();
-      String query;
-      while ((query = in.readLine()) != null) {
-        received.add(query);
-        String reply = replyTo(query, client);
-        if (reply == null) {
-          continue; // after a close, the next readLine fails and ends this loop
-        }
-        out.write((reply + "\n").getBytes(StandardCharsets.US_ASCII));
-        out.flush();
-      }
-    } catch (IOException e) {
-      // The meter or the test closed the connection; nothing more to serve.
-    } finally {
-      clients.remove(client);
+      out.write((reply + "\n").getBytes(StandardCharsets.US_ASCII));
+      out.flush();
     }
   }
 
@@ -137,11 +91,5 @@ final class FakeScpiSupply implements AutoCloseable {
       default:
         return replies.get(query);
     }
-  }
-
-  @Override
-  public void close() throws IOException {
-    server.close();
-    dropConnections();
   }
 }
