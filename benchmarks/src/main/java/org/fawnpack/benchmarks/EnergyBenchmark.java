@@ -217,6 +217,19 @@ public final class EnergyBenchmark {
     return "query";
   }
 
+  /** Waits until the collector has booked {@code samples} intervals for the container. */
+  private static void awaitBooked(CollectorClient client, String containerId, long samples,
+      Duration timeout) throws Exception {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    while (client.containerEnergy(containerId).samples() < samples) {
+      if (System.nanoTime() > deadline) {
+        throw new IllegalStateException("collector booked fewer than " + samples
+            + " samples for " + containerId + " in " + timeout);
+      }
+      Thread.sleep(POLL_MILLIS);
+    }
+  }
+
   /** Polls the thread tracker every {@link #POLL_MILLIS} for {@code millis}. */
   private static void pollFor(ThreadCpuTracker tracker, long millis) throws InterruptedException {
     long deadline = System.nanoTime() + millis * 1_000_000;
@@ -337,10 +350,12 @@ public final class EnergyBenchmark {
           new InProcessCollector(settings, localDir, cores).start()) {
         String id = collector.announce(1, sleeper.pid()).toString();
         CollectorClient client = collector.client();
-        Thread.sleep(2000);
+        awaitBooked(client, id, 2, Duration.ofSeconds(30));
         collector.requireCpuReadable();
         List<Double> millis = new ArrayList<>();
         for (int i = 0; i < QUERY_WARM_UP_COUNT + QUERIES; i++) {
+          // Paced beyond the collector's 50 ms reuse window, so each query takes a fresh
+          // sample, as a task's does: that is the cost being measured.
           Thread.sleep(60);
           long start = System.nanoTime();
           client.containerEnergy(id);

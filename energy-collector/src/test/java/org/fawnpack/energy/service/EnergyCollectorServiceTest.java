@@ -209,7 +209,7 @@ class EnergyCollectorServiceTest {
 
     ContainerEnergy first = await("energy", () -> client.containerEnergy(id.toString()),
         e -> e.energyMicrojoules() > 0 && e.samples() >= 2);
-    Thread.sleep(300);
+    Thread.sleep(300); // not a wait for anything: elapsed time is what the energy must grow by
     long askedAt = System.nanoTime();
     ContainerEnergy second = client.containerEnergy(id.toString());
     long answeredAt = System.nanoTime();
