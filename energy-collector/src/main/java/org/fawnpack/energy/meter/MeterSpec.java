@@ -69,21 +69,9 @@ public final class MeterSpec {
   }
 
   public int getInt(String setting, int defaultValue, int min, int max) {
-    String value = get(setting, null);
-    if (value == null) {
-      return defaultValue;
-    }
-    try {
-      int parsed = Integer.parseInt(value);
-      if (parsed < min || parsed > max) {
-        throw new EnergyConfigException(key(setting), "must be between " + min + " and " + max
-            + ", was " + value);
-      }
-      return parsed;
-    } catch (NumberFormatException e) {
-      throw new EnergyConfigException(key(setting), "must be an integer, was '" + value + "'");
-    }
+    return ConfigNumbers.intIn(key(setting), get(setting, null), defaultValue, min, max);
   }
+
 
   public double getDouble(String setting, double defaultValue) {
     String value = get(setting, null);

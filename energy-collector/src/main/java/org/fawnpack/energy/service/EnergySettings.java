@@ -3,6 +3,7 @@ package org.fawnpack.energy.service;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.meter.ConfigNumbers;
 
 /**
  * The collector's own keys ({@code fawn.energy.*}), read and checked in one place. Every key is
@@ -61,19 +62,7 @@ record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTi
   }
 
   private static int intIn(Configuration conf, String key, int defaultValue, int min, int max) {
-    String value = conf.getTrimmed(key);
-    if (value == null || value.isEmpty()) {
-      return defaultValue;
-    }
-    try {
-      int parsed = Integer.parseInt(value);
-      if (parsed < min || parsed > max) {
-        throw new EnergyConfigException(key, "must be between " + min + " and " + max + ", was "
-            + value);
-      }
-      return parsed;
-    } catch (NumberFormatException e) {
-      throw new EnergyConfigException(key, "must be an integer, was '" + value + "'");
-    }
+    return ConfigNumbers.intIn(key, conf.getTrimmed(key), defaultValue, min, max);
   }
+
 }
