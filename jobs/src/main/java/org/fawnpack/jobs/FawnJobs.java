@@ -3,6 +3,7 @@ package org.fawnpack.jobs;
 import java.util.List;
 import java.util.function.Supplier;
 import org.apache.hadoop.util.ProgramDriver;
+import org.fawnpack.configs.ProfileTool;
 import org.fawnpack.energy.report.EnergyReport;
 import org.fawnpack.jobs.pi.Pi;
 
@@ -28,6 +29,8 @@ public final class FawnJobs {
     driver.addClass("energy", EnergyReport.class, "energy report <jobId> [--html <file>]: joules,"
         + " watts and work done per joule of a finished job (JobHistory counters + the energy"
         + " collectors' history files)");
+    driver.addClass("profile", ProfileTool.class, "profile render|validate|derive|diff|list:"
+        + " per-node tuning profiles rendered into Hadoop configuration directories");
     // The driver returns -1 for a missing or unknown job name (after listing the jobs);
     // a job that ran has already exited with its own code.
     int rc = driver.run(args);

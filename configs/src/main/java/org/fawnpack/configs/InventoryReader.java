@@ -1,0 +1,185 @@
+package org.fawnpack.configs;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * Reads a cluster inventory:
+ *
+ * <pre>
+ * cluster: edison-35
+ * meters:
+ *   box1: {type: scpi, address: "10.0.5.1:5025"}
+ * hosts:
+ *   - {host: master, profile: brawny-master}
+ *   - {host: "edison-[01-07]", profile: edison, meters: [box1]}
+ * </pre>
+ *
+ * A host name may hold one numeric range {@code [01-07]} (the width of the first bound is kept).
+ * A profile is a built-in name or a file path relative to the inventory. Exactly one host must
+ * have a master profile.
+ */
+public final class InventoryReader {
+  private static final Pattern RANGE = Pattern.compile("^(.*)\\[(\\d+)-(\\d+)\\](.*)$");
+  private static final Pattern HOST = Pattern.compile("[A-Za-z0-9]([A-Za-z0-9.-]*[A-Za-z0-9])?");
+  private static final Pattern METER_NAME = Pattern.compile("[A-Za-z0-9_-]+");
+
+  private InventoryReader() {}
+
+  public static Inventory read(Path file) {
+    try {
+      return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8),
+          file.toAbsolutePath().getParent());
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read inventory " + file, e);
+    }
+  }
+
+  /** Parses an inventory; relative profile paths resolve against {@code dir}. */
+  public static Inventory parse(String file, String text, Path dir) {
+    YamlNode root = YamlNode.parse(file, text);
+    root.onlyKeys(Set.of("cluster", "energy-collector-jar", "hadoop-conf-dir", "meters", "hosts"));
+    String cluster = root.string("cluster");
+    if (!cluster.matches("[A-Za-z0-9_.-]+")) {
+      throw new ConfigFileException(file, "cluster", cluster, "must be [A-Za-z0-9_.-]+");
+    }
+    Map<String, Map<String, String>> meters = meters(root);
+    List<Inventory.Host> hosts = new ArrayList<>();
+    Set<String> seen = new LinkedHashSet<>();
+    Set<String> usedMeters = new LinkedHashSet<>();
+    Map<String, Profile> profiles = new HashMap<>();
+    List<?> entries = root.list("hosts");
+    for (int i = 0; i < entries.size(); i++) {
+      YamlNode entry = root.element("hosts", i, entries.get(i));
+      entry.onlyKeys(Set.of("host", "profile", "meters"));
+      String profileName = entry.string("profile");
+      Profile profile = profiles.computeIfAbsent(profileName, n -> profile(entry, n, dir));
+      List<String> hostMeters = hostMeters(entry, meters);
+      usedMeters.addAll(hostMeters);
+      for (String name : expand(entry, entry.string("host"))) {
+        if (!seen.add(name)) {
+          throw new ConfigFileException(file, entry.key("host"), name, "is listed twice");
+        }
+        hosts.add(new Inventory.Host(name, profile, hostMeters));
+      }
+    }
+    long masters = hosts.stream().filter(Inventory.Host::isMaster).count();
+    if (masters != 1) {
+      throw new ConfigFileException(file, "hosts", masters + " masters",
+          "exactly one host needs a master profile (e.g. brawny-master)");
+    }
+    if (hosts.size() < 2) {
+      throw new ConfigFileException(file, "hosts", hosts.size() + " host(s)",
+          "a cluster needs a master and at least one slave");
+    }
+    for (String meter : meters.keySet()) {
+      if (!usedMeters.contains(meter)) {
+        throw new ConfigFileException(file, "meters." + meter, null, "is used by no host");
+      }
+    }
+    return new Inventory(cluster, file,
+        root.string("energy-collector-jar", Inventory.DEFAULT_ENERGY_JAR),
+        root.string("hadoop-conf-dir", Inventory.DEFAULT_CONF_DIR), hosts, meters);
+  }
+
+  private static Profile profile(YamlNode entry, String name, Path dir) {
+    try {
+      if (ProfileReader.BUILT_IN.contains(name) || dir == null) {
+        return ProfileReader.load(name);
+      }
+      return ProfileReader.load(dir.resolve(name).toString());
+    } catch (IllegalArgumentException e) {
+      throw new ConfigFileException(entry.file(), entry.key("profile"), name, e.getMessage());
+    }
+  }
+
+  private static Map<String, Map<String, String>> meters(YamlNode root) {
+    Map<String, Map<String, String>> meters = new LinkedHashMap<>();
+    if (!root.has("meters")) {
+      return meters;
+    }
+    YamlNode node = root.node("meters");
+    for (String name : node.keys()) {
+      if (!METER_NAME.matcher(name).matches()) {
+        throw new ConfigFileException(root.file(), node.key(name), null,
+            "a meter name must be [A-Za-z0-9_-]+");
+      }
+      YamlNode meter = node.node(name);
+      meter.string("type");
+      Map<String, String> settings = new LinkedHashMap<>();
+      for (String key : meter.keys()) {
+        if (key.equals("hosts")) {
+          throw new ConfigFileException(root.file(), meter.key(key), meter.raw(key),
+              "is computed from the hosts that list this meter; leave it out");
+        }
+        if (key.toLowerCase(Locale.ROOT).contains("passphrase")) {
+          throw new ConfigFileException(root.file(), meter.key(key), "(hidden)",
+              "secrets go into a Hadoop credential provider, never into yarn-site.xml"
+              + " (docs/energy-meters-snmp.md)");
+        }
+        settings.put(key, meter.string(key));
+      }
+      meters.put(name, settings);
+    }
+    return meters;
+  }
+
+  private static List<String> hostMeters(YamlNode entry, Map<String, Map<String, String>> meters) {
+    if (!entry.has("meters")) {
+      return List.of();
+    }
+    Object raw = entry.raw("meters");
+    List<String> names = new ArrayList<>();
+    if (raw instanceof List<?> list) {
+      list.forEach(o -> names.add(String.valueOf(o)));
+    } else {
+      names.add(entry.string("meters"));
+    }
+    for (String name : names) {
+      if (!meters.containsKey(name)) {
+        throw new ConfigFileException(entry.file(), entry.key("meters"), name,
+            "names no meter in the inventory's meters: section");
+      }
+    }
+    return List.copyOf(names);
+  }
+
+  static List<String> expand(YamlNode entry, String pattern) {
+    Matcher m = RANGE.matcher(pattern);
+    List<String> names = new ArrayList<>();
+    if (!m.matches()) {
+      names.add(pattern);
+    } else {
+      int from = Integer.parseInt(m.group(2));
+      int to = Integer.parseInt(m.group(3));
+      if (to < from || to - from > 10_000) {
+        throw new ConfigFileException(entry.file(), entry.key("host"), pattern,
+            "a range [a-b] needs a <= b and at most 10000 hosts");
+      }
+      int width = m.group(2).length();
+      for (int i = from; i <= to; i++) {
+        names.add(m.group(1) + String.format(Locale.ROOT, "%0" + width + "d", i) + m.group(4));
+      }
+    }
+    for (String name : names) {
+      if (!HOST.matcher(name).matches()) {
+        throw new ConfigFileException(entry.file(), entry.key("host"), name,
+            "is not a host name (letters, digits, '-' and '.')");
+      }
+    }
+    return names;
+  }
+}

@@ -1,0 +1,88 @@
+package org.fawnpack.configs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.file.Path;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class InventoryReaderTest {
+
+  private static Inventory parse(String text) {
+    return InventoryReader.parse("inv.yaml", text, null);
+  }
+
+  private static String fails(String text) {
+    return assertThrows(ConfigFileException.class, () -> parse(text)).getMessage();
+  }
+
+  @Test
+  void parse_rangesExpandWithTheirWidth() {
+    Inventory inv = parse("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: \"e-[08-11]\", profile: edison}\n");
+    assertEquals(List.of("m", "e-08", "e-09", "e-10", "e-11"),
+        inv.hosts().stream().map(Inventory.Host::name).toList());
+    assertEquals("m", inv.master().name());
+  }
+
+  @Test
+  void parse_sharedMeter_listsItsHosts() {
+    Inventory inv = parse("cluster: c\nmeters:\n  box: {type: scpi, address: 10.0.0.9}\n"
+        + "hosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: \"e[1-3]\", profile: edison, meters: [box]}\n");
+    assertEquals(List.of("e1", "e2", "e3"), inv.hostsOf("box"));
+  }
+
+  @Test
+  void parse_exampleInventories_load() {
+    Inventory paper = InventoryReader.read(Path.of("examples/edison-35.yaml"));
+    assertEquals(38, paper.hosts().size());
+    assertEquals(35, paper.hosts().stream().filter(h -> h.profile().name().equals("edison"))
+        .count());
+    for (int box = 1; box <= 5; box++) {
+      assertEquals(7, paper.hostsOf("box" + box).size());
+    }
+    assertEquals(9, InventoryReader.read(Path.of("examples/arm-small.yaml")).hosts().size());
+  }
+
+  @Test
+  void parse_duplicateHost_isNamed() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: \"e[1-2]\", profile: edison}\n  - {host: e2, profile: edison}\n")
+        .contains("hosts[2].host=e2: is listed twice"));
+  }
+
+  @Test
+  void parse_noMaster_isRejected() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: \"e[1-2]\", profile: edison}\n")
+        .contains("exactly one host needs a master profile"));
+  }
+
+  @Test
+  void parse_unknownProfile_namesTheEntry() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: e, profile: edisun}\n").contains("hosts[1].profile=edisun"));
+  }
+
+  @Test
+  void parse_unknownMeter_namesTheEntry() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: e, profile: edison, meters: [nope]}\n").contains("hosts[1].meters=nope"));
+  }
+
+  @Test
+  void parse_passphraseInMeter_isRefused() {
+    assertTrue(fails("cluster: c\nmeters:\n  pdu: {type: snmp-pdu, auth-passphrase: secret1}\n"
+        + "hosts:\n  - {host: m, profile: brawny-master, meters: [pdu]}\n"
+        + "  - {host: e, profile: edison}\n").contains("credential provider"));
+  }
+
+  @Test
+  void parse_unusedMeter_isRejected() {
+    assertTrue(fails("cluster: c\nmeters:\n  spare: {type: scpi, address: x}\nhosts:\n"
+        + "  - {host: m, profile: brawny-master}\n  - {host: e, profile: edison}\n")
+        .contains("meters.spare: is used by no host"));
+  }
+}

@@ -1,0 +1,119 @@
+package org.fawnpack.configs;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ToolRunner;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class ProfileToolTest {
+
+  @TempDir
+  Path dir;
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  private int run(String... args) throws Exception {
+    ProfileTool tool = new ProfileTool(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8));
+    return ToolRunner.run(new Configuration(), tool, args);
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void run_noArguments_printsUsageAndExits2() throws Exception {
+    assertEquals(2, run());
+    assertTrue(err().contains("Usage: fawn profile"));
+  }
+
+  @Test
+  void run_unknownCommand_exits2() throws Exception {
+    assertEquals(2, run("paint"));
+    assertTrue(err().contains("unknown command 'paint'"));
+  }
+
+  @Test
+  void render_thenValidate_directory() throws Exception {
+    Path outDir = dir.resolve("out");
+    assertEquals(0, run("render", "--inventory", "examples/edison-35.yaml", "--out",
+        outDir.toString()), err());
+    assertTrue(Files.isRegularFile(outDir.resolve("edison-35/yarn-site.xml")));
+    assertEquals(0, run("validate", outDir.toString()), err());
+    assertTrue(out().contains("38 hosts, 0 errors"), out());
+  }
+
+  @Test
+  void render_inventoryWithErrors_writesNothingAndExits1() throws Exception {
+    Path bad = dir.resolve("bad.yaml");
+    // One Edison DataNode cannot hold the two replicas the profile asks for... replication is
+    // capped, so break it another way: an AM profile bigger than the master's NodeManager.
+    Files.writeString(dir.resolve("big-am.yaml"), Files.readString(
+        Path.of("src/main/resources/profiles/brawny-master.yaml"))
+        .replace("name: brawny-master", "name: big-am")
+        .replace("am-memory-mb: {value: 500", "am-memory-mb: {value: 8192")
+        .replace("am-heap-mb: {value: 400", "am-heap-mb: {value: 6000"));
+    Files.writeString(bad, "cluster: bad\nhosts:\n  - {host: m, profile: big-am.yaml}\n"
+        + "  - {host: e1, profile: edison}\n");
+    Path outDir = dir.resolve("never");
+    assertEquals(1, run("render", "--inventory", bad.toString(), "--out", outDir.toString()));
+    assertTrue(err().contains("ERROR m mapred-site.xml yarn.app.mapreduce.am.resource.mb=8192"),
+        err());
+    assertTrue(!Files.exists(outDir));
+  }
+
+  @Test
+  void validate_inventory_reportsWarnings() throws Exception {
+    assertEquals(0, run("validate", "--inventory", "examples/arm-small.yaml"), err());
+    assertTrue(out().contains("WARNING pi-1 yarn-site.xml yarn.nodemanager.resource.cpu-vcores=4"),
+        out());
+  }
+
+  @Test
+  void derive_printsAProfileThatReadsBack() throws Exception {
+    assertEquals(0, run("derive", "--cores", "2", "--memory", "960m", "--disks", "1",
+        "--name", "edison-like"), err());
+    Profile p = ProfileReader.parse("stdout", out());
+    assertEquals(150, p.get(Setting.MAP_MEMORY_MB));
+    assertEquals("edison-like", p.name());
+  }
+
+  @Test
+  void derive_badMemory_namesTheOption() throws Exception {
+    assertEquals(2, run("derive", "--cores", "2", "--memory", "lots", "--disks", "1"));
+    assertTrue(err().contains("--memory must be a size"), err());
+  }
+
+  @Test
+  void diff_edison_showsHadoopDefaultsAndReasons() throws Exception {
+    assertEquals(0, run("diff", "edison"), err());
+    // Hadoop 3.5.0's documented defaults (yarn-default.xml, mapred-default.xml, hdfs-default).
+    assertTrue(out().matches("(?s).*yarn.nodemanager.resource.memory-mb\\s+8192\\s+600\\s+seed 003.*"),
+        out());
+    assertTrue(out().matches("(?s).*mapreduce.task.io.sort.mb\\s+100\\s+70\\s.*"), out());
+    assertTrue(out().matches("(?s).*dfs.blocksize\\s+134217728\\s+16777216\\s.*"), out());
+    assertTrue(out().matches("(?s).*yarn.app.mapreduce.am.resource.mb\\s+1536\\s+100\\s.*"),
+        out());
+  }
+
+  @Test
+  void list_namesEveryBuiltIn() throws Exception {
+    assertEquals(0, run("list"));
+    for (String name : ProfileReader.BUILT_IN) {
+      assertTrue(out().contains(name), name);
+    }
+  }
+}
