@@ -44,15 +44,26 @@ public final class Demo {
       System.exit(JobTool.EXIT_USAGE);
       return;
     }
-    System.exit(new Demo(options, System.out).run());
+    int rc;
+    try {
+      rc = new Demo(options, System.out).run();
+    } catch (IllegalArgumentException | org.fawnpack.configs.ConfigFileException e) {
+      System.err.println("demo: " + e.getMessage());
+      rc = JobTool.EXIT_USAGE;
+    }
+    System.exit(rc);
   }
 
   int run() throws Exception {
     long started = System.nanoTime();
-    EmbeddedCluster cluster = EmbeddedCluster.builder().name("demo")
-        .baseDir(options.outDir().resolve("cluster")).build();
-    out.printf("Starting the embedded cluster: HDFS, YARN (4 NodeManagers x 2 vcores / 1024 MB),"
-        + " JobHistory ...%n");
+    EmbeddedClusterSpec spec = DemoProfile.apply(EmbeddedCluster.builder().name("demo")
+        .baseDir(options.outDir().resolve("cluster")), options.profile(),
+        options.outDir().resolve("profile-conf"), out).spec();
+    EmbeddedCluster cluster = EmbeddedCluster.of(spec);
+    out.printf("Starting the embedded cluster: HDFS, YARN (%d NodeManagers x %d vcores / %d MB,"
+        + " profile %s; ApplicationMasters on a master NodeManager of %d MB), JobHistory ...%n",
+        spec.nodeManagers(), spec.nodeVcores(), spec.nodeMemoryMb(), options.profile(),
+        spec.masterMemoryMb());
     out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
         + " (%s W idle, %s W busy): the joules are estimates.%n",
         EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.idle-watts"),

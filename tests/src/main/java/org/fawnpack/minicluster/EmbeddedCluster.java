@@ -8,6 +8,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
@@ -20,6 +21,7 @@ import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -87,16 +89,18 @@ public final class EmbeddedCluster implements AutoCloseable {
       if (spec.energyCollector()) {
         AuxServicesManifest.install(dfs.getFileSystem(), spec.energyProperties(), conf);
       }
-      yarn = new MiniMRYarnCluster(spec.name(), spec.nodeManagers());
+      yarn = new MiniMRYarnCluster(spec.name(), spec.totalNodeManagers());
       yarn.init(conf);
       yarn.start();
       resizeNodeManagers();
       clientConf = new Configuration(yarn.getConfig());
       writeClientConf();
       ok = true;
-      LOG.info("Embedded cluster '{}' up in {} s: {} NodeManagers of {} vcores / {} MB", spec.name(),
-          (System.nanoTime() - started) / 1_000_000_000L, spec.nodeManagers(),
-          spec.nodeVcores(), spec.nodeMemoryMb());
+      LOG.info("Embedded cluster '{}' up in {} s: {} NodeManagers of {} vcores / {} MB{}",
+          spec.name(), (System.nanoTime() - started) / 1_000_000_000L, spec.nodeManagers(),
+          spec.nodeVcores(), spec.nodeMemoryMb(), spec.hasMasterNodeManager()
+              ? " + a master NodeManager of " + spec.masterVcores() + " vcores / "
+              + spec.masterMemoryMb() + " MB for the AMs" : "");
       return this;
     } finally {
       if (!ok) {
@@ -112,15 +116,43 @@ public final class EmbeddedCluster implements AutoCloseable {
     for (NodeId node : rm.getRMContext().getRMNodes().keySet()) {
       sizes.put(node, ResourceOption.newInstance(size, -1));
     }
-    if (sizes.size() != spec.nodeManagers()) {
-      throw new IOException("Expected " + spec.nodeManagers() + " NodeManagers registered with the"
-          + " ResourceManager, found " + sizes.size());
+    if (sizes.size() != spec.totalNodeManagers()) {
+      throw new IOException("Expected " + spec.totalNodeManagers() + " NodeManagers registered"
+          + " with the ResourceManager, found " + sizes.size());
+    }
+    NodeId master = spec.hasMasterNodeManager() ? masterNodeId() : null;
+    if (master != null) {
+      sizes.put(master, ResourceOption.newInstance(
+          Resource.newInstance(spec.masterMemoryMb(), spec.masterVcores()), -1));
     }
     try {
       rm.getRMContext().getRMAdminService().updateNodeResource(UpdateNodeResourceRequest.newInstance(sizes));
+      if (master != null) {
+        RMNodeLabelsManager labels = rm.getRMContext().getNodeLabelManager();
+        labels.addToCluserNodeLabelsWithDefaultExclusivity(
+            Set.of(EmbeddedClusterSpec.MASTER_LABEL));
+        labels.replaceLabelsOnNode(Map.of(master, Set.of(EmbeddedClusterSpec.MASTER_LABEL)));
+      }
     } catch (YarnException e) {
       throw new IOException("Cannot resize the NodeManagers: " + e.getMessage(), e);
     }
+  }
+
+  /** The first NodeManager is the master's when the spec has one. */
+  private NodeId masterNodeId() {
+    return yarn.getNodeManager(0).getNMContext().getNodeId();
+  }
+
+  /** The NodeId of the master's NodeManager, or null when the spec has none. */
+  public NodeId masterNodeManager() {
+    requireStarted();
+    return spec.hasMasterNodeManager() ? masterNodeId() : null;
+  }
+
+  /** The running ResourceManager, for tests that inspect the scheduler. */
+  public ResourceManager resourceManager() {
+    requireStarted();
+    return yarn.getResourceManager();
   }
 
   /** Writes core-site.xml and friends so that a separate JVM (RunJar) can submit to us. */
@@ -155,7 +187,7 @@ public final class EmbeddedCluster implements AutoCloseable {
     return spec;
   }
 
-  /** Total vcores the NodeManagers offer. */
+  /** Total vcores the slave NodeManagers offer (a master NodeManager runs only AMs). */
   public int totalVcores() {
     return spec.nodeManagers() * spec.nodeVcores();
   }
@@ -194,7 +226,7 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   private void stopNodeManagersTogether() {
     List<Thread> stoppers = new ArrayList<>();
-    for (int i = 0; i < spec.nodeManagers(); i++) {
+    for (int i = 0; i < spec.totalNodeManagers(); i++) {
       NodeManager nodeManager = yarn.getNodeManager(i);
       Thread stopper = new Thread(() -> {
         try {

@@ -30,6 +30,8 @@ public final class EmbeddedClusterSpec {
   private final Map<String, String> overrides;
   private final boolean energyCollector;
   private final Map<String, String> energyProperties;
+  private final int masterMemoryMb;
+  private final int masterVcores;
 
   private EmbeddedClusterSpec(Builder b) {
     this.name = b.name;
@@ -44,6 +46,29 @@ public final class EmbeddedClusterSpec {
     Map<String, String> energy = new LinkedHashMap<>(EDISON_MODEL_METER);
     energy.putAll(b.energyOverrides);
     this.energyProperties = Map.copyOf(energy);
+    this.masterMemoryMb = b.masterMemoryMb;
+    this.masterVcores = b.masterVcores;
+  }
+
+  /** The node label of the NodeManager that runs the ApplicationMasters. */
+  public static final String MASTER_LABEL = "master";
+
+  /** Whether one extra NodeManager, labelled {@value #MASTER_LABEL}, runs all AMs. */
+  public boolean hasMasterNodeManager() {
+    return masterMemoryMb > 0;
+  }
+
+  public int masterMemoryMb() {
+    return masterMemoryMb;
+  }
+
+  public int masterVcores() {
+    return masterVcores;
+  }
+
+  /** The slave NodeManagers plus the master's, if any. */
+  public int totalNodeManagers() {
+    return nodeManagers + (hasMasterNodeManager() ? 1 : 0);
   }
 
   /**
@@ -125,8 +150,33 @@ public final class EmbeddedClusterSpec {
     conf.setInt("mapreduce.reduce.memory.mb", 512);
     conf.set("mapreduce.reduce.java.opts", "-Xmx400m " + SHORT_LIVED_JVM);
     conf.setInt("mapreduce.task.io.sort.mb", 64);
+    if (hasMasterNodeManager()) {
+      masterLabel(conf);
+    }
     overrides.forEach(conf::set);
     return conf;
+  }
+
+  /**
+   * AMs on the master's NodeManager by node label (HADOOP-NOTES: labels in tests): the label
+   * store lives under the base dir, the default queue may use the label, every job asks for it.
+   */
+  private void masterLabel(Configuration conf) {
+    conf.setBoolean(YarnConfiguration.NODE_LABELS_ENABLED, true);
+    conf.set(YarnConfiguration.FS_NODE_LABELS_STORE_ROOT_DIR,
+        baseDir().resolve("node-labels").toUri().toString());
+    String root = "yarn.scheduler.capacity.root";
+    conf.set(root + ".accessible-node-labels", MASTER_LABEL);
+    conf.set(root + ".accessible-node-labels." + MASTER_LABEL + ".capacity", "100");
+    conf.set(root + ".default.accessible-node-labels", MASTER_LABEL);
+    conf.set(root + ".default.accessible-node-labels." + MASTER_LABEL + ".capacity", "100");
+    // The master's partition runs only AMs: let them use all of it.
+    conf.set("yarn.scheduler.capacity.maximum-am-resource-percent", "1.0");
+    conf.set("mapreduce.job.am.node-label-expression", MASTER_LABEL);
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_MB,
+        Math.max(nodeMemoryMb, masterMemoryMb));
+    conf.setInt(YarnConfiguration.RM_SCHEDULER_MAXIMUM_ALLOCATION_VCORES,
+        Math.max(nodeVcores, masterVcores));
   }
 
   /** Builds a spec; every setter validates its argument. */
@@ -140,8 +190,21 @@ public final class EmbeddedClusterSpec {
     private final Map<String, String> overrides = new LinkedHashMap<>();
     private boolean energyCollector = true;
     private final Map<String, String> energyOverrides = new LinkedHashMap<>();
+    private int masterMemoryMb;
+    private int masterVcores;
 
     private Builder() {}
+
+    /**
+     * One more NodeManager, of this size and labelled {@value #MASTER_LABEL}, on which every
+     * job's ApplicationMaster runs (the brawny master of a wimpy cluster); the
+     * {@link #nodeManagers} slaves then run only tasks.
+     */
+    public Builder masterNodeManager(int memoryMb, int vcores) {
+      this.masterMemoryMb = requireRange("masterNodeManager memoryMb", memoryMb, 128, 1 << 20);
+      this.masterVcores = requireRange("masterNodeManager vcores", vcores, 1, 256);
+      return this;
+    }
 
     /** Runs (default) or leaves out the fawn_energy collector in every NodeManager. */
     public Builder energyCollector(boolean on) {

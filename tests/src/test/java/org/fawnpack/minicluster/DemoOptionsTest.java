@@ -57,4 +57,10 @@ class DemoOptionsTest {
         () -> DemoOptions.parse(new String[] {"--text-kb", "many"}));
     assertEquals("--text-kb needs a whole number: 'many'", word.getMessage());
   }
+
+  @Test
+  void parse_profile_defaultsToEdisonAndTakesAName() {
+    assertEquals("edison", DemoOptions.parse(new String[0]).profile());
+    assertEquals("rpi4-4g", DemoOptions.parse(new String[] {"--profile", "rpi4-4g"}).profile());
+  }
 }

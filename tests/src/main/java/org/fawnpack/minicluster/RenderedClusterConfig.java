@@ -1,0 +1,120 @@
+package org.fawnpack.minicluster;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.configs.ClusterRenderer;
+
+/**
+ * Applies a directory written by {@code fawn profile render} to an embedded cluster: the slave
+ * NodeManagers get the slaves' size, one more NodeManager the master's size and the
+ * {@code master} label, and the cluster-wide settings (scheduler allocation, capacity
+ * scheduler, block size, replication, task and AM sizes) come from the master's files.
+ *
+ * <p>Left out: host addresses (the embedded cluster picks its own ports), the node-label store
+ * and provider (the embedded cluster labels the master's NodeManager through the RM), and the aux
+ * services (the embedded cluster installs the energy collector through a manifest).
+ */
+public final class RenderedClusterConfig {
+
+  private static final Set<String> HOST_SPECIFIC = Set.of("fs.defaultFS",
+      "yarn.resourcemanager.hostname", "mapreduce.framework.name", "mapreduce.jobhistory.address",
+      "mapreduce.jobhistory.webapp.address", "mapreduce.client.submit.file.replication");
+  private static final List<String> SCHEDULER_KEYS = List.of(
+      "yarn.scheduler.minimum-allocation-mb", "yarn.scheduler.maximum-allocation-mb",
+      "yarn.scheduler.maximum-allocation-vcores");
+  private static final List<String> HEAP_KEYS = List.of("mapreduce.map.java.opts",
+      "mapreduce.reduce.java.opts", "yarn.app.mapreduce.am.command-opts");
+
+  private RenderedClusterConfig() {}
+
+  /** Sizes {@code builder}'s cluster from {@code dir}; returns the builder. */
+  public static EmbeddedClusterSpec.Builder applyTo(EmbeddedClusterSpec.Builder builder, Path dir)
+      throws IOException {
+    List<String> workers = Files.readAllLines(dir.resolve("workers"), StandardCharsets.UTF_8)
+        .stream().map(String::strip).filter(s -> !s.isEmpty()).toList();
+    if (workers.isEmpty()) {
+      throw new IllegalArgumentException(dir.resolve("workers") + " lists no slave");
+    }
+    String master = master(dir);
+    Configuration masterYarn = read(dir, master, "yarn-site.xml");
+    Set<String> slaveSizes = new HashSet<>();
+    for (String slave : workers) {
+      Configuration y = read(dir, slave, "yarn-site.xml");
+      slaveSizes.add(y.get("yarn.nodemanager.resource.memory-mb") + " MB / "
+          + y.get("yarn.nodemanager.resource.cpu-vcores") + " vcores");
+    }
+    if (slaveSizes.size() != 1) {
+      throw new IllegalArgumentException("the embedded cluster sizes all slave NodeManagers"
+          + " alike; " + dir + " has slaves of " + slaveSizes);
+    }
+    Configuration slaveYarn = read(dir, workers.get(0), "yarn-site.xml");
+    builder.nodeManagers(workers.size())
+        .nodeMemoryMb(required(slaveYarn, "yarn.nodemanager.resource.memory-mb", workers.get(0)))
+        .nodeVcores(required(slaveYarn, "yarn.nodemanager.resource.cpu-vcores", workers.get(0)))
+        .masterNodeManager(required(masterYarn, "yarn.nodemanager.resource.memory-mb", master),
+            required(masterYarn, "yarn.nodemanager.resource.cpu-vcores", master));
+    for (String key : SCHEDULER_KEYS) {
+      builder.set(key, Integer.toString(required(masterYarn, key, master)));
+    }
+    copy(builder, read(dir, master, "capacity-scheduler.xml"));
+    copy(builder, read(dir, master, "hdfs-site.xml"));
+    Configuration mapred = read(dir, master, "mapred-site.xml");
+    copy(builder, mapred);
+    // The harness's JVM flags for short-lived task JVMs (EmbeddedClusterSpec): the heap stays
+    // the profile's; only the collector and compiler are chosen for a many-JVMs-on-2-cores box.
+    for (String key : HEAP_KEYS) {
+      if (mapred.get(key) != null) {
+        builder.set(key, mapred.get(key) + " " + EmbeddedClusterSpec.SHORT_LIVED_JVM);
+      }
+    }
+    return builder;
+  }
+
+  private static void copy(EmbeddedClusterSpec.Builder builder, Configuration conf) {
+    for (Map.Entry<String, String> e : conf) {
+      if (!HOST_SPECIFIC.contains(e.getKey())) {
+        builder.set(e.getKey(), e.getValue());
+      }
+    }
+  }
+
+  private static String master(Path dir) throws IOException {
+    try (var hosts = Files.list(dir)) {
+      for (Path host : hosts.filter(Files::isDirectory).sorted().toList()) {
+        Path yarn = host.resolve("yarn-site.xml");
+        if (Files.isRegularFile(yarn) && "master".equals(read(dir, host.getFileName().toString(),
+            "yarn-site.xml").get(ClusterRenderer.ROLE_KEY))) {
+          return host.getFileName().toString();
+        }
+      }
+    }
+    throw new IllegalArgumentException(dir + " has no host with " + ClusterRenderer.ROLE_KEY
+        + "=master in its yarn-site.xml");
+  }
+
+  private static Configuration read(Path dir, String host, String file) {
+    Path path = dir.resolve(host).resolve(file);
+    if (!Files.isRegularFile(path)) {
+      throw new IllegalArgumentException("missing " + path);
+    }
+    Configuration conf = new Configuration(false);
+    conf.addResource(new org.apache.hadoop.fs.Path(path.toUri()));
+    return conf;
+  }
+
+  private static int required(Configuration conf, String key, String host) {
+    int value = conf.getInt(key, -1);
+    if (value <= 0) {
+      throw new IllegalArgumentException(host + "/yarn-site.xml: " + key + " is missing or not"
+          + " positive: " + conf.get(key));
+    }
+    return value;
+  }
+}

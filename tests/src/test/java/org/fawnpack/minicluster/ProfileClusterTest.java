@@ -1,0 +1,168 @@
+package org.fawnpack.minicluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.fawnpack.configs.ClusterRenderer;
+import org.fawnpack.configs.InventoryReader;
+import org.fawnpack.configs.RenderedCluster;
+import org.fawnpack.configs.Validator;
+import org.fawnpack.jobs.WordCount2;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * A heterogeneous cluster started from rendered configuration: one brawny master whose
+ * NodeManager runs only ApplicationMasters, three Edison slaves. The expectations come from
+ * the rendered files, read back with Hadoop's Configuration.
+ */
+class ProfileClusterTest {
+
+  private static final String INVENTORY = "cluster: hetero\nhosts:\n"
+      + "  - {host: boss, profile: brawny-master}\n"
+      + "  - {host: \"edison-[1-3]\", profile: edison}\n";
+  private static final Path RENDERED = Path.of(System.getProperty(
+      EmbeddedClusterSpec.BASE_DIR_PROPERTY, "target/minicluster"), "ProfileClusterTest-conf");
+  private static final org.apache.hadoop.fs.Path INPUT =
+      new org.apache.hadoop.fs.Path("/in/profile-text");
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> {
+    try {
+      RenderedCluster rendered = ClusterRenderer.render(
+          InventoryReader.parse("hetero.yaml", INVENTORY, null));
+      rendered.write(RENDERED);
+      return RenderedClusterConfig.applyTo(b.dataNodes(3), RENDERED);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  });
+
+  private static Map<String, Long> expected;
+
+  @BeforeAll
+  static void writeInput() throws Exception {
+    FileSystem fs = CLUSTER.cluster().fileSystem();
+    new SampleInputs(7, 2000).writeTextFiles(fs, INPUT, 9, 30_000, i -> { });
+    expected = Oracle.wordCounts(fs, INPUT);
+  }
+
+  private static Configuration rendered(String host, String file) {
+    Configuration conf = new Configuration(false);
+    conf.addResource(new org.apache.hadoop.fs.Path(RENDERED.resolve(host).resolve(file).toUri()));
+    return conf;
+  }
+
+  @Test
+  void renderedConfiguration_passesValidation() {
+    assertFalse(Validator.hasErrors(Validator.validate(
+        org.fawnpack.configs.ClusterConfs.read(RENDERED))));
+  }
+
+  @Test
+  void nodeManagers_registerWithTheirProfilesMemoryAndVcores() throws Exception {
+    ResourceManager rm = CLUSTER.cluster().resourceManager();
+    NodeId master = CLUSTER.cluster().masterNodeManager();
+    Configuration bossYarn = rendered("boss", "yarn-site.xml");
+    Configuration edisonYarn = rendered("edison-2", "yarn-site.xml");
+    Resource bossSize = Resource.newInstance(bossYarn.getInt("yarn.nodemanager.resource.memory-mb",
+        -1), bossYarn.getInt("yarn.nodemanager.resource.cpu-vcores", -1));
+    Resource edisonSize = Resource.newInstance(
+        edisonYarn.getInt("yarn.nodemanager.resource.memory-mb", -1),
+        edisonYarn.getInt("yarn.nodemanager.resource.cpu-vcores", -1));
+    assertEquals(600, edisonSize.getMemorySize());
+    Map<NodeId, RMNode> nodes = rm.getRMContext().getRMNodes();
+    assertEquals(4, nodes.size());
+    for (NodeId id : nodes.keySet()) {
+      Resource want = id.equals(master) ? bossSize : edisonSize;
+      // The resize reaches the scheduler through the RM's dispatcher: wait for it.
+      Resource seen = null;
+      for (int i = 0; i < 100; i++) {
+        seen = rm.getResourceScheduler().getSchedulerNode(id).getTotalResource();
+        if (seen.equals(want)) {
+          break;
+        }
+        Thread.sleep(100);
+      }
+      assertEquals(want, seen, id.toString());
+      Set<String> labels = rm.getRMContext().getNodeLabelManager().getLabelsOnNode(id);
+      assertEquals(id.equals(master) ? Set.of("master") : Set.of(), labels, id.toString());
+    }
+  }
+
+  @Test
+  void wordcount2_runsItsAmOnTheMasterAndEveryTaskFitsAnEdison() throws Exception {
+    WordCount2 tool = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool,
+        "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/profile-wc2"));
+    assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(),
+        new org.apache.hadoop.fs.Path("/out/profile-wc2")));
+
+    ResourceManager rm = CLUSTER.cluster().resourceManager();
+    NodeId master = CLUSTER.cluster().masterNodeManager();
+    String masterPort = port(rm.getRMContext().getRMNodes().get(master).getHttpAddress());
+    Set<String> edisonPorts = new HashSet<>();
+    rm.getRMContext().getRMNodes().forEach((id, node) -> {
+      if (!id.equals(master)) {
+        edisonPorts.add(port(node.getHttpAddress()));
+      }
+    });
+
+    String jobId = tool.lastJob().getJobID().toString();
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    List<JsonNode> amAttempts = JobHistoryRest.elements(
+        history.get("/jobs/" + jobId + "/jobattempts").path("jobAttempts").path("jobAttempt"));
+    assertEquals(1, amAttempts.size());
+    assertEquals(masterPort, port(amAttempts.get(0).path("nodeHttpAddress").asText()),
+        "the ApplicationMaster ran on " + amAttempts.get(0));
+
+    List<JsonNode> tasks = JobHistoryRest.elements(
+        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"));
+    assertTrue(tasks.size() >= 2, "tasks: " + tasks.size());
+    for (JsonNode task : tasks) {
+      String taskId = task.path("id").asText();
+      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
+          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
+        assertTrue(edisonPorts.contains(port(attempt.path("nodeHttpAddress").asText())),
+            taskId + " ran on " + attempt.path("nodeHttpAddress").asText());
+      }
+    }
+
+    // The containers the tasks really got: memory x time over time = each container's size.
+    Counters counters = tool.lastJob().getCounters();
+    assertTrue(counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue() >= 2,
+        "several maps, spread over the Edisons");
+    Configuration mapred = rendered("boss", "mapred-site.xml");
+    int edisonMemory = rendered("edison-1", "yarn-site.xml")
+        .getInt("yarn.nodemanager.resource.memory-mb", -1);
+    long mapMb = counters.findCounter(JobCounter.MB_MILLIS_MAPS).getValue()
+        / counters.findCounter(JobCounter.MILLIS_MAPS).getValue();
+    long reduceMb = counters.findCounter(JobCounter.MB_MILLIS_REDUCES).getValue()
+        / counters.findCounter(JobCounter.MILLIS_REDUCES).getValue();
+    assertEquals(mapred.getInt("mapreduce.map.memory.mb", -1), mapMb);
+    assertEquals(mapred.getInt("mapreduce.reduce.memory.mb", -1), reduceMb);
+    assertTrue(mapMb <= edisonMemory && reduceMb <= edisonMemory);
+  }
+
+  private static String port(String hostPort) {
+    return hostPort.substring(hostPort.lastIndexOf(':') + 1);
+  }
+}
