@@ -59,8 +59,7 @@ class ProfileToolTest {
   @Test
   void render_inventoryWithErrors_writesNothingAndExits1() throws Exception {
     Path bad = dir.resolve("bad.yaml");
-    // One Edison DataNode cannot hold the two replicas the profile asks for... replication is
-    // capped, so break it another way: an AM profile bigger than the master's NodeManager.
+    // A master profile whose AM (8 GB) is bigger than its own NodeManager (4 GB).
     Files.writeString(dir.resolve("big-am.yaml"), Files.readString(
         Path.of("src/main/resources/profiles/brawny-master.yaml"))
         .replace("name: brawny-master", "name: big-am")

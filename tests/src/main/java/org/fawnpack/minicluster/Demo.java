@@ -44,14 +44,14 @@ public final class Demo {
       System.exit(JobTool.EXIT_USAGE);
       return;
     }
-    int rc;
     try {
-      rc = new Demo(options, System.out).run();
+      DemoProfile.slaveProfile(options.profile());
     } catch (IllegalArgumentException | org.fawnpack.configs.ConfigFileException e) {
-      System.err.println("demo: " + e.getMessage());
-      rc = JobTool.EXIT_USAGE;
+      System.err.println("demo: --profile " + options.profile() + ": " + e.getMessage());
+      System.exit(JobTool.EXIT_USAGE);
+      return;
     }
-    System.exit(rc);
+    System.exit(new Demo(options, System.out).run());
   }
 
   int run() throws Exception {

@@ -7,8 +7,10 @@ import java.util.List;
 import org.fawnpack.configs.ClusterRenderer;
 import org.fawnpack.configs.Finding;
 import org.fawnpack.configs.Inventory;
+import org.fawnpack.configs.Profile;
 import org.fawnpack.configs.ProfileReader;
 import org.fawnpack.configs.RenderedCluster;
+import org.fawnpack.configs.Role;
 import org.fawnpack.configs.Validator;
 
 /**
@@ -38,14 +40,20 @@ final class DemoProfile {
     return builder;
   }
 
+  /** The named profile (built-in or file), which must be a slave profile. */
+  static Profile slaveProfile(String profile) {
+    Profile slave = ProfileReader.load(profile);
+    if (slave.role() != Role.SLAVE) {
+      throw new IllegalArgumentException("is a " + slave.role().yamlName()
+          + " profile; the demo needs a slave profile");
+    }
+    return slave;
+  }
+
   private static Inventory inventory(String profile) {
     List<Inventory.Host> hosts = new java.util.ArrayList<>();
     hosts.add(new Inventory.Host("demo-master", ProfileReader.builtIn("brawny-master"), List.of()));
-    var slave = ProfileReader.load(profile);
-    if (slave.role() != org.fawnpack.configs.Role.SLAVE) {
-      throw new IllegalArgumentException("--profile " + profile + " is a " + slave.role()
-          .yamlName() + " profile; the demo needs a slave profile");
-    }
+    Profile slave = slaveProfile(profile);
     for (int i = 1; i <= SLAVES; i++) {
       hosts.add(new Inventory.Host("demo-slave-" + i, slave, List.of()));
     }
