@@ -577,6 +577,10 @@ public final class Datastore implements AutoCloseable {
     } catch (IllegalStateException e) {
       LOG.debug("{}: closed during a background sync", path());
     } catch (IOException e) {
+      if (closed.get()) {
+        LOG.debug("{}: closed during a background sync", path());
+        return;
+      }
       // Kept and thrown to the next writer: a write must not succeed after a failed sync.
       LOG.error("{}: background sync failed", path(), e);
       syncFailure = e;
