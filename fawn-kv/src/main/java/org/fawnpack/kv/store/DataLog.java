@@ -46,7 +46,8 @@ final class DataLog implements AutoCloseable {
     this.channel = channel;
     this.logId = logId;
     this.written = written;
-    this.buffer = ByteBuffer.allocateDirect(bufferBytes);
+    // A heap buffer: records are encoded and checksummed in place without views.
+    this.buffer = ByteBuffer.allocate(bufferBytes);
   }
 
   /** Creates a new empty log (the file must not exist). */
@@ -150,13 +151,12 @@ final class DataLog implements AutoCloseable {
     appendLock.lock();
     try {
       long offset = reserve(length);
-      ByteBuffer view = src.duplicate();
-      view.limit(from + length).position(from);
       if (length > buffer.capacity()) {
-        writeFully(channel, view, written);
+        writeFully(channel, src.duplicate().limit(from + length).position(from), written);
         written += length;
       } else {
-        buffer.put(view);
+        buffer.put(buffer.position(), src, from, length);
+        buffer.position(buffer.position() + length);
       }
       return offset;
     } finally {

@@ -65,7 +65,6 @@ public final class Datastore implements AutoCloseable {
   private final ReentrantLock writerLock = new ReentrantLock();
   private final ReentrantLock maintenanceLock = new ReentrantLock();
   private final AtomicBoolean closed = new AtomicBoolean();
-  private final LongAdder lookups = new LongAdder();
   private final LongAdder logReads = new LongAdder();
   private final LongAdder falsePositives = new LongAdder();
   private volatile Generation generation;
@@ -145,27 +144,36 @@ public final class Datastore implements AutoCloseable {
     try {
       Generation g = liveGeneration();
       throwSyncFailure();
-      int slot = g.index().find(hash, at -> RecordReader.keyAt(g.log(), at, key));
-      HashIndex index = g.index();
-      if (slot < 0 && index.full(config.loadFactor())) {
-        index = IndexBuilder.grown(index, g.log(), config.loadFactor());
-      }
+      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
       long sequence = nextSequence++;
       long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
-      if (slot >= 0) {
-        long stamp = indexLock.writeLock();
-        try {
-          index.repoint(slot, offset);
-        } finally {
-          indexLock.unlockWrite(stamp);
-        }
-      } else {
-        insertNew(g, index, hash, offset);
-      }
+      place(g, slot, hash, offset);
       afterWrite(sequence);
     } finally {
       writerLock.unlock();
     }
+  }
+
+  /**
+   * Points the key's bucket at its new record: {@code slot} is what
+   * {@link HashIndex#findOrFree} said before the append. Growth (a pass over the log) runs
+   * outside the index lock, so reads go on meanwhile; only the swap takes it.
+   */
+  private void place(Generation g, int slot, long hash, long offset) throws IOException {
+    if (slot >= 0 || (slot < -1 && !g.index().full(config.loadFactor()))) {
+      long stamp = indexLock.writeLock();
+      try {
+        if (slot >= 0) {
+          g.index().repoint(slot, offset);
+        } else {
+          g.index().insertAt(-2 - slot, hash, offset);
+        }
+      } finally {
+        indexLock.unlockWrite(stamp);
+      }
+      return;
+    }
+    insertNew(g, IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), 1), hash, offset);
   }
 
   /** Inserts under the index lock; a rare full chain is rebuilt outside it first. */
@@ -245,7 +253,6 @@ public final class Datastore implements AutoCloseable {
   private ByteBuffer lookup(byte[] key) throws IOException {
     RecordFormat.checkKey(key);
     long hash = KeyHash.of(key);
-    lookups.increment();
     while (true) {
       Generation g = liveGeneration();
       try {
@@ -494,7 +501,7 @@ public final class Datastore implements AutoCloseable {
     first.writerLock.lock();
     second.writerLock.lock();
     try {
-      liveGeneration();
+      reserve(other.size());
       Generation source = other.liveGeneration();
       source.log().flush();
       LogScanner scanner = scanner(source.log(), DataLog.HEADER_BYTES,
@@ -518,29 +525,31 @@ public final class Datastore implements AutoCloseable {
     }
   }
 
+  /** Grows the index once for {@code more} keys, instead of doubling step by step. */
+  private void reserve(long more) throws IOException {
+    Generation g = liveGeneration();
+    if (g.index().live() + more <= config.loadFactor() * g.index().capacity()) {
+      return;
+    }
+    HashIndex grown = IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), more);
+    long stamp = indexLock.writeLock();
+    try {
+      generation = new Generation(g.log(), grown);
+    } finally {
+      indexLock.unlockWrite(stamp);
+    }
+  }
+
   /** Appends the scanner's current record as it is (CRC and sequence kept). */
   private void appendCopied(LogScanner scanner, byte[] key, long hash) throws IOException {
     writerLock.lock();
     try {
       Generation g = liveGeneration();
-      int slot = g.index().find(hash, at -> RecordReader.keyAt(g.log(), at, key));
-      HashIndex index = g.index();
-      if (slot < 0 && index.full(config.loadFactor())) {
-        index = IndexBuilder.grown(index, g.log(), config.loadFactor());
-      }
+      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
       long offset = g.log().appendEncoded(scanner.buffer(), scanner.recordStart(),
           scanner.recordLength());
       nextSequence = Math.max(nextSequence, scanner.sequence() + 1);
-      if (slot >= 0) {
-        long stamp = indexLock.writeLock();
-        try {
-          index.repoint(slot, offset);
-        } finally {
-          indexLock.unlockWrite(stamp);
-        }
-      } else {
-        insertNew(g, index, hash, offset);
-      }
+      place(g, slot, hash, offset);
     } finally {
       writerLock.unlock();
     }
@@ -616,7 +625,7 @@ public final class Datastore implements AutoCloseable {
   public DatastoreStats stats() {
     Generation g = generation;
     return new DatastoreStats(g.index().live(), g.index().deleted(), g.index().capacity(),
-        (long) g.index().capacity() * HashIndex.BUCKET_BYTES, g.log().size(), lookups.sum(),
+        (long) g.index().capacity() * HashIndex.BUCKET_BYTES, g.log().size(),
         logReads.sum(), falsePositives.sum(), lastSequence(), durableSequence);
   }
 

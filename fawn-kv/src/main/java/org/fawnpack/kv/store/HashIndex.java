@@ -107,29 +107,38 @@ final class HashIndex {
     return buckets;
   }
 
-  /** The slot of the probe sequence's position {@code step} (0 .. probeLength()-1). */
+  /**
+   * The slot of the probe sequence's position {@code step} (0 .. probeLength()-1): group
+   * {@code step / 32}, and within it a start chosen by the hash, wrapping inside the group.
+   */
   int slotAt(long hash, int step) {
     int group = step / GROUP_BUCKETS;
-    long h = group == 0 ? hash : KeyHash.finish(hash + group * 0x9E3779B97F4A7C15L);
-    return ((int) h & groupMask) * GROUP_BUCKETS + step % GROUP_BUCKETS;
+    long h = groupHash(hash, group);
+    return groupBase(h) + (((int) (h >>> 32) + step) & (GROUP_BUCKETS - 1));
+  }
+
+  private static long groupHash(long hash, int group) {
+    return group == 0 ? hash : KeyHash.finish(hash + group * 0x9E3779B97F4A7C15L);
+  }
+
+  private int groupBase(long groupHash) {
+    return ((int) groupHash & groupMask) * GROUP_BUCKETS;
   }
 
   static int probeLength() {
     return PROBE_GROUPS * GROUP_BUCKETS;
   }
 
-  boolean isEmpty(int slot) {
-    return (short) SHORTS.get(buckets, slot * BUCKET_BYTES) == 0
-        && (int) INTS.get(buckets, slot * BUCKET_BYTES + 2) == 0;
+  private short header(int slot) {
+    return (short) SHORTS.get(buckets, slot * BUCKET_BYTES);
   }
 
-  /** Whether the bucket is valid and carries {@code fragment}. */
-  boolean holdsFragment(int slot, int fragment) {
-    return ((short) SHORTS.get(buckets, slot * BUCKET_BYTES) & 0xffff) == (VALID | fragment);
+  boolean isEmpty(int slot) {
+    return header(slot) == 0 && (int) INTS.get(buckets, slot * BUCKET_BYTES + 2) == 0;
   }
 
   boolean isValid(int slot) {
-    return ((short) SHORTS.get(buckets, slot * BUCKET_BYTES) & VALID) != 0;
+    return (header(slot) & VALID) != 0;
   }
 
   /** The log byte offset a bucket points to. */
@@ -143,14 +152,21 @@ final class HashIndex {
    * or -1 when an empty bucket or the end of the probe sequence comes first.
    */
   int nextCandidateStep(long hash, int fromStep) {
-    int fragment = KeyHash.fragment(hash);
-    for (int step = fromStep; step < probeLength(); step++) {
-      int slot = slotAt(hash, step);
-      if (holdsFragment(slot, fragment)) {
-        return step;
-      }
-      if (isEmpty(slot)) {
-        return -1;
+    short wanted = (short) (VALID | KeyHash.fragment(hash));
+    for (int group = fromStep / GROUP_BUCKETS; group < PROBE_GROUPS; group++) {
+      long h = groupHash(hash, group);
+      int base = groupBase(h);
+      int start = (int) (h >>> 32);
+      int first = group == fromStep / GROUP_BUCKETS ? fromStep % GROUP_BUCKETS : 0;
+      for (int j = first; j < GROUP_BUCKETS; j++) {
+        int slot = base + ((start + j) & (GROUP_BUCKETS - 1));
+        short header = header(slot);
+        if (header == wanted) {
+          return group * GROUP_BUCKETS + j;
+        }
+        if (header == 0 && (int) INTS.get(buckets, slot * BUCKET_BYTES + 2) == 0) {
+          return -1;
+        }
       }
     }
     return -1;
@@ -180,19 +196,63 @@ final class HashIndex {
   }
 
   /**
+   * One walk for a put: the slot holding the key (confirmed by {@code check}) when it is there,
+   * else {@code -2 - slot} of the first free bucket of its chain, else -1 (chain full).
+   */
+  int findOrFree(long hash, KeyCheck check) throws IOException {
+    short wanted = (short) (VALID | KeyHash.fragment(hash));
+    int free = -1;
+    for (int group = 0; group < PROBE_GROUPS; group++) {
+      long h = groupHash(hash, group);
+      int base = groupBase(h);
+      int start = (int) (h >>> 32);
+      for (int j = 0; j < GROUP_BUCKETS; j++) {
+        int slot = base + ((start + j) & (GROUP_BUCKETS - 1));
+        short header = header(slot);
+        if (header == wanted) {
+          if (check.matches(offset(slot))) {
+            return slot;
+          }
+        } else if ((header & VALID) == 0) {
+          if (free < 0) {
+            free = slot;
+          }
+          if (header == 0 && (int) INTS.get(buckets, slot * BUCKET_BYTES + 2) == 0) {
+            return -2 - free;
+          }
+        }
+      }
+    }
+    return free < 0 ? -1 : -2 - free;
+  }
+
+  /** Fills a free bucket found by {@link #findOrFree}. */
+  void insertAt(int slot, long hash, long offset) {
+    if (isValid(slot)) {
+      throw new IllegalStateException("bucket " + slot + " is taken");
+    }
+    if (!isEmpty(slot)) {
+      deleted--;
+    }
+    write(slot, VALID | KeyHash.fragment(hash), offset);
+    live++;
+  }
+
+  /**
    * Puts a key known to be absent into the first free bucket of its chain; false when all the
    * chain's buckets are taken (the caller grows the index).
    */
   boolean insert(long hash, long offset) {
-    for (int step = 0; step < probeLength(); step++) {
-      int slot = slotAt(hash, step);
-      if (!isValid(slot)) {
-        if (!isEmpty(slot)) {
-          deleted--;
+    for (int group = 0; group < PROBE_GROUPS; group++) {
+      long h = groupHash(hash, group);
+      int base = groupBase(h);
+      int start = (int) (h >>> 32);
+      for (int j = 0; j < GROUP_BUCKETS; j++) {
+        int slot = base + ((start + j) & (GROUP_BUCKETS - 1));
+        if ((header(slot) & VALID) == 0) {
+          insertAt(slot, hash, offset);
+          return true;
         }
-        write(slot, VALID | KeyHash.fragment(hash), offset);
-        live++;
-        return true;
       }
     }
     return false;
@@ -211,18 +271,6 @@ final class HashIndex {
   /** Whether one more key would pass the load factor (deleted buckets count: they lengthen chains). */
   boolean full(double loadFactor) {
     return live + deleted + 1 > loadFactor * capacity();
-  }
-
-  /** The log offsets of all valid buckets, in bucket order. */
-  long[] liveOffsets() {
-    long[] out = new long[live];
-    int n = 0;
-    for (int slot = 0; slot < capacity(); slot++) {
-      if (isValid(slot)) {
-        out[n++] = offset(slot);
-      }
-    }
-    return out;
   }
 
   private void write(int slot, int header, long offset) {

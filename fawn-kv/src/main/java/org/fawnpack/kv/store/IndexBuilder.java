@@ -1,14 +1,18 @@
 package org.fawnpack.kv.store;
 
 import java.io.IOException;
-import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Index changes that need the log: applying a record (a put or a delete of a key that may
- * already be there, confirmed by reading the key) and growing (the index keeps only 15 bits of
- * each key, so a bigger table re-reads every live key, in log order).
+ * already be there, confirmed by reading the key) and growing. The index keeps only 15 bits of
+ * each key, so a bigger table is built by one sequential pass over the log that re-hashes every
+ * record the old index points at.
  */
 final class IndexBuilder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexBuilder.class);
 
   private IndexBuilder() {}
 
@@ -16,7 +20,7 @@ final class IndexBuilder {
   static HashIndex apply(HashIndex index, DataLog log, double loadFactor, byte kind, byte[] key,
       long offset) throws IOException {
     long hash = KeyHash.of(key);
-    int slot = index.find(hash, at -> RecordReader.keyAt(log, at, key));
+    int slot = index.findOrFree(hash, at -> RecordReader.keyAt(log, at, key));
     if (kind == RecordFormat.KIND_DELETE) {
       if (slot >= 0) {
         index.remove(slot);
@@ -27,37 +31,57 @@ final class IndexBuilder {
       index.repoint(slot, offset);
       return index;
     }
+    if (slot < -1 && !index.full(loadFactor)) {
+      index.insertAt(-2 - slot, hash, offset);
+      return index;
+    }
     return insert(index, log, loadFactor, hash, offset);
   }
 
   /** Inserts an absent key, growing first when the load factor or a full chain asks for it. */
   static HashIndex insert(HashIndex index, DataLog log, double loadFactor, long hash, long offset)
       throws IOException {
-    HashIndex target = index.full(loadFactor) ? grown(index, log, loadFactor) : index;
+    HashIndex target = index.full(loadFactor) ? grown(index, log, loadFactor, 1) : index;
     while (!target.insert(hash, offset)) {
       target = rehash(target, log, target.capacityBits() + 1);
     }
     return target;
   }
 
-  /** A copy sized for one more key than it holds (or the same size without deleted buckets). */
-  static HashIndex grown(HashIndex index, DataLog log, double loadFactor) throws IOException {
-    int bits = Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + 1L, loadFactor));
-    if (bits == index.capacityBits() && index.live() + 1 > loadFactor * index.capacity()) {
-      bits++;
-    }
+  /**
+   * A copy with room for {@code more} keys beyond those it holds at the load factor (or the
+   * same size without its deleted buckets).
+   */
+  static HashIndex grown(HashIndex index, DataLog log, double loadFactor, long more)
+      throws IOException {
+    int bits = Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + more, loadFactor));
     return rehash(index, log, bits);
   }
 
+  /** A new index of 2^bits buckets holding what {@code index} holds, by one pass over the log. */
   static HashIndex rehash(HashIndex index, DataLog log, int bits) throws IOException {
-    long[] offsets = index.liveOffsets();
-    Arrays.sort(offsets);
+    long start = System.nanoTime();
+    log.flush();
     HashIndex next = new HashIndex(bits);
-    for (long offset : offsets) {
-      if (!next.insert(KeyHash.of(RecordReader.key(log, offset)), offset)) {
+    LogScanner scanner = new LogScanner(log.path(), log.channel(), DataLog.HEADER_BYTES,
+        log.flushedBytes(), (from, to, tail) -> {
+          // Reported when the log was opened; nothing the index points at lies there.
+        });
+    while (scanner.next()) {
+      if (scanner.kind() != RecordFormat.KIND_PUT) {
+        continue;
+      }
+      long hash = KeyHash.of(scanner.key());
+      if (index.pointsAt(hash, scanner.offset()) && !next.insert(hash, scanner.offset())) {
         return rehash(index, log, bits + 1);
       }
     }
+    if (next.live() != index.live()) {
+      throw new IllegalStateException(log.path() + ": rehash found " + next.live() + " of the "
+          + index.live() + " keys the index points at");
+    }
+    LOG.info("{}: index grown from 2^{} to 2^{} buckets for {} keys in {} ms", log.path(),
+        index.capacityBits(), bits, index.live(), (System.nanoTime() - start) / 1_000_000);
     return next;
   }
 }

@@ -43,7 +43,7 @@ final class LogScanner {
     this.listener = listener;
     this.position = from;
     this.bufferBase = from;
-    this.buffer = ByteBuffer.allocateDirect(DEFAULT_READ_BYTES);
+    this.buffer = ByteBuffer.allocate(DEFAULT_READ_BYTES);
     this.buffer.limit(0);
   }
 
@@ -101,7 +101,7 @@ final class LogScanner {
       return true;
     }
     if (length > buffer.capacity()) {
-      buffer = ByteBuffer.allocateDirect(Math.max(length, buffer.capacity() * 2));
+      buffer = ByteBuffer.allocate(Math.max(length, buffer.capacity() * 2));
     }
     buffer.clear();
     bufferBase = at;

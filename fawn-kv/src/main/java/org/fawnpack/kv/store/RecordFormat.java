@@ -78,9 +78,11 @@ final class RecordFormat {
   /** CRC32C of {@code buffer[from, to)} without moving its position. */
   static int crc(ByteBuffer buffer, int from, int to) {
     CRC32C crc = new CRC32C();
-    ByteBuffer view = buffer.duplicate();
-    view.limit(to).position(from);
-    crc.update(view);
+    if (buffer.hasArray()) {
+      crc.update(buffer.array(), buffer.arrayOffset() + from, to - from);
+    } else {
+      crc.update(buffer.duplicate().limit(to).position(from));
+    }
     return (int) crc.getValue();
   }
 
