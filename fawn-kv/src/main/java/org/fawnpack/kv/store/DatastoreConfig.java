@@ -80,20 +80,20 @@ public final class DatastoreConfig {
   public static String referenceTable() {
     return "| key | default | meaning |\n|---|---|---|\n"
         + row(SYNC, DEFAULT_SYNC.key(), "When appends are forced to the device: `none` (only at "
-            + "sync/compact/close), `interval` (a background thread every interval), "
+            + "sync/compact/split/merge/close), `interval` (a background thread every interval), "
             + "`every-write` (before each put/delete returns).")
         + row(SYNC_INTERVAL_MS, String.valueOf(DEFAULT_SYNC_INTERVAL_MS),
             "Period of the `interval` policy, 1..60000 ms.")
         + row(LOAD_FACTOR, String.valueOf(DEFAULT_LOAD_FACTOR), "Share of index buckets "
-            + "(live + deleted) above which the index grows (doubles, rehashing from the log); "
+            + "(valid + deleted) above which the index doubles, rebuilt by one pass over the log; "
             + MIN_LOAD_FACTOR + ".." + MAX_LOAD_FACTOR + ".")
-        + row(EXPECTED_KEYS, String.valueOf(DEFAULT_EXPECTED_KEYS), "Keys the index is sized "
-            + "for when a datastore is created (2^i buckets at the load factor); avoids rehashes.")
+        + row(EXPECTED_KEYS, String.valueOf(DEFAULT_EXPECTED_KEYS), "Keys a new datastore's "
+            + "index is sized for (2^i buckets at the load factor); avoids growth passes.")
         + row(CHECKPOINT, String.valueOf(DEFAULT_CHECKPOINT), "Write the index to "
-            + "`<file>.idx` at clean close and after compaction so the next open replays only "
-            + "the log written after it.")
+            + "`<file>.idx` at clean close and after compaction, so that an open replays only "
+            + "the log after it.")
         + row(WRITE_BUFFER_BYTES, String.valueOf(DEFAULT_WRITE_BUFFER_BYTES), "Append buffer; "
-            + "records reach the file in writes of this size. 4096..268435456.");
+            + "records reach the file in writes of this size; 4096..268435456.");
   }
 
   private static String row(String key, String def, String meaning) {

@@ -28,6 +28,16 @@ class DatastoreConfigTest {
     assertEquals(65536, c.writeBufferBytes());
   }
 
+  /** The docs carry the table the code prints, so a key or default cannot drift. */
+  @Test
+  void referenceTable_isInTheDocs() throws Exception {
+    String table = DatastoreConfig.referenceTable();
+    for (Path doc : new Path[] {Path.of("../docs/configuration.md"), Path.of("../docs/fawn-ds.md")}) {
+      assertTrue(java.nio.file.Files.readString(doc).contains(table),
+          doc + " lacks the current table:\n" + table);
+    }
+  }
+
   @Test
   void defaults_matchDocumentedValues() {
     DatastoreConfig c = DatastoreConfig.defaults();
