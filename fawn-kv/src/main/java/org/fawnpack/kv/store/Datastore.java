@@ -192,7 +192,7 @@ public final class Datastore implements AutoCloseable {
       } finally {
         indexLock.unlockWrite(stamp);
       }
-      target = IndexBuilder.rehash(target, g.log(), target.capacityBits() + 1);
+      target = IndexBuilder.rehash(target, g.log(), target.capacityBits() + 1, offset);
     }
   }
 

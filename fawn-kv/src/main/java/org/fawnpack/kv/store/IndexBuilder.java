@@ -38,12 +38,16 @@ final class IndexBuilder {
     return insert(index, log, loadFactor, hash, offset);
   }
 
+  // Growth passes read the log only up to the record being added: nothing after it can be in
+  // the index yet (during recovery the rest of the file is still to be replayed).
+
   /** Inserts an absent key, growing first when the load factor or a full chain asks for it. */
   static HashIndex insert(HashIndex index, DataLog log, double loadFactor, long hash, long offset)
       throws IOException {
-    HashIndex target = index.full(loadFactor) ? grown(index, log, loadFactor, 1) : index;
+    HashIndex target = index.full(loadFactor)
+        ? rehash(index, log, bitsWithRoom(index, loadFactor, 1), offset) : index;
     while (!target.insert(hash, offset)) {
-      target = rehash(target, log, target.capacityBits() + 1);
+      target = rehash(target, log, target.capacityBits() + 1, offset);
     }
     return target;
   }
@@ -54,17 +58,26 @@ final class IndexBuilder {
    */
   static HashIndex grown(HashIndex index, DataLog log, double loadFactor, long more)
       throws IOException {
-    int bits = Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + more, loadFactor));
-    return rehash(index, log, bits);
+    log.flush();
+    return rehash(index, log, bitsWithRoom(index, loadFactor, more), log.flushedBytes());
   }
 
-  /** A new index of 2^bits buckets holding what {@code index} holds, by one pass over the log. */
-  static HashIndex rehash(HashIndex index, DataLog log, int bits) throws IOException {
+  private static int bitsWithRoom(HashIndex index, double loadFactor, long more) {
+    return Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + more, loadFactor));
+  }
+
+  /**
+   * A new index of 2^bits buckets holding what {@code index} holds, by one pass over the log
+   * up to {@code end}.
+   */
+  static HashIndex rehash(HashIndex index, DataLog log, int bits, long end) throws IOException {
     long start = System.nanoTime();
-    log.flush();
+    if (end > log.flushedBytes()) {
+      log.flush();
+    }
     HashIndex next = new HashIndex(bits);
     LogScanner scanner = new LogScanner(log.path(), log.channel(), DataLog.HEADER_BYTES,
-        log.flushedBytes(), (from, to, tail) -> {
+        Math.min(end, log.flushedBytes()), (from, to, tail) -> {
           // Reported when the log was opened; nothing the index points at lies there.
         });
     while (scanner.next()) {
@@ -73,7 +86,7 @@ final class IndexBuilder {
       }
       long hash = KeyHash.of(scanner.key());
       if (index.pointsAt(hash, scanner.offset()) && !next.insert(hash, scanner.offset())) {
-        return rehash(index, log, bits + 1);
+        return rehash(index, log, bits + 1, end);
       }
     }
     if (next.live() != index.live()) {

@@ -5,8 +5,8 @@ import java.nio.file.Path;
 
 /**
  * The child JVM of {@link CrashTest}: puts key i = "key-i" with {@link #valueOf(int)} for
- * i = 0, 1, 2, ... until it is killed, and prints "durable N" whenever the store reports that
- * all writes up to sequence N (key N-1) are on the device.
+ * i = 0, 1, 2, ... until it is killed, prints "durable N" whenever the store reports that
+ * all writes up to sequence N (key N-1) are on the device, and "written N" every 1000 puts.
  */
 public final class CrashWriter {
 
@@ -23,6 +23,9 @@ public final class CrashWriter {
     System.out.flush();
     for (int i = 0; ; i++) {
       ds.put(keyOf(i), valueOf(i));
+      if ((i + 1) % 1000 == 0) {
+        System.out.println("written " + (i + 1));
+      }
       long durable = ds.durableSequence();
       if (durable > reported) {
         reported = durable;
