@@ -173,7 +173,11 @@ public final class Datastore implements AutoCloseable {
       }
       return;
     }
-    insertNew(g, IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), 1), hash, offset);
+    // A full chain below the load factor: a same-size rehash helps only if it frees buckets.
+    HashIndex grown = slot == -1 && g.index().deleted() == 0
+        ? IndexBuilder.rehash(g.index(), g.log(), g.index().capacityBits() + 1, offset)
+        : IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), 1);
+    insertNew(g, grown, hash, offset);
   }
 
   /** Inserts under the index lock; a rare full chain is rebuilt outside it first. */

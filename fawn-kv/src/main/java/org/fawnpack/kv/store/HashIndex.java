@@ -27,7 +27,11 @@ final class HashIndex {
 
   static final int BUCKET_BYTES = 6;
   static final int GROUP_BUCKETS = 32;
-  static final int PROBE_GROUPS = 8;
+  /**
+   * Chains are long enough that a full one is practically impossible below the maximum load
+   * factor: with 8 groups, one split output of 3.4 million keys at 0.82 load met a full chain.
+   */
+  static final int PROBE_GROUPS = 16;
   static final int MIN_CAPACITY_BITS = 5;
   /** 2^28 buckets = 1.5 GiB, the most one byte[] can hold in whole powers of two. */
   static final int MAX_CAPACITY_BITS = 28;
