@@ -1,0 +1,700 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ClosedChannelException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.LongAdder;
+import java.util.concurrent.locks.ReentrantLock;
+import java.util.concurrent.locks.StampedLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A FAWN-DS datastore: one key range in one append-only data log, with a DRAM hash index of
+ * 6 bytes per bucket. A get costs one log read (two in about 1 of 32,768 fragment matches).
+ *
+ * <pre>{@code
+ * try (Datastore ds = Datastore.open(Path.of("range-0.fds"), DatastoreConfig.defaults())) {
+ *   ds.put(key, value);
+ *   byte[] v = ds.get(key);        // null when absent
+ *   ds.delete(key);
+ * }
+ * }</pre>
+ *
+ * <p>Concurrency: any number of threads may call any method. Writes (put, delete, and the
+ * appends of split and merge) are serialised by one writer lock per datastore. Reads take no
+ * lock: they probe the index under an optimistic {@link StampedLock} stamp (falling back to its
+ * read lock only when a writer changed the index meanwhile) and then read the immutable record
+ * from the log. Compaction, split and merge are serialised by a maintenance lock; compaction
+ * lets reads and writes go on and swaps the new log and index in atomically. {@link #close()}
+ * is idempotent; any other call after it throws {@link IllegalStateException}.
+ *
+ * <p>Durability: see {@link SyncPolicy}. Recovery on open: see {@link LogRecovery}; the file
+ * format: {@link DataLog}, {@link RecordFormat}, {@link HashIndex}, {@link IndexCheckpoint}.
+ */
+public final class Datastore implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(Datastore.class);
+  private static final AtomicLong IDS = new AtomicLong();
+
+  /** The log and the index that describes it, swapped together. */
+  private record Generation(DataLog log, HashIndex index) {}
+
+  /** Receives each live entry of a scan. */
+  @FunctionalInterface
+  public interface EntryVisitor {
+    void accept(byte[] key, byte[] value) throws IOException;
+  }
+
+  /** The two datastores a split made; both open. */
+  public record SplitResult(Datastore lower, Datastore upper) {}
+
+  /** Log sizes before and after a compaction and the live records kept. */
+  public record CompactionResult(long bytesBefore, long bytesAfter, long liveRecords) {}
+
+  private final long id = IDS.incrementAndGet();
+  private final DatastoreConfig config;
+  private final RecoveryReport recovery;
+  private final StampedLock indexLock = new StampedLock();
+  private final ReentrantLock writerLock = new ReentrantLock();
+  private final ReentrantLock maintenanceLock = new ReentrantLock();
+  private final AtomicBoolean closed = new AtomicBoolean();
+  private final LongAdder logReads = new LongAdder();
+  private final LongAdder falsePositives = new LongAdder();
+  private volatile Generation generation;
+  /** Guarded by writerLock. */
+  private long nextSequence;
+  private volatile long durableSequence;
+  private volatile IOException syncFailure;
+  private final ScheduledFuture<?> syncTask;
+
+  private Datastore(DataLog log, LogRecovery.Result recovered, DatastoreConfig config) {
+    this.config = config;
+    this.generation = new Generation(log, recovered.index());
+    this.nextSequence = recovered.nextSequence();
+    this.durableSequence = recovered.nextSequence() - 1;
+    this.recovery = recovered.report();
+    this.syncTask = config.sync() == SyncPolicy.INTERVAL
+        ? SyncScheduler.executor().scheduleWithFixedDelay(this::syncInBackground,
+            config.syncIntervalMs(), config.syncIntervalMs(), TimeUnit.MILLISECONDS)
+        : null;
+  }
+
+  /**
+   * Opens the datastore in {@code path}, creating an empty one when the file does not exist.
+   * An existing file is recovered: see {@link #recoveryReport()}.
+   *
+   * @throws CorruptLogException when the file header is not a FAWN-DS header
+   * @throws IOException when the file cannot be read or written
+   */
+  public static Datastore open(Path path, DatastoreConfig config) throws IOException {
+    Path leftover = compactingPath(path);
+    if (Files.deleteIfExists(leftover)) {
+      LOG.warn("{}: deleted an unfinished compaction output {}", path, leftover);
+    }
+    if (Files.exists(path)) {
+      DataLog log = DataLog.open(path, config.writeBufferBytes());
+      try {
+        return new Datastore(log, LogRecovery.recover(log, config), config);
+      } catch (IOException | RuntimeException e) {
+        log.close();
+        throw e;
+      }
+    }
+    IndexCheckpoint.delete(path);
+    DataLog log = DataLog.create(path, config.writeBufferBytes());
+    HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(), config.loadFactor()));
+    return new Datastore(log, new LogRecovery.Result(index, 1,
+        new RecoveryReport(false, DataLog.HEADER_BYTES, 0, 0, java.util.List.of())), config);
+  }
+
+  private static Path compactingPath(Path path) {
+    return path.resolveSibling(path.getFileName() + ".compacting");
+  }
+
+  public Path path() {
+    return generation.log().path();
+  }
+
+  public DatastoreConfig config() {
+    return config;
+  }
+
+  public RecoveryReport recoveryReport() {
+    return recovery;
+  }
+
+  /**
+   * Stores {@code value} under {@code key}, replacing any earlier value.
+   *
+   * @throws IllegalArgumentException when the key is empty or over 64 KiB, or the value over
+   *     16 MiB
+   */
+  public void put(byte[] key, byte[] value) throws IOException {
+    RecordFormat.checkKey(key);
+    RecordFormat.checkValue(value);
+    long hash = KeyHash.of(key);
+    writerLock.lock();
+    try {
+      Generation g = liveGeneration();
+      throwSyncFailure();
+      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
+      long sequence = nextSequence++;
+      long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
+      place(g, slot, hash, offset);
+      afterWrite(sequence);
+    } finally {
+      writerLock.unlock();
+    }
+  }
+
+  /**
+   * Points the key's bucket at its new record: {@code slot} is what
+   * {@link HashIndex#findOrFree} said before the append. Growth (a pass over the log) runs
+   * outside the index lock, so reads go on meanwhile; only the swap takes it.
+   */
+  private void place(Generation g, int slot, long hash, long offset) throws IOException {
+    if (slot >= 0 || (slot < -1 && !g.index().full(config.loadFactor()))) {
+      long stamp = indexLock.writeLock();
+      try {
+        if (slot >= 0) {
+          g.index().repoint(slot, offset);
+        } else {
+          g.index().insertAt(-2 - slot, hash, offset);
+        }
+      } finally {
+        indexLock.unlockWrite(stamp);
+      }
+      return;
+    }
+    // A full chain below the load factor: a same-size rehash helps only if it frees buckets.
+    HashIndex grown = slot == -1 && g.index().deleted() == 0
+        ? IndexBuilder.rehash(g.index(), g.log(), g.index().capacityBits() + 1, offset)
+        : IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), 1);
+    insertNew(g, grown, hash, offset);
+  }
+
+  /** Inserts under the index lock; a rare full chain is rebuilt outside it first. */
+  private void insertNew(Generation g, HashIndex index, long hash, long offset)
+      throws IOException {
+    HashIndex target = index;
+    while (true) {
+      long stamp = indexLock.writeLock();
+      try {
+        if (target.insert(hash, offset)) {
+          if (target != g.index()) {
+            generation = new Generation(g.log(), target);
+          }
+          return;
+        }
+      } finally {
+        indexLock.unlockWrite(stamp);
+      }
+      target = IndexBuilder.rehash(target, g.log(), target.capacityBits() + 1, offset);
+    }
+  }
+
+  /**
+   * Removes {@code key}: appends a tombstone and invalidates its bucket.
+   *
+   * @return whether the key was present
+   */
+  public boolean delete(byte[] key) throws IOException {
+    RecordFormat.checkKey(key);
+    long hash = KeyHash.of(key);
+    writerLock.lock();
+    try {
+      Generation g = liveGeneration();
+      throwSyncFailure();
+      int slot = g.index().find(hash, at -> RecordReader.keyAt(g.log(), at, key));
+      if (slot < 0) {
+        return false;
+      }
+      long sequence = nextSequence++;
+      g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+      long stamp = indexLock.writeLock();
+      try {
+        g.index().remove(slot);
+      } finally {
+        indexLock.unlockWrite(stamp);
+      }
+      afterWrite(sequence);
+      return true;
+    } finally {
+      writerLock.unlock();
+    }
+  }
+
+  private void afterWrite(long sequence) throws IOException {
+    if (config.sync() == SyncPolicy.EVERY_WRITE) {
+      generation.log().sync();
+      durableSequence = sequence;
+    }
+  }
+
+  /** The value stored under {@code key}, or null. */
+  public byte[] get(byte[] key) throws IOException {
+    ByteBuffer record = lookup(key);
+    if (record == null) {
+      return null;
+    }
+    int keyLength = RecordFormat.keyLength(record, 0);
+    return RecordFormat.copy(record, RecordFormat.HEADER_BYTES + keyLength,
+        RecordFormat.valueLength(record, 0));
+  }
+
+  public boolean contains(byte[] key) throws IOException {
+    return lookup(key) != null;
+  }
+
+  /** The record holding {@code key} (in a per-thread buffer), or null. Takes no lock. */
+  private ByteBuffer lookup(byte[] key) throws IOException {
+    RecordFormat.checkKey(key);
+    long hash = KeyHash.of(key);
+    while (true) {
+      Generation g = liveGeneration();
+      try {
+        ByteBuffer found = lookupIn(g, key, hash);
+        if (found != null || generation == g) {
+          return found;
+        }
+      } catch (ClosedChannelException e) {
+        // Compaction retired this log under us: retry on the new one. Anything else is real.
+        if (closed.get()) {
+          throw new IllegalStateException(g.log().path() + " is closed", e);
+        }
+        if (generation == g) {
+          throw e;
+        }
+      }
+    }
+  }
+
+  /** The index walk; null when the key is absent or the generation changed mid-walk. */
+  private ByteBuffer lookupIn(Generation g, byte[] key, long hash) throws IOException {
+    int step = 0;
+    while (true) {
+      long stamp = indexLock.tryOptimisticRead();
+      if (generation != g) {
+        return null;
+      }
+      int found = g.index().nextCandidateStep(hash, step);
+      long offset = found < 0 ? -1 : g.index().offset(g.index().slotAt(hash, found));
+      if (!indexLock.validate(stamp)) {
+        stamp = indexLock.readLock();
+        try {
+          if (generation != g) {
+            return null;
+          }
+          found = g.index().nextCandidateStep(hash, step);
+          offset = found < 0 ? -1 : g.index().offset(g.index().slotAt(hash, found));
+        } finally {
+          indexLock.unlockRead(stamp);
+        }
+      }
+      if (found < 0) {
+        return null;
+      }
+      logReads.increment();
+      ByteBuffer record = RecordReader.read(g.log(), offset);
+      if (RecordFormat.keyEquals(record, 0, key)) {
+        return record;
+      }
+      falsePositives.increment();
+      step = found + 1;
+    }
+  }
+
+  /** Whether the record at {@code offset} is the key's current version. */
+  private boolean isLive(long hash, long offset) {
+    long stamp = indexLock.tryOptimisticRead();
+    boolean live = generation.index().pointsAt(hash, offset);
+    if (indexLock.validate(stamp)) {
+      return live;
+    }
+    stamp = indexLock.readLock();
+    try {
+      return generation.index().pointsAt(hash, offset);
+    } finally {
+      indexLock.unlockRead(stamp);
+    }
+  }
+
+  /**
+   * Visits every live entry in log order; stale versions and deleted keys are skipped by the
+   * index check. Writes may go on: an entry written during the scan may or may not be seen.
+   */
+  public void scan(EntryVisitor visitor) throws IOException {
+    maintenanceLock.lock();
+    try {
+      Generation g = liveGeneration();
+      g.log().flush();
+      LogScanner scanner = scanner(g.log(), DataLog.HEADER_BYTES, g.log().flushedBytes());
+      while (scanner.next()) {
+        if (scanner.kind() == RecordFormat.KIND_PUT) {
+          byte[] key = scanner.key();
+          if (isLive(KeyHash.of(key), scanner.offset())) {
+            visitor.accept(key, scanner.value());
+          }
+        }
+      }
+    } finally {
+      maintenanceLock.unlock();
+    }
+  }
+
+  private static LogScanner scanner(DataLog log, long from, long to) {
+    return new LogScanner(log.path(), log.channel(), from, to, (a, b, tail) ->
+        LOG.warn("{}: skipping damaged bytes {}..{} in a scan", log.path(), a, b));
+  }
+
+  /**
+   * Rewrites the live records into a new log and swaps it in. Reads and writes go on meanwhile;
+   * writes wait only while the records appended during the copy are carried over.
+   */
+  public CompactionResult compact() throws IOException {
+    maintenanceLock.lock();
+    try {
+      Generation old = liveGeneration();
+      Path target = old.log().path();
+      Path tmp = compactingPath(target);
+      Files.deleteIfExists(tmp);
+      DataLog fresh = DataLog.create(tmp, config.writeBufferBytes());
+      boolean swapped = false;
+      try {
+        old.log().flush();
+        long copiedTo = old.log().flushedBytes();
+        long bytesBefore = copiedTo;
+        HashIndex index = new HashIndex(HashIndex.bitsFor(
+            Math.max(config.expectedKeys(), old.index().live()), config.loadFactor()));
+        long live = 0;
+        LogScanner scanner = scanner(old.log(), DataLog.HEADER_BYTES, copiedTo);
+        while (scanner.next()) {
+          if (scanner.kind() == RecordFormat.KIND_PUT) {
+            long hash = KeyHash.of(scanner.key());
+            if (isLive(hash, scanner.offset())) {
+              long offset = fresh.appendEncoded(scanner.buffer(), scanner.recordStart(),
+                  scanner.recordLength());
+              index = IndexBuilder.insert(index, fresh, config.loadFactor(), hash, offset);
+              live++;
+            }
+          }
+        }
+        writerLock.lock();
+        try {
+          old.log().flush();
+          long end = old.log().flushedBytes();
+          bytesBefore = end;
+          LogScanner tail = scanner(old.log(), copiedTo, end);
+          while (tail.next()) {
+            long offset = fresh.appendEncoded(tail.buffer(), tail.recordStart(),
+                tail.recordLength());
+            index = IndexBuilder.apply(index, fresh, config.loadFactor(), tail.kind(),
+                tail.key(), offset);
+          }
+          fresh.sync();
+          fresh.moveTo(target);
+          long stamp = indexLock.writeLock();
+          try {
+            generation = new Generation(fresh, index);
+          } finally {
+            indexLock.unlockWrite(stamp);
+          }
+          swapped = true;
+          durableSequence = nextSequence - 1;
+          if (config.checkpoint()) {
+            IndexCheckpoint.write(target, fresh.logId(), fresh.flushedBytes(), nextSequence,
+                index);
+          }
+        } finally {
+          writerLock.unlock();
+        }
+        old.log().close();
+        LOG.info("{}: compacted {} -> {} bytes, {} live records", target, bytesBefore,
+            fresh.flushedBytes(), index.live());
+        return new CompactionResult(bytesBefore, fresh.flushedBytes(), index.live());
+      } finally {
+        if (!swapped) {
+          fresh.close();
+          Files.deleteIfExists(tmp);
+        }
+      }
+    } finally {
+      maintenanceLock.unlock();
+    }
+  }
+
+  /**
+   * Splits this datastore's live entries at {@code ringPosition} in one sequential pass: keys
+   * whose {@link RingPositions ring position} is at most {@code ringPosition} (unsigned) go to
+   * a new datastore in {@code lowerPath}, the others to one in {@code upperPath}. This
+   * datastore is left as it was; writes to it wait until the split is done, reads go on.
+   *
+   * @throws java.nio.file.FileAlreadyExistsException when a target file exists
+   */
+  public SplitResult split(long ringPosition, Path lowerPath, Path upperPath) throws IOException {
+    if (Files.exists(lowerPath) || Files.exists(upperPath)) {
+      throw new java.nio.file.FileAlreadyExistsException(
+          Files.exists(lowerPath) ? lowerPath.toString() : upperPath.toString());
+    }
+    maintenanceLock.lock();
+    writerLock.lock();
+    try {
+      Generation g = liveGeneration();
+      DatastoreConfig half = DatastoreConfig.builder().sync(config.sync())
+          .syncInterval(java.time.Duration.ofMillis(config.syncIntervalMs()))
+          .loadFactor(config.loadFactor()).checkpoint(config.checkpoint())
+          .writeBufferBytes(config.writeBufferBytes())
+          .expectedKeys(Math.max(1, Math.max(g.index().live(), 2) / 2 + 1)).build();
+      Datastore lower = open(lowerPath, half);
+      Datastore upper = null;
+      try {
+        upper = open(upperPath, half);
+        g.log().flush();
+        LogScanner scanner = scanner(g.log(), DataLog.HEADER_BYTES, g.log().flushedBytes());
+        while (scanner.next()) {
+          if (scanner.kind() != RecordFormat.KIND_PUT) {
+            continue;
+          }
+          byte[] key = scanner.key();
+          long hash = KeyHash.of(key);
+          if (!isLive(hash, scanner.offset())) {
+            continue;
+          }
+          Datastore target = Long.compareUnsigned(RingPositions.of(key), ringPosition) <= 0
+              ? lower : upper;
+          target.appendCopied(scanner, key, hash);
+        }
+        lower.sync();
+        upper.sync();
+        return new SplitResult(lower, upper);
+      } catch (IOException | RuntimeException e) {
+        closeQuietly(lower, e);
+        if (upper != null) {
+          closeQuietly(upper, e);
+        }
+        Files.deleteIfExists(lowerPath);
+        Files.deleteIfExists(upperPath);
+        throw e;
+      }
+    } finally {
+      writerLock.unlock();
+      maintenanceLock.unlock();
+    }
+  }
+
+  /**
+   * Appends every live entry of {@code other} to this datastore in one sequential pass over
+   * its log; where both hold a key, {@code other}'s value wins. {@code other} is left as it was
+   * (the caller deletes it); writes to both wait meanwhile.
+   */
+  public void merge(Datastore other) throws IOException {
+    if (other == this) {
+      throw new IllegalArgumentException("cannot merge " + path() + " into itself");
+    }
+    Datastore first = id < other.id ? this : other;
+    Datastore second = first == this ? other : this;
+    first.maintenanceLock.lock();
+    second.maintenanceLock.lock();
+    first.writerLock.lock();
+    second.writerLock.lock();
+    try {
+      reserve(other.size());
+      Generation source = other.liveGeneration();
+      source.log().flush();
+      LogScanner scanner = scanner(source.log(), DataLog.HEADER_BYTES,
+          source.log().flushedBytes());
+      while (scanner.next()) {
+        if (scanner.kind() != RecordFormat.KIND_PUT) {
+          continue;
+        }
+        byte[] key = scanner.key();
+        long hash = KeyHash.of(key);
+        if (other.isLive(hash, scanner.offset())) {
+          appendCopied(scanner, key, hash);
+        }
+      }
+      sync();
+    } finally {
+      second.writerLock.unlock();
+      first.writerLock.unlock();
+      second.maintenanceLock.unlock();
+      first.maintenanceLock.unlock();
+    }
+  }
+
+  /** Grows the index once for {@code more} keys, instead of doubling step by step. */
+  private void reserve(long more) throws IOException {
+    Generation g = liveGeneration();
+    if (g.index().live() + more <= config.loadFactor() * g.index().capacity()) {
+      return;
+    }
+    HashIndex grown = IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), more);
+    long stamp = indexLock.writeLock();
+    try {
+      generation = new Generation(g.log(), grown);
+    } finally {
+      indexLock.unlockWrite(stamp);
+    }
+  }
+
+  /** Appends the scanner's current record as it is (CRC and sequence kept). */
+  private void appendCopied(LogScanner scanner, byte[] key, long hash) throws IOException {
+    writerLock.lock();
+    try {
+      Generation g = liveGeneration();
+      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
+      long offset = g.log().appendEncoded(scanner.buffer(), scanner.recordStart(),
+          scanner.recordLength());
+      nextSequence = Math.max(nextSequence, scanner.sequence() + 1);
+      place(g, slot, hash, offset);
+    } finally {
+      writerLock.unlock();
+    }
+  }
+
+  /** Forces everything appended so far to the device. */
+  public void sync() throws IOException {
+    Generation g = liveGeneration();
+    long sequence;
+    writerLock.lock();
+    try {
+      sequence = nextSequence - 1;
+      g.log().flush();
+    } finally {
+      writerLock.unlock();
+    }
+    try {
+      g.log().channel().force(false);
+    } catch (ClosedChannelException e) {
+      if (generation == g || closed.get()) {
+        throw e;
+      }
+      // Retired by a compaction, which forced its new log before the swap.
+    }
+    durableSequence = Math.max(durableSequence, sequence);
+  }
+
+  private void syncInBackground() {
+    if (closed.get()) {
+      return;
+    }
+    try {
+      sync();
+    } catch (IllegalStateException e) {
+      LOG.debug("{}: closed during a background sync", path());
+    } catch (IOException e) {
+      if (closed.get()) {
+        LOG.debug("{}: closed during a background sync", path());
+        return;
+      }
+      // Kept and thrown to the next writer: a write must not succeed after a failed sync.
+      LOG.error("{}: background sync failed", path(), e);
+      syncFailure = e;
+    }
+  }
+
+  private void throwSyncFailure() throws IOException {
+    IOException failure = syncFailure;
+    if (failure != null) {
+      throw new IOException(path() + ": an earlier background sync failed", failure);
+    }
+  }
+
+  /** The highest sequence number known to be on the device. */
+  public long durableSequence() {
+    return durableSequence;
+  }
+
+  /** The sequence number of the last write (0 when none). */
+  public long lastSequence() {
+    writerLock.lock();
+    try {
+      return nextSequence - 1;
+    } finally {
+      writerLock.unlock();
+    }
+  }
+
+  public long size() {
+    return generation.index().live();
+  }
+
+  public DatastoreStats stats() {
+    Generation g = generation;
+    return new DatastoreStats(g.index().live(), g.index().deleted(), g.index().capacity(),
+        (long) g.index().capacity() * HashIndex.BUCKET_BYTES, g.log().size(),
+        logReads.sum(), falsePositives.sum(), lastSequence(), durableSequence);
+  }
+
+  private Generation liveGeneration() {
+    if (closed.get()) {
+      throw new IllegalStateException(generation.log().path() + " is closed");
+    }
+    return generation;
+  }
+
+  /**
+   * Syncs, writes the index checkpoint (when enabled) and closes the file. Idempotent; each
+   * step runs even when an earlier one failed, and the first failure is thrown.
+   */
+  @Override
+  public void close() throws IOException {
+    if (!closed.compareAndSet(false, true)) {
+      return;
+    }
+    if (syncTask != null) {
+      syncTask.cancel(false);
+    }
+    maintenanceLock.lock();
+    writerLock.lock();
+    try {
+      Generation g = generation;
+      IOException failure = null;
+      try {
+        g.log().sync();
+        durableSequence = nextSequence - 1;
+        if (config.checkpoint()) {
+          IndexCheckpoint.write(g.log().path(), g.log().logId(), g.log().flushedBytes(),
+              nextSequence, g.index());
+        }
+      } catch (IOException e) {
+        failure = e;
+      }
+      try {
+        g.log().close();
+      } catch (IOException e) {
+        if (failure == null) {
+          failure = e;
+        } else {
+          failure.addSuppressed(e);
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    } finally {
+      writerLock.unlock();
+      maintenanceLock.unlock();
+    }
+  }
+
+  private static void closeQuietly(Datastore ds, Exception primary) {
+    try {
+      ds.close();
+    } catch (IOException e) {
+      primary.addSuppressed(e);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "Datastore[" + path() + ", " + size() + " keys]";
+  }
+}

@@ -1,0 +1,100 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Index changes that need the log: applying a record (a put or a delete of a key that may
+ * already be there, confirmed by reading the key) and growing. The index keeps only 15 bits of
+ * each key, so a bigger table is built by one sequential pass over the log that re-hashes every
+ * record the old index points at.
+ */
+final class IndexBuilder {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexBuilder.class);
+
+  private IndexBuilder() {}
+
+  /** Applies one record to {@code index}; returns the index to use from now on (grown or not). */
+  static HashIndex apply(HashIndex index, DataLog log, double loadFactor, byte kind, byte[] key,
+      long offset) throws IOException {
+    long hash = KeyHash.of(key);
+    int slot = index.findOrFree(hash, at -> RecordReader.keyAt(log, at, key));
+    if (kind == RecordFormat.KIND_DELETE) {
+      if (slot >= 0) {
+        index.remove(slot);
+      }
+      return index;
+    }
+    if (slot >= 0) {
+      index.repoint(slot, offset);
+      return index;
+    }
+    if (slot < -1 && !index.full(loadFactor)) {
+      index.insertAt(-2 - slot, hash, offset);
+      return index;
+    }
+    return insert(index, log, loadFactor, hash, offset);
+  }
+
+  // Growth passes read the log only up to the record being added: nothing after it can be in
+  // the index yet (during recovery the rest of the file is still to be replayed).
+
+  /** Inserts an absent key, growing first when the load factor or a full chain asks for it. */
+  static HashIndex insert(HashIndex index, DataLog log, double loadFactor, long hash, long offset)
+      throws IOException {
+    HashIndex target = index.full(loadFactor)
+        ? rehash(index, log, bitsWithRoom(index, loadFactor, 1), offset) : index;
+    while (!target.insert(hash, offset)) {
+      target = rehash(target, log, target.capacityBits() + 1, offset);
+    }
+    return target;
+  }
+
+  /**
+   * A copy with room for {@code more} keys beyond those it holds at the load factor (or the
+   * same size without its deleted buckets).
+   */
+  static HashIndex grown(HashIndex index, DataLog log, double loadFactor, long more)
+      throws IOException {
+    log.flush();
+    return rehash(index, log, bitsWithRoom(index, loadFactor, more), log.flushedBytes());
+  }
+
+  private static int bitsWithRoom(HashIndex index, double loadFactor, long more) {
+    return Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + more, loadFactor));
+  }
+
+  /**
+   * A new index of 2^bits buckets holding what {@code index} holds, by one pass over the log
+   * up to {@code end}.
+   */
+  static HashIndex rehash(HashIndex index, DataLog log, int bits, long end) throws IOException {
+    long start = System.nanoTime();
+    if (end > log.flushedBytes()) {
+      log.flush();
+    }
+    HashIndex next = new HashIndex(bits);
+    LogScanner scanner = new LogScanner(log.path(), log.channel(), DataLog.HEADER_BYTES,
+        Math.min(end, log.flushedBytes()), (from, to, tail) -> {
+          // Reported when the log was opened; nothing the index points at lies there.
+        });
+    while (scanner.next()) {
+      if (scanner.kind() != RecordFormat.KIND_PUT) {
+        continue;
+      }
+      long hash = KeyHash.of(scanner.key());
+      if (index.pointsAt(hash, scanner.offset()) && !next.insert(hash, scanner.offset())) {
+        return rehash(index, log, bits + 1, end);
+      }
+    }
+    if (next.live() != index.live()) {
+      throw new IllegalStateException(log.path() + ": rehash found " + next.live() + " of the "
+          + index.live() + " keys the index points at");
+    }
+    LOG.info("{}: index grown from 2^{} to 2^{} buckets for {} keys in {} ms", log.path(),
+        index.capacityBits(), bits, index.live(), (System.nanoTime() - start) / 1_000_000);
+    return next;
+  }
+}

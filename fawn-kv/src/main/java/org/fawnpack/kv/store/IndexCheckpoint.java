@@ -1,0 +1,124 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.util.Arrays;
+import java.util.Optional;
+import java.util.zip.CRC32C;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The index saved next to its log as {@code <log>.idx}, so that an open replays only the log
+ * written after it instead of scanning everything.
+ *
+ * <pre>
+ *  (big-endian)
+ *   0  8  magic "FAWNIDX1"
+ *   8  8  log id of the data log it describes
+ *  16  8  log bytes covered (records before this offset are in the index)
+ *  24  8  next sequence number
+ *  32  4  capacity bits i (2^i buckets)
+ *  36  4  live buckets
+ *  40  4  deleted buckets
+ *  44  4  CRC32C of bytes 0-43 and of the bucket bytes
+ *  48     2^i buckets of 6 bytes, as in {@link HashIndex}
+ * </pre>
+ *
+ * Written to a temporary file, forced, then renamed over the old one. A checkpoint that fails
+ * any check is logged and ignored: the caller rebuilds from the log.
+ */
+final class IndexCheckpoint {
+
+  private static final Logger LOG = LoggerFactory.getLogger(IndexCheckpoint.class);
+  private static final byte[] MAGIC = "FAWNIDX1".getBytes(StandardCharsets.US_ASCII);
+  static final int HEADER_BYTES = 48;
+
+  /** What a valid checkpoint gives back. */
+  record Loaded(HashIndex index, long coveredBytes, long nextSequence) {}
+
+  private IndexCheckpoint() {}
+
+  static Path pathFor(Path log) {
+    return log.resolveSibling(log.getFileName() + ".idx");
+  }
+
+  static void write(Path log, long logId, long coveredBytes, long nextSequence, HashIndex index)
+      throws IOException {
+    Path target = pathFor(log);
+    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    byte[] buckets = index.bucketBytes();
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    header.put(MAGIC).putLong(logId).putLong(coveredBytes).putLong(nextSequence)
+        .putInt(index.capacityBits()).putInt(index.live()).putInt(index.deleted());
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 44);
+    crc.update(buckets);
+    header.putInt((int) crc.getValue());
+    header.flip();
+    try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      DataLog.writeFully(out, header, 0);
+      DataLog.writeFully(out, ByteBuffer.wrap(buckets), HEADER_BYTES);
+      out.force(true);
+    }
+    Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+  }
+
+  /** The checkpoint of {@code log}, when one exists, is intact and belongs to this log. */
+  static Optional<Loaded> read(Path log, long logId, long logBytes) throws IOException {
+    Path file = pathFor(log);
+    if (!Files.exists(file)) {
+      return Optional.empty();
+    }
+    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
+      long size = in.size();
+      if (size < HEADER_BYTES) {
+        return ignore(file, "shorter than its header (" + size + " bytes)");
+      }
+      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+      DataLog.readFully(in, header, 0);
+      if (!Arrays.equals(Arrays.copyOf(header.array(), 8), MAGIC)) {
+        return ignore(file, "bad magic");
+      }
+      if (header.getLong(8) != logId) {
+        return ignore(file, "it belongs to log id " + Long.toHexString(header.getLong(8))
+            + ", not " + Long.toHexString(logId));
+      }
+      long covered = header.getLong(16);
+      int bits = header.getInt(32);
+      if (covered < DataLog.HEADER_BYTES || covered > logBytes) {
+        return ignore(file, "it covers " + covered + " bytes but the log has " + logBytes);
+      }
+      if (bits < HashIndex.MIN_CAPACITY_BITS || bits > HashIndex.MAX_CAPACITY_BITS
+          || size != HEADER_BYTES + ((long) HashIndex.BUCKET_BYTES << bits)) {
+        return ignore(file, "size " + size + " does not match 2^" + bits + " buckets");
+      }
+      byte[] buckets = new byte[HashIndex.BUCKET_BYTES << bits];
+      DataLog.readFully(in, ByteBuffer.wrap(buckets), HEADER_BYTES);
+      CRC32C crc = new CRC32C();
+      crc.update(header.array(), 0, 44);
+      crc.update(buckets);
+      if ((int) crc.getValue() != header.getInt(44)) {
+        return ignore(file, "CRC32C mismatch");
+      }
+      HashIndex index = new HashIndex(bits, buckets, header.getInt(36), header.getInt(40));
+      return Optional.of(new Loaded(index, covered, header.getLong(24)));
+    }
+  }
+
+  private static Optional<Loaded> ignore(Path file, String why) {
+    LOG.warn("Ignoring index checkpoint {}: {}; rebuilding the index from the log", file, why);
+    return Optional.empty();
+  }
+
+  static void delete(Path log) throws IOException {
+    Files.deleteIfExists(pathFor(log));
+  }
+}

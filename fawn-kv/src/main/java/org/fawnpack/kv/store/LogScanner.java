@@ -1,0 +1,156 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+
+/**
+ * Walks a data log front to back in large sequential reads and hands out each record that
+ * passes its checks (plausible header, whole record present, CRC32C). Bytes that fail are
+ * skipped by looking for the next valid record at the following 8-byte boundaries; each skipped
+ * region is reported to the {@link DamageListener}, with whether it runs to the end of the log
+ * (a torn or corrupt tail) or valid records follow it (damage in the middle).
+ *
+ * <p>The current record is exposed in place ({@link #buffer()}, {@link #recordStart()}): it is
+ * valid until the next call to {@link #next()}. Not thread-safe.
+ */
+final class LogScanner {
+
+  /** Told about bytes that are not a valid record. */
+  interface DamageListener {
+    void damaged(long from, long to, boolean tail) throws IOException;
+  }
+
+  static final int DEFAULT_READ_BYTES = 4 << 20;
+
+  private final Path path;
+  private final FileChannel channel;
+  private final long end;
+  private final DamageListener listener;
+  private ByteBuffer buffer;
+  /** Log offset of buffer index 0. */
+  private long bufferBase;
+  /** Log offset of the next byte to consider. */
+  private long position;
+  private int recordStart = -1;
+  private int recordLength;
+
+  LogScanner(Path path, FileChannel channel, long from, long end, DamageListener listener) {
+    this.path = path;
+    this.channel = channel;
+    this.end = end;
+    this.listener = listener;
+    this.position = from;
+    this.bufferBase = from;
+    this.buffer = ByteBuffer.allocate(DEFAULT_READ_BYTES);
+    this.buffer.limit(0);
+  }
+
+  /** Moves to the next valid record; false at the end of the scanned range. */
+  boolean next() throws IOException {
+    if (recordStart >= 0) {
+      position += recordLength;
+      recordStart = -1;
+    }
+    long damageFrom = -1;
+    while (position < end) {
+      if (validAt(position)) {
+        if (damageFrom >= 0) {
+          listener.damaged(damageFrom, position, false);
+        }
+        recordStart = (int) (position - bufferBase);
+        recordLength = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, recordStart),
+            RecordFormat.valueLength(buffer, recordStart));
+        return true;
+      }
+      if (damageFrom < 0) {
+        damageFrom = position;
+      }
+      position += RecordFormat.ALIGNMENT;
+    }
+    if (damageFrom >= 0) {
+      listener.damaged(damageFrom, end, true);
+    }
+    return false;
+  }
+
+  private boolean validAt(long at) throws IOException {
+    if (!fill(at, RecordFormat.HEADER_BYTES)) {
+      return false;
+    }
+    int i = (int) (at - bufferBase);
+    if (!RecordFormat.plausibleHeader(buffer, i)) {
+      return false;
+    }
+    // The padding is written with the record: a record without it is torn.
+    int aligned = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, i),
+        RecordFormat.valueLength(buffer, i));
+    if (!fill(at, aligned)) {
+      return false;
+    }
+    return RecordFormat.crcMatches(buffer, (int) (at - bufferBase));
+  }
+
+  /** Makes {@code [at, at+length)} readable in the buffer; false when the log ends first. */
+  private boolean fill(long at, int length) throws IOException {
+    if (at + length > end) {
+      return false;
+    }
+    if (at >= bufferBase && at + length <= bufferBase + buffer.limit()) {
+      return true;
+    }
+    if (length > buffer.capacity()) {
+      buffer = ByteBuffer.allocate(Math.max(length, buffer.capacity() * 2));
+    }
+    buffer.clear();
+    bufferBase = at;
+    int wanted = (int) Math.min(buffer.capacity(), end - at);
+    buffer.limit(wanted);
+    DataLog.readFully(channel, buffer, at);
+    buffer.flip();
+    return true;
+  }
+
+  ByteBuffer buffer() {
+    return buffer;
+  }
+
+  /** Index in {@link #buffer()} of the current record's first header byte. */
+  int recordStart() {
+    return recordStart;
+  }
+
+  /** The current record's length in the log, padding included. */
+  int recordLength() {
+    return recordLength;
+  }
+
+  /** The current record's log offset. */
+  long offset() {
+    return position;
+  }
+
+  byte kind() {
+    return RecordFormat.kind(buffer, recordStart);
+  }
+
+  long sequence() {
+    return RecordFormat.sequence(buffer, recordStart);
+  }
+
+  byte[] key() {
+    return RecordFormat.copy(buffer, recordStart + RecordFormat.HEADER_BYTES,
+        RecordFormat.keyLength(buffer, recordStart));
+  }
+
+  byte[] value() {
+    int keyLength = RecordFormat.keyLength(buffer, recordStart);
+    return RecordFormat.copy(buffer, recordStart + RecordFormat.HEADER_BYTES + keyLength,
+        RecordFormat.valueLength(buffer, recordStart));
+  }
+
+  Path path() {
+    return path;
+  }
+}
