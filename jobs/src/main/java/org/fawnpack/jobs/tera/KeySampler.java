@@ -66,9 +66,9 @@ public final class KeySampler {
     if (partitions < 1) {
       throw new IllegalArgumentException("partitions must be at least 1: " + partitions);
     }
-    if (sample.isEmpty() && partitions > 1) {
-      throw new IllegalArgumentException("cannot cut an empty sample into " + partitions
-          + " partitions");
+    if (sample.isEmpty()) {
+      // An empty input: any cut points sort nothing correctly; all-zero keys are valid ones.
+      return java.util.Collections.nCopies(partitions - 1, new byte[SortRecord.KEY_BYTES]);
     }
     byte[][] sorted = sample.toArray(new byte[0][]);
     Arrays.sort(sorted, Arrays::compareUnsigned);

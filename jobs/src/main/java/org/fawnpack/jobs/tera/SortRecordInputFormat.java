@@ -18,9 +18,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads sort-benchmark files as (key, value) records. Splits are cut on record boundaries and
- * sized for {@value #SPLITS} splits in all (terasort sets it to one per map slot), never across
- * files; with {@value #SPLITS} = 0 every file is one split (teravalidate). A file whose length is
+ * Reads sort-benchmark files as (key, value) records. Splits are cut on record boundaries, never
+ * across files: {@value #SPLITS} splits in all (terasort sets it to one per map slot), shared
+ * among the files by their sizes, each file cut into equal pieces; with {@value #SPLITS} = 0
+ * every file is one split (teravalidate). A file whose length is
  * not a multiple of 100 bytes is refused when the splits are made, naming the file and offset.
  */
 public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
@@ -28,8 +29,6 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
   public static final String SPLITS = "fawn.terasort.input.splits";
 
   private static final Logger LOG = LoggerFactory.getLogger(SortRecordInputFormat.class);
-  /** A file's last piece smaller than this share of a split joins the split before it. */
-  private static final double SLOP = 0.1;
 
   @Override
   public List<InputSplit> getSplits(JobContext job) throws IOException {
@@ -45,24 +44,18 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
       total += length;
     }
     int target = conf.getInt(SPLITS, 0);
+    int[] piecesPerFile = target <= 0 ? null : SplitShares.allocate(lengths(files), target);
     List<InputSplit> splits = new ArrayList<>();
-    for (FileStatus file : files) {
-      if (target <= 0 || file.getLen() == 0) {
-        splits.add(new FileSplit(file.getPath(), 0, file.getLen(), hosts(file, 0, file.getLen())));
-        continue;
-      }
-      long records = Math.max(1, ceilDiv(ceilDiv(total, target), SortRecord.BYTES));
-      long splitBytes = records * SortRecord.BYTES;
-      long length = file.getLen();
+    for (int f = 0; f < files.size(); f++) {
+      FileStatus file = files.get(f);
+      int pieces = piecesPerFile == null ? 1 : piecesPerFile[f];
+      long records = file.getLen() / SortRecord.BYTES;
       long start = 0;
-      while (start < length) {
-        long size = Math.min(splitBytes, length - start);
-        long rest = length - start - size;
-        if (rest > 0 && rest < splitBytes * SLOP) {
-          size += rest;
-        }
-        splits.add(new FileSplit(file.getPath(), start, size, hosts(file, start, size)));
-        start += size;
+      for (int i = 0; i < pieces; i++) {
+        long end = records * (i + 1) / pieces * SortRecord.BYTES;
+        splits.add(new FileSplit(file.getPath(), start, end - start, hosts(conf, file, start,
+            end - start)));
+        start = end;
       }
     }
     LOG.info("{} splits over {} files, {} bytes (target {})", splits.size(), files.size(), total,
@@ -71,11 +64,12 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
   }
 
   /** The hosts holding most of the split's bytes: those of the block where its middle is. */
-  private String[] hosts(FileStatus file, long start, long length) throws IOException {
+  private static String[] hosts(Configuration conf, FileStatus file, long start, long length)
+      throws IOException {
     if (length == 0) {
       return new String[0];
     }
-    FileSystem fs = file.getPath().getFileSystem(new Configuration(false));
+    FileSystem fs = file.getPath().getFileSystem(conf);
     BlockLocation[] blocks = file instanceof org.apache.hadoop.fs.LocatedFileStatus located
         ? located.getBlockLocations() : fs.getFileBlockLocations(file, start, length);
     long middle = start + length / 2;
@@ -87,8 +81,8 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
     return new String[0];
   }
 
-  private static long ceilDiv(long a, long b) {
-    return (a + b - 1) / b;
+  private static long[] lengths(List<FileStatus> files) {
+    return files.stream().mapToLong(FileStatus::getLen).toArray();
   }
 
   @Override

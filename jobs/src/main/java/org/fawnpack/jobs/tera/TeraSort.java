@@ -9,6 +9,7 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.FileJobTool;
 import org.slf4j.Logger;
@@ -65,6 +66,11 @@ public class TeraSort extends FileJobTool {
 
     long start = System.nanoTime();
     List<InputSplit> splits = new SortRecordInputFormat().getSplits(job);
+    long largestSplit = 0;
+    for (InputSplit split : splits) {
+      largestSplit = Math.max(largestSplit, ((FileSplit) split).getLength());
+    }
+    SortBufferSizer.size(jobConf, largestSplit / SortRecord.BYTES);
     List<byte[]> sample = new KeySampler(jobConf, sampleSize, sampleSplits).sample(splits);
     KeyRangePartitioner.setCutPoints(jobConf, KeySampler.cutPoints(sample, reduces));
     LOG.info("Sampled {} keys from {} of {} splits in {} ms: {} reducers", sample.size(),

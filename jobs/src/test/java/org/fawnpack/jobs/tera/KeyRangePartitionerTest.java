@@ -88,4 +88,10 @@ class KeyRangePartitionerTest {
     KeyRangePartitioner p = partitioner(KeySampler.cutPoints(List.of(), 1));
     assertEquals(0, partition(p, new byte[10], 1));
   }
+
+  @Test
+  void emptySample_allKeysGoToTheLastPartition() {
+    KeyRangePartitioner p = partitioner(KeySampler.cutPoints(List.of(), 4));
+    assertEquals(3, partition(p, new byte[10], 4));
+  }
 }
