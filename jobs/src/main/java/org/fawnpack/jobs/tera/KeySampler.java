@@ -5,7 +5,9 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /**
@@ -34,15 +36,28 @@ public final class KeySampler {
     List<byte[]> keys = new ArrayList<>(sampleSize);
     int chosen = Math.min(sampleSplits, splits.size());
     for (int i = 0; i < chosen; i++) {
-      FileSplit split = (FileSplit) splits.get((int) ((long) i * splits.size() / chosen));
+      InputSplit split = splits.get((int) ((long) i * splits.size() / chosen));
       int want = sampleSize / chosen + (i < sampleSize % chosen ? 1 : 0);
-      sampleSplit(split, want, keys);
+      if (split instanceof CombineFileSplit pieces) {
+        long total = pieces.getLength();
+        int given = 0;
+        for (int p = 0; p < pieces.getNumPaths(); p++) {
+          int share = p == pieces.getNumPaths() - 1 ? want - given
+              : (int) (want * pieces.getLength(p) / Math.max(1, total));
+          samplePiece(pieces.getPath(p), pieces.getOffset(p), pieces.getLength(p), share, keys);
+          given += share;
+        }
+      } else {
+        FileSplit file = (FileSplit) split;
+        samplePiece(file.getPath(), file.getStart(), file.getLength(), want, keys);
+      }
     }
     return keys;
   }
 
-  private void sampleSplit(FileSplit split, int want, List<byte[]> keys) throws IOException {
-    long records = split.getLength() / SortRecord.BYTES;
+  private void samplePiece(Path path, long start, long length, int want, List<byte[]> keys)
+      throws IOException {
+    long records = length / SortRecord.BYTES;
     if (records == 0 || want == 0) {
       return;
     }
@@ -52,8 +67,8 @@ public final class KeySampler {
       long runLength = Math.min(want / runs + (run < want % runs ? 1 : 0),
           records * (run + 1) / runs - first);
       try (SortRecordReader reader = new SortRecordReader()) {
-        reader.open(split.getPath(), split.getStart() + first * SortRecord.BYTES,
-            runLength * SortRecord.BYTES, split.getPath().getFileSystem(conf));
+        reader.open(path, start + first * SortRecord.BYTES, runLength * SortRecord.BYTES,
+            path.getFileSystem(conf));
         while (reader.nextKeyValue()) {
           keys.add(reader.getCurrentKey().bytes().clone());
         }

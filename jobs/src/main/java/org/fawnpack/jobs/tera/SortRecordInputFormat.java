@@ -13,15 +13,16 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads sort-benchmark files as (key, value) records. Splits are cut on record boundaries, never
- * across files: {@value #SPLITS} splits in all (terasort sets it to one per map slot), shared
- * among the files by their sizes, each file cut into equal pieces; with {@value #SPLITS} = 0
- * every file is one split (teravalidate). A file whose length is
+ * Reads sort-benchmark files as (key, value) records. With {@value #SPLITS} = n > 0 (terasort:
+ * one per map slot) the input becomes n splits of equal record counts, cut on record boundaries
+ * and running on from one file into the next ({@link CombineFileSplit}s); with 0 every file is
+ * one {@link FileSplit} (teravalidate, which checks each file). A file whose length is
  * not a multiple of 100 bytes is refused when the splits are made, naming the file and offset.
  */
 public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
@@ -44,20 +45,8 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
       total += length;
     }
     int target = conf.getInt(SPLITS, 0);
-    int[] piecesPerFile = target <= 0 ? null : SplitShares.allocate(lengths(files), target);
-    List<InputSplit> splits = new ArrayList<>();
-    for (int f = 0; f < files.size(); f++) {
-      FileStatus file = files.get(f);
-      int pieces = piecesPerFile == null ? 1 : piecesPerFile[f];
-      long records = file.getLen() / SortRecord.BYTES;
-      long start = 0;
-      for (int i = 0; i < pieces; i++) {
-        long end = records * (i + 1) / pieces * SortRecord.BYTES;
-        splits.add(new FileSplit(file.getPath(), start, end - start, hosts(conf, file, start,
-            end - start)));
-        start = end;
-      }
-    }
+    List<InputSplit> splits = target <= 0 ? onePerFile(conf, files)
+        : evenSplits(conf, files, total / SortRecord.BYTES, target);
     LOG.info("{} splits over {} files, {} bytes (target {})", splits.size(), files.size(), total,
         target);
     return splits;
@@ -81,8 +70,61 @@ public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
     return new String[0];
   }
 
-  private static long[] lengths(List<FileStatus> files) {
-    return files.stream().mapToLong(FileStatus::getLen).toArray();
+  private static List<InputSplit> onePerFile(Configuration conf, List<FileStatus> files)
+      throws IOException {
+    List<InputSplit> splits = new ArrayList<>();
+    for (FileStatus file : files) {
+      splits.add(new FileSplit(file.getPath(), 0, file.getLen(),
+          hosts(conf, file, 0, file.getLen())));
+    }
+    return splits;
+  }
+
+  /**
+   * {@code target} splits of equal record counts (within one record), each made of consecutive
+   * pieces of the files in order: a split may end in one file and go on in the next, so two
+   * files never force a small leftover split or a bigger map than the others.
+   */
+  private static List<InputSplit> evenSplits(Configuration conf, List<FileStatus> files,
+      long totalRecords, int target) throws IOException {
+    int count = (int) Math.max(1, Math.min(target, totalRecords));
+    List<InputSplit> splits = new ArrayList<>(count);
+    int fileIndex = 0;
+    long fileRecord = 0;
+    for (int s = 0; s < count; s++) {
+      long want = totalRecords * (s + 1) / count - totalRecords * s / count;
+      List<Path> paths = new ArrayList<>();
+      List<Long> starts = new ArrayList<>();
+      List<Long> lengths = new ArrayList<>();
+      String[] hosts = new String[0];
+      long largest = -1;
+      while (want > 0) {
+        FileStatus file = files.get(fileIndex);
+        long records = file.getLen() / SortRecord.BYTES;
+        long take = Math.min(want, records - fileRecord);
+        if (take > 0) {
+          long start = fileRecord * SortRecord.BYTES;
+          long length = take * SortRecord.BYTES;
+          paths.add(file.getPath());
+          starts.add(start);
+          lengths.add(length);
+          if (length > largest) {
+            largest = length;
+            hosts = hosts(conf, file, start, length);
+          }
+          want -= take;
+          fileRecord += take;
+        }
+        if (fileRecord == records) {
+          fileIndex++;
+          fileRecord = 0;
+        }
+      }
+      splits.add(new CombineFileSplit(paths.toArray(new Path[0]),
+          starts.stream().mapToLong(Long::longValue).toArray(),
+          lengths.stream().mapToLong(Long::longValue).toArray(), hosts));
+    }
+    return splits;
   }
 
   @Override

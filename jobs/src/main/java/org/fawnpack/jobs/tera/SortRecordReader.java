@@ -2,16 +2,19 @@ package org.fawnpack.jobs.tera;
 
 import java.io.IOException;
 import java.io.InputStream;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 
 /**
- * Reads the 100-byte records of a split through its own 64 KB buffer (one stream read per 655
+ * Reads the 100-byte records of a split (a file piece, or several in a row) through its own 64 KB
+ * buffer (one stream read per 655
  * records instead of one per record). A file that ends inside a record fails with the file and
  * the record's offset.
  */
@@ -22,6 +25,13 @@ public final class SortRecordReader extends RecordReader<SortKey, SortValue> {
   private final SortKey key = new SortKey();
   private final SortValue value = new SortValue();
   private InputStream in;
+  private Configuration conf;
+  /** The pieces of a combined split, else null. */
+  private CombineFileSplit pieces;
+  private int nextPiece;
+  private long totalBytes;
+  /** Bytes of the pieces before the current one. */
+  private long doneBytes;
   private Path file;
   private long start;
   private long end;
@@ -31,10 +41,39 @@ public final class SortRecordReader extends RecordReader<SortKey, SortValue> {
   private int next;
 
   @Override
-  public void initialize(InputSplit genericSplit, TaskAttemptContext context) throws IOException {
-    FileSplit split = (FileSplit) genericSplit;
-    open(split.getPath(), split.getStart(), split.getLength(),
-        split.getPath().getFileSystem(context.getConfiguration()));
+  public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+    open(split, context.getConfiguration());
+  }
+
+  /** Opens a {@link FileSplit} or the pieces of a {@link CombineFileSplit} one after the other. */
+  void open(InputSplit split, Configuration conf) throws IOException {
+    this.conf = conf;
+    if (split instanceof CombineFileSplit combined) {
+      pieces = combined;
+      totalBytes = combined.getLength();
+      nextPiece = 0;
+      openNextPiece();
+    } else {
+      FileSplit fileSplit = (FileSplit) split;
+      totalBytes = fileSplit.getLength();
+      open(fileSplit.getPath(), fileSplit.getStart(), fileSplit.getLength(),
+          fileSplit.getPath().getFileSystem(conf));
+    }
+  }
+
+  private boolean openNextPiece() throws IOException {
+    if (pieces == null || nextPiece >= pieces.getNumPaths()) {
+      return false;
+    }
+    if (in != null) {
+      in.close();
+    }
+    Path path = pieces.getPath(nextPiece);
+    doneBytes += end - start;
+    open(path, pieces.getOffset(nextPiece), pieces.getLength(nextPiece),
+        path.getFileSystem(conf));
+    nextPiece++;
+    return true;
   }
 
   /** Opens {@code length} bytes of {@code file} from {@code start} (a record boundary). */
@@ -46,6 +85,8 @@ public final class SortRecordReader extends RecordReader<SortKey, SortValue> {
     start = startOffset;
     end = startOffset + length;
     position = startOffset;
+    filled = 0;
+    next = 0;
     FSDataInputStream stream = fs.open(path);
     stream.seek(startOffset);
     in = stream;
@@ -53,8 +94,10 @@ public final class SortRecordReader extends RecordReader<SortKey, SortValue> {
 
   @Override
   public boolean nextKeyValue() throws IOException {
-    if (position >= end) {
-      return false;
+    while (position >= end) {
+      if (!openNextPiece()) {
+        return false;
+      }
     }
     if (next == filled) {
       refill();
@@ -106,7 +149,8 @@ public final class SortRecordReader extends RecordReader<SortKey, SortValue> {
 
   @Override
   public float getProgress() {
-    return end == start ? 1f : (float) (position - start) / (end - start);
+    long total = totalBytes > 0 ? totalBytes : end - start;
+    return total == 0 ? 1f : (float) (doneBytes + position - start) / total;
   }
 
   @Override

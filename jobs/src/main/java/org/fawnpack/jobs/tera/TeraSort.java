@@ -9,6 +9,7 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.Reducer;
+import org.apache.hadoop.mapreduce.lib.input.CombineFileSplit;
 import org.apache.hadoop.mapreduce.lib.input.FileSplit;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.FileJobTool;
@@ -68,7 +69,8 @@ public class TeraSort extends FileJobTool {
     List<InputSplit> splits = new SortRecordInputFormat().getSplits(job);
     long largestSplit = 0;
     for (InputSplit split : splits) {
-      largestSplit = Math.max(largestSplit, ((FileSplit) split).getLength());
+      largestSplit = Math.max(largestSplit, split instanceof CombineFileSplit pieces
+          ? pieces.getLength() : ((FileSplit) split).getLength());
     }
     SortBufferSizer.size(jobConf, largestSplit / SortRecord.BYTES);
     List<byte[]> sample = new KeySampler(jobConf, sampleSize, sampleSplits).sample(splits);
