@@ -16,14 +16,15 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds how many vcores a job's map tasks can use: the explicit setting, else the
  * ResourceManager's running nodes, else this machine's processors (local job runner).
+ * Public for the jobs that size themselves by the cluster (terasort's maps and reducers).
  */
-final class ClusterVcores {
+public final class ClusterVcores {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterVcores.class);
 
   private ClusterVcores() {}
 
-  static int forJob(Configuration conf) throws IOException {
+  public static int forJob(Configuration conf) throws IOException {
     int explicit = FawnInputConfig.explicitVcores(conf);
     if (explicit > 0) {
       return explicit;

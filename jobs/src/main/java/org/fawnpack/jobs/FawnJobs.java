@@ -6,6 +6,9 @@ import org.apache.hadoop.util.ProgramDriver;
 import org.fawnpack.configs.ProfileTool;
 import org.fawnpack.energy.report.EnergyReport;
 import org.fawnpack.jobs.pi.Pi;
+import org.fawnpack.jobs.tera.TeraGen;
+import org.fawnpack.jobs.tera.TeraSort;
+import org.fawnpack.jobs.tera.TeraValidate;
 
 /**
  * The Main-Class of {@code fawn-jobs.jar}: a ProgramDriver, so
@@ -16,7 +19,8 @@ public final class FawnJobs {
 
   /** Every job in the jar. */
   public static final List<Supplier<JobTool>> JOBS = List.of(
-      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new);
+      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new,
+      TeraGen::new, TeraSort::new, TeraValidate::new);
 
   private FawnJobs() {}
 

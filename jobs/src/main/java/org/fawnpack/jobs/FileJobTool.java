@@ -41,8 +41,19 @@ public abstract class FileJobTool extends JobTool {
    */
   protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
 
+  /**
+   * Consumes the tool's own options before the paths and returns the remaining arguments; the
+   * default has no options.
+   *
+   * @throws UsageException for a bad option: usage, exit code 2
+   */
+  protected String[] parseOptions(String[] args) throws UsageException {
+    return args;
+  }
+
   @Override
-  protected final Job jobFromArguments(String[] args) throws IOException, UsageException {
+  protected final Job jobFromArguments(String[] allArgs) throws IOException, UsageException {
+    String[] args = parseOptions(allArgs);
     if (args.length < 2) {
       throw new UsageException(args.length == 0 ? "missing input and output paths"
           : "missing output path");

@@ -73,6 +73,14 @@ public abstract class JobTool extends Configured implements Tool {
     lastWallMillis = (System.nanoTime() - start) / 1_000_000;
     lastJob = job;
     printResult(job, ok);
+    return exitCode(job, ok);
+  }
+
+  /**
+   * The exit code after the job ran and its result was printed: 0 when it succeeded, 1 when it
+   * failed. A tool that judges its job's output (teravalidate) returns its own codes.
+   */
+  protected int exitCode(Job job, boolean ok) throws IOException, InterruptedException {
     return ok ? 0 : 1;
   }
 
