@@ -17,13 +17,17 @@ import org.slf4j.LoggerFactory;
  * Finds how many vcores a job's map tasks can use: the explicit setting, else the
  * ResourceManager's running nodes, else this machine's processors (local job runner).
  */
-final class ClusterVcores {
+public final class ClusterVcores {
 
   private static final Logger LOG = LoggerFactory.getLogger(ClusterVcores.class);
 
   private ClusterVcores() {}
 
-  static int forJob(Configuration conf) throws IOException {
+  /**
+   * Vcores for the job's maps: {@value FawnInputConfig#VCORES} when set, else the
+   * ResourceManager's running nodes less the AM's share, else this machine's processors.
+   */
+  public static int forJob(Configuration conf) throws IOException {
     int explicit = FawnInputConfig.explicitVcores(conf);
     if (explicit > 0) {
       return explicit;

@@ -4,6 +4,8 @@ import java.util.List;
 import java.util.function.Supplier;
 import org.apache.hadoop.util.ProgramDriver;
 import org.fawnpack.energy.report.EnergyReport;
+import org.fawnpack.jobs.md5.Md5Gen;
+import org.fawnpack.jobs.md5.Md5Search;
 import org.fawnpack.jobs.pi.Pi;
 
 /**
@@ -15,7 +17,8 @@ public final class FawnJobs {
 
   /** Every job in the jar. */
   public static final List<Supplier<JobTool>> JOBS = List.of(
-      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new);
+      WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new,
+      Md5Gen::new, Md5Search::new);
 
   private FawnJobs() {}
 

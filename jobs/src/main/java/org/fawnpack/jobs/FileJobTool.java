@@ -38,11 +38,24 @@ public abstract class FileJobTool extends JobTool {
    * Builds the job for the given input paths and output path.
    *
    * @throws org.fawnpack.input.InvalidConfigException for a bad setting: usage, exit code 2
+   * @throws UsageException for input the job cannot use: usage, exit code 2
    */
-  protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
+  protected abstract Job createJob(List<Path> inputs, Path output)
+      throws IOException, UsageException;
+
+  /**
+   * Takes the tool's own options off the front of the arguments and returns the rest (the
+   * paths). The default has no options.
+   *
+   * @throws UsageException for a bad or unknown option
+   */
+  protected String[] parseOptions(String[] args) throws UsageException {
+    return args;
+  }
 
   @Override
-  protected final Job jobFromArguments(String[] args) throws IOException, UsageException {
+  protected final Job jobFromArguments(String[] allArgs) throws IOException, UsageException {
+    String[] args = parseOptions(allArgs);
     if (args.length < 2) {
       throw new UsageException(args.length == 0 ? "missing input and output paths"
           : "missing output path");

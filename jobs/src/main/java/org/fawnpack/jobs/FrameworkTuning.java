@@ -40,7 +40,7 @@ public final class FrameworkTuning {
   }
 
   /** True when the key's value came from anywhere but Hadoop's *-default.xml files. */
-  static boolean isUserSet(Configuration conf, String key) {
+  public static boolean isUserSet(Configuration conf, String key) {
     if (conf.get(key) == null) {
       return false;
     }
