@@ -38,34 +38,54 @@ public final class PiBenchmark {
     Instant started = Instant.now();
     double loadBefore = Machine.loadAverage();
     List<Double> ours = new ArrayList<>();
+    List<Double> separate = new ArrayList<>();
     List<Double> stock = new ArrayList<>();
+    String[] timelines = new String[3];
     BigDecimal ourEstimate = null;
+    BigDecimal separateEstimate = null;
     BigDecimal stockEstimate = null;
     try (EmbeddedCluster cluster = EmbeddedCluster.builder().name("bench-pi")
         .baseDir(Path.of("target/bench-pi")).build().start()) {
       for (int round = 0; round < rounds; round++) {
-        // Alternate which goes first, so warm-up and drift do not favour one side.
-        for (int side = 0; side < 2; side++) {
-          boolean oursNow = (round + side) % 2 == 0;
+        // Rotate which goes first, so warm-up and drift do not favour one side.
+        for (int step = 0; step < 3; step++) {
+          int side = (round + step) % 3;
           Configuration conf = cluster.clientConf();
+          long submitted = System.currentTimeMillis();
           long start = System.nanoTime();
-          if (oursNow) {
-            Pi pi = new Pi();
-            if (ToolRunner.run(conf, pi, new String[] {Integer.toString(maps),
-                Long.toString(samples)}) != 0) {
-              throw new IllegalStateException("pi failed");
-            }
-            var counters = pi.lastJob().getCounters();
-            ourEstimate = Pi.estimate(counters.findCounter(PiCounter.INSIDE).getValue(),
-                counters.findCounter(PiCounter.SAMPLES).getValue());
-            ours.add((System.nanoTime() - start) / 1e9);
-          } else {
+          if (side == 2) {
             stockEstimate = QuasiMonteCarlo.estimatePi(maps, samples,
                 new org.apache.hadoop.fs.Path("/bench-pi/stock-" + round), conf);
             stock.add((System.nanoTime() - start) / 1e9);
+            timelines[2] = JobTimeline.latest(conf, "QuasiMonteCarlo", submitted,
+                System.currentTimeMillis());
+            continue;
+          }
+          // side 1: one container per map, one thread each (pi before uber mode and threads)
+          String[] piArgs = side == 0 ? new String[] {Integer.toString(maps), Long.toString(samples)}
+              : new String[] {"-Dmapreduce.job.ubertask.enable=false", Integer.toString(maps),
+                  Long.toString(samples)};
+          Pi pi = new Pi();
+          if (ToolRunner.run(conf, pi, piArgs) != 0) {
+            throw new IllegalStateException("pi failed");
+          }
+          var counters = pi.lastJob().getCounters();
+          BigDecimal estimate = Pi.estimate(counters.findCounter(PiCounter.INSIDE).getValue(),
+              counters.findCounter(PiCounter.SAMPLES).getValue());
+          (side == 0 ? ours : separate).add((System.nanoTime() - start) / 1e9);
+          timelines[side] = JobTimeline.describe(pi.lastJob(), submitted,
+              System.currentTimeMillis());
+          if (side == 0) {
+            ourEstimate = estimate;
+          } else {
+            separateEstimate = estimate;
           }
         }
       }
+    }
+    if (ourEstimate.compareTo(separateEstimate) != 0) {
+      throw new IllegalStateException("uber and separate-container pi differ: " + ourEstimate
+          + " vs " + separateEstimate);
     }
     // The stock example sums each coordinate as a running double over all its points, ours
     // recomputes it exactly each step: far into the sequence a point on the circle's edge can
@@ -78,26 +98,36 @@ public final class PiBenchmark {
     }
     double ourMedian = median(ours);
     double stockMedian = median(stock);
+    double separateMedian = median(separate);
     String table = String.format(Locale.ROOT, """
         ## pi against the stock QuasiMonteCarlo example
 
         - measured %s by `%s`; machine: %s; 1-minute load average %.1f at the start
         - embedded cluster of 4 NodeManagers x 2 vcores / 1 GB (as `./fawn demo`), %d maps x %,d
-          samples, %d rounds interleaved (the order alternating), wall time from submission to the
+          samples, %d rounds interleaved (the order rotating), wall time from submission to the
           estimate; pi printed %s (error %+.2e), the stock example %s: %.0f point(s) apart (it
           sums each coordinate as a running double; pi computes each point exactly)
 
         | job | median s | runs (s) |
         |---|---|---|
         | stock QuasiMonteCarlo | %.1f | %s |
-        | pi (fawn-jobs.jar) | %.1f | %s |
+        | pi, one container per map, one thread each (`-Dmapreduce.job.ubertask.enable=false`: pi before uber mode) | %.1f | %s |
+        | pi (fawn-jobs.jar, defaults: uber job, maps on the AM container's vcores) | %.1f | %s |
 
-        pi is %.2fx faster (target 2x).
+        pi is %.2fx faster than the stock example (target 2x); with one container per map it
+        is %.2fx.
+
+        Where the time went (last round of each; seconds from submission; launch times are the
+        AM's, so a task's "launch to end" includes its JVM start):
+        - stock: %s
+        - pi, one container per map: %s
+        - pi, uber: %s
         """, started.truncatedTo(ChronoUnit.SECONDS), command, Machine.describe(), loadBefore,
         maps, samples, rounds, ourEstimate.toPlainString(),
         ourEstimate.doubleValue() - Math.PI, stockEstimate.stripTrailingZeros().toPlainString(),
-        pointsApart, stockMedian, format(stock), ourMedian, format(ours),
-        stockMedian / ourMedian);
+        pointsApart, stockMedian, format(stock), separateMedian, format(separate), ourMedian,
+        format(ours), stockMedian / ourMedian, stockMedian / separateMedian, timelines[2],
+        timelines[1], timelines[0]);
     System.out.println(table);
     ReportSections.write(Path.of("docs/benchmarks.md"), BEGIN, END, BEGIN + "\n" + table + END + "\n");
   }

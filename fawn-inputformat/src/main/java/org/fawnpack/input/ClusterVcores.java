@@ -24,6 +24,10 @@ public final class ClusterVcores {
 
   private ClusterVcores() {}
 
+  /**
+   * Vcores for the job's maps: {@value FawnInputConfig#VCORES} when set, else the
+   * ResourceManager's running nodes less the AM's share, else this machine's processors.
+   */
   public static int forJob(Configuration conf) throws IOException {
     int explicit = FawnInputConfig.explicitVcores(conf);
     if (explicit > 0) {

@@ -5,6 +5,8 @@ import java.util.function.Supplier;
 import org.apache.hadoop.util.ProgramDriver;
 import org.fawnpack.configs.ProfileTool;
 import org.fawnpack.energy.report.EnergyReport;
+import org.fawnpack.jobs.md5.Md5Gen;
+import org.fawnpack.jobs.md5.Md5Search;
 import org.fawnpack.jobs.pi.Pi;
 import org.fawnpack.jobs.tera.TeraGen;
 import org.fawnpack.jobs.tera.TeraSort;
@@ -21,6 +23,7 @@ public final class FawnJobs {
   public static final List<Supplier<JobTool>> JOBS = List.of(
       WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new,
       TeraGen::new, TeraSort::new, TeraValidate::new);
+      Md5Gen::new, Md5Search::new);
 
   private FawnJobs() {}
 

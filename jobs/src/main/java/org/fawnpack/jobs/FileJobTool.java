@@ -38,8 +38,20 @@ public abstract class FileJobTool extends JobTool {
    * Builds the job for the given input paths and output path.
    *
    * @throws org.fawnpack.input.InvalidConfigException for a bad setting: usage, exit code 2
+   * @throws UsageException for input the job cannot use: usage, exit code 2
    */
-  protected abstract Job createJob(List<Path> inputs, Path output) throws IOException;
+  protected abstract Job createJob(List<Path> inputs, Path output)
+      throws IOException, UsageException;
+
+  /**
+   * Takes the tool's own options off the front of the arguments and returns the rest (the
+   * paths). The default has no options.
+   *
+   * @throws UsageException for a bad or unknown option
+   */
+  protected String[] parseOptions(String[] args) throws UsageException {
+    return args;
+  }
 
   /**
    * Consumes the tool's own options before the paths and returns the remaining arguments; the

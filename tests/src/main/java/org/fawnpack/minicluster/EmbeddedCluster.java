@@ -12,6 +12,7 @@ import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
@@ -94,6 +95,10 @@ public final class EmbeddedCluster implements AutoCloseable {
       yarn.start();
       resizeNodeManagers();
       clientConf = new Configuration(yarn.getConfig());
+      // MiniMRYarnCluster sets uber mode off explicitly (for Hadoop's own non-uber tests); a real
+      // cluster leaves it at mapred-default's false, which a job may override (pi does for
+      // small totals). Unset, jobs see the key as on a real cluster.
+      clientConf.unset(MRJobConfig.JOB_UBERTASK_ENABLE);
       writeClientConf();
       ok = true;
       LOG.info("Embedded cluster '{}' up in {} s: {} NodeManagers of {} vcores / {} MB{}",

@@ -8,6 +8,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.examples.QuasiMonteCarlo;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
+import org.apache.hadoop.mapreduce.JobCounter;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.jobs.pi.HaltonCircle;
 import org.fawnpack.jobs.pi.Pi;
@@ -48,5 +49,22 @@ class PiJobTest {
 
     assertTrue(counters.findCounter(EnergyCounter.TASKS_METERED).getValue() == MAPS,
         "every map metered");
+    // 10^6 points are far below fawn.jobs.pi.uber-max-points: the maps ran inside the AM.
+    assertEquals(MAPS, counters.findCounter(JobCounter.NUM_UBER_SUBMAPS).getValue());
+  }
+
+  @Test
+  void withOneContainerPerMap_sameCounts() throws Exception {
+    Pi pi = new Pi();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi, "-Dmapreduce.job.ubertask.enable=false",
+        "-Dmapreduce.map.cpu.vcores=2", Long.toString(MAPS), Long.toString(SAMPLES)));
+    Counters counters = pi.lastJob().getCounters();
+    long direct = 0;
+    for (int map = 0; map < MAPS; map++) {
+      direct += HaltonCircle.countInside(map * SAMPLES + 1, SAMPLES);
+    }
+    assertEquals(direct, counters.findCounter(PiCounter.INSIDE).getValue());
+    assertEquals(0, counters.findCounter(JobCounter.NUM_UBER_SUBMAPS).getValue());
+    assertEquals(MAPS, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
   }
 }

@@ -60,6 +60,12 @@ public class Pi extends JobTool {
           + " (3^33 - 1)");
     }
     FrameworkTuning.apply(getConf());
+    int uberThreads = PiUberMode.applyIfSmall(getConf(), maps, samples);
+    if (uberThreads > 0) {
+      out().printf("pi: %d x %d points is small: an uber job, the maps one after another in the"
+          + " ApplicationMaster's container on %d thread(s) (%s)%n", maps, samples, uberThreads,
+          PiUberMode.MAX_POINTS);
+    }
     Job job = Job.getInstance(getConf(), name() + " " + maps + " x " + samples);
     job.setJarByClass(Pi.class);
     job.getConfiguration().setInt(PiInputFormat.MAPS, maps);

@@ -1,30 +1,117 @@
 package org.fawnpack.jobs.pi;
 
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 
 /**
  * Counts its split's points inside the circle into counters: the job needs no shuffle, no reduce
  * and no output files, and counters are summed exactly over successful attempts.
+ *
+ * <p>The split's range is cut into one contiguous part per vcore of the task's container
+ * ({@code mapreduce.map.cpu.vcores}), counted on that many threads: a count is a sum, so the
+ * result is the same however the range is cut, and a 2-vcore container keeps both cores busy.
  */
 public final class PiMapper extends Mapper<LongWritable, LongWritable, NullWritable, NullWritable> {
-  /** Points between progress reports: a few hundred milliseconds of work. */
+  /** Points per step of a thread: a fraction of a second of work. */
   static final long CHUNK = 1L << 24;
+  /** How often the task tells the AM it is alive while the threads count. */
+  private static final long PROGRESS_MILLIS = 1000;
+
+  private ExecutorService pool;
+  private int threads;
+
+  @Override
+  protected void setup(Context context) {
+    threads = Math.max(1, context.getConfiguration().getInt(MRJobConfig.MAP_CPU_VCORES,
+        MRJobConfig.DEFAULT_MAP_CPU_VCORES));
+    if (threads > 1) {
+      pool = Executors.newFixedThreadPool(threads, r -> {
+        Thread t = new Thread(r, "pi-counter");
+        t.setDaemon(true); // never keeps a task JVM alive
+        return t;
+      });
+    }
+  }
 
   @Override
   protected void map(LongWritable first, LongWritable count, Context context)
       throws IOException, InterruptedException {
+    long inside = pool == null ? countOnThisThread(first.get(), count.get(), context)
+        : countOnThreads(first.get(), count.get(), context);
+    context.getCounter(PiCounter.INSIDE).increment(inside);
+    context.getCounter(PiCounter.SAMPLES).increment(count.get());
+  }
+
+  private static long countOnThisThread(long first, long count, Context context) {
     long done = 0;
     long inside = 0;
-    while (done < count.get()) {
-      long chunk = Math.min(CHUNK, count.get() - done);
-      inside += HaltonCircle.countInside(first.get() + done, chunk);
+    while (done < count) {
+      long chunk = Math.min(CHUNK, count - done);
+      inside += HaltonCircle.countInside(first + done, chunk);
       done += chunk;
       context.progress(); // long maps must not look hung to the AM
     }
-    context.getCounter(PiCounter.INSIDE).increment(inside);
-    context.getCounter(PiCounter.SAMPLES).increment(done);
+    return inside;
+  }
+
+  private long countOnThreads(long first, long count, Context context)
+      throws IOException, InterruptedException {
+    long[] cuts = new long[threads + 1];
+    for (int i = 0; i <= threads; i++) {
+      cuts[i] = first + count / threads * i + Math.min(i, count % threads);
+    }
+    List<Future<Long>> parts = new ArrayList<>(threads);
+    for (int i = 0; i < threads; i++) {
+      long from = cuts[i];
+      long n = cuts[i + 1] - cuts[i];
+      parts.add(pool.submit(() -> countInChunks(from, n)));
+    }
+    long inside = 0;
+    for (Future<Long> part : parts) {
+      inside += await(part, context);
+    }
+    return inside;
+  }
+
+  private static long countInChunks(long first, long count) {
+    long done = 0;
+    long inside = 0;
+    while (done < count) {
+      long chunk = Math.min(CHUNK, count - done);
+      inside += HaltonCircle.countInside(first + done, chunk);
+      done += chunk;
+    }
+    return inside;
+  }
+
+  private static long await(Future<Long> part, Context context)
+      throws IOException, InterruptedException {
+    while (true) {
+      try {
+        return part.get(PROGRESS_MILLIS, TimeUnit.MILLISECONDS);
+      } catch (TimeoutException e) {
+        context.progress(); // still counting: long maps must not look hung to the AM
+      } catch (ExecutionException e) {
+        throw new IOException("A pi counting thread failed", e.getCause());
+      }
+    }
+  }
+
+  @Override
+  protected void cleanup(Context context) {
+    if (pool != null) {
+      pool.shutdownNow();
+    }
   }
 }

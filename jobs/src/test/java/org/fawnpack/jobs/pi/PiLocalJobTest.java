@@ -40,6 +40,20 @@ class PiLocalJobTest {
         + Pi.estimate(expectedInside, 150_000).toPlainString()), out);
   }
 
+  @Test
+  void countsTheSamePointsWithEachMapOnThreeThreads() throws Exception {
+    Pi pi = new PiForTest(new PrintStream(new ByteArrayOutputStream(), true,
+        StandardCharsets.UTF_8));
+    // 3 threads over 50,001 points per map: parts of 16,667 points, cut across chunk borders.
+    assertEquals(0, ToolRunner.run(localConf(), pi,
+        new String[] {"-Dmapreduce.map.cpu.vcores=3", "2", "50001"}));
+    long expectedInside = HaltonCircle.countInside(1, 50_001)
+        + HaltonCircle.countInside(50_002, 50_001);
+    var counters = pi.lastJob().getCounters();
+    assertEquals(100_002, counters.findCounter(PiCounter.SAMPLES).getValue());
+    assertEquals(expectedInside, counters.findCounter(PiCounter.INSIDE).getValue());
+  }
+
   @ParameterizedTest
   @CsvSource({"''", "'3'", "'0 10'", "'3 0'", "'x 10'", "'3 ten'", "'1 2 3'", "'100001 1'",
       "'100000 100000000000000'"})
