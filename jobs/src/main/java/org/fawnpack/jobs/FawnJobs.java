@@ -22,8 +22,7 @@ public final class FawnJobs {
   /** Every job in the jar. */
   public static final List<Supplier<JobTool>> JOBS = List.of(
       WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new,
-      TeraGen::new, TeraSort::new, TeraValidate::new);
-      Md5Gen::new, Md5Search::new);
+      TeraGen::new, TeraSort::new, TeraValidate::new, Md5Gen::new, Md5Search::new);
 
   private FawnJobs() {}
 

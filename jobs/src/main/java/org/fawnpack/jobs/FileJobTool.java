@@ -53,16 +53,6 @@ public abstract class FileJobTool extends JobTool {
     return args;
   }
 
-  /**
-   * Consumes the tool's own options before the paths and returns the remaining arguments; the
-   * default has no options.
-   *
-   * @throws UsageException for a bad option: usage, exit code 2
-   */
-  protected String[] parseOptions(String[] args) throws UsageException {
-    return args;
-  }
-
   @Override
   protected final Job jobFromArguments(String[] allArgs) throws IOException, UsageException {
     String[] args = parseOptions(allArgs);
