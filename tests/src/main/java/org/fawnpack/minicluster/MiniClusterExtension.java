@@ -34,7 +34,12 @@ public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCa
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
     String name = context.getRequiredTestClass().getSimpleName();
-    cluster = customizer.apply(EmbeddedCluster.builder().name(name)).build().start();
+    // Tests count task attempts; on a loaded 2-core machine Hadoop would launch speculative
+    // duplicates of slow maps, so a test cluster never speculates (the demo still may).
+    EmbeddedClusterSpec.Builder base = EmbeddedCluster.builder().name(name)
+        .set("mapreduce.map.speculative", "false")
+        .set("mapreduce.reduce.speculative", "false");
+    cluster = customizer.apply(base).build().start();
   }
 
   @Override
