@@ -1,13 +1,19 @@
 package org.fawnpack.kv.store;
 
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One append-only data log file: a 32-byte file header, then records ({@link RecordFormat}).
@@ -22,12 +28,22 @@ import java.util.concurrent.locks.ReentrantLock;
  *  32     first record
  * </pre>
  *
- * Appends go through one buffer and reach the file in large sequential writes. Reads are
- * positional and lock-free on the part already written; a read of the buffered tail takes the
- * append lock and copies from the buffer. Thread-safe.
+ * <p>Appends are encoded into an append buffer. A full buffer is handed to a background writer
+ * ({@link LogWriters}) and appending goes on in a second buffer, so the copy into the page cache
+ * overlaps the caller's work; at most one write per log is in flight, so the file is always a
+ * prefix of the log. After every {@code writebackBytes} reach the file, a background force
+ * sends them on to the device, so dirty pages never pile up and an explicit {@link #sync()}
+ * only waits for the last few megabytes (as RocksDB's {@code bytes_per_sync}); it adds
+ * durability, never removes any.
+ *
+ * <p>Reads are positional and lock-free below {@link #flushedBytes()}; a read of the tail
+ * takes the append lock and copies from the buffers. A background write or force that fails
+ * makes every later append, flush and sync throw: the log's end on disk is then unknown.
+ * Thread-safe.
  */
 final class DataLog implements AutoCloseable {
 
+  private static final Logger LOG = LoggerFactory.getLogger(DataLog.class);
   static final int HEADER_BYTES = 32;
   static final int FORMAT_VERSION = 1;
   private static final byte[] MAGIC = "FAWN-DS1".getBytes(StandardCharsets.US_ASCII);
@@ -36,24 +52,56 @@ final class DataLog implements AutoCloseable {
   private volatile Path path;
   private final FileChannel channel;
   private final long logId;
+  private final long writebackBytes;
   private final ReentrantLock appendLock = new ReentrantLock();
-  private final ByteBuffer buffer;
-  /** Bytes already handed to the file (the buffer holds what follows). */
-  private volatile long written;
 
-  private DataLog(Path path, FileChannel channel, long logId, long written, int bufferBytes) {
+  // Guarded by appendLock. Invariant: bytes below handedOffBase (below bufferBase when
+  // handedOffLength is 0) are in the file; when handedOffLength > 0,
+  // handedOffBase + handedOffLength == bufferBase.
+  /** Records being appended; index 0 is log offset {@code bufferBase}. */
+  private ByteBuffer buffer;
+  private long bufferBase;
+  /** The buffer last handed to the writer: readable until it is reused (null before). */
+  private ByteBuffer handedOff;
+  private long handedOffBase;
+  private int handedOffLength;
+  /** The background write of {@code handedOff}, or null once it has been waited for. */
+  private Future<Void> pendingWrite;
+
+  /** Bytes already in the file: readers below it need no lock. */
+  private volatile long written;
+  /** File length at the last background force request; only the (serial) writes touch it. */
+  private volatile long forceRequestedAt;
+  private final AtomicBoolean forceRunning = new AtomicBoolean();
+  private volatile Future<?> forceTask;
+  private volatile IOException backgroundFailure;
+
+  private DataLog(Path path, FileChannel channel, long logId, long written, int bufferBytes,
+      long writebackBytes) {
     this.path = path;
     this.channel = channel;
     this.logId = logId;
     this.written = written;
-    // A heap buffer: records are encoded and checksummed in place without views.
-    this.buffer = ByteBuffer.allocate(bufferBytes);
+    this.bufferBase = written;
+    this.forceRequestedAt = written;
+    this.writebackBytes = writebackBytes;
+    // Direct buffers: the channel writes them as they are, where a heap buffer would first be
+    // copied into a temporary direct one (a third copy of every byte on the write path).
+    this.buffer = ByteBuffer.allocateDirect(bufferBytes);
   }
 
-  /** Creates a new empty log (the file must not exist). */
-  static DataLog create(Path path, int bufferBytes) throws IOException {
-    FileChannel channel = FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE);
+  /**
+   * Creates a new empty log (the file must not exist). {@code writebackBytes} 0 turns the
+   * background forces off.
+   */
+  static DataLog create(Path path, int bufferBytes, long writebackBytes) throws IOException {
+    return create(path, FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.READ, StandardOpenOption.WRITE), bufferBytes, writebackBytes);
+  }
+
+  /** Same, on a channel opened by the caller (tests wrap it to inject I/O failures). */
+  static DataLog create(Path path, FileChannel channel, int bufferBytes, long writebackBytes)
+      throws IOException {
     try {
       long logId = ThreadLocalRandom.current().nextLong();
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
@@ -62,7 +110,7 @@ final class DataLog implements AutoCloseable {
       header.flip();
       writeFully(channel, header, 0);
       channel.force(true);
-      return new DataLog(path, channel, logId, HEADER_BYTES, bufferBytes);
+      return new DataLog(path, channel, logId, HEADER_BYTES, bufferBytes, writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -70,7 +118,7 @@ final class DataLog implements AutoCloseable {
   }
 
   /** Opens an existing log; its length is taken as is (recovery decides what to keep). */
-  static DataLog open(Path path, int bufferBytes) throws IOException {
+  static DataLog open(Path path, int bufferBytes, long writebackBytes) throws IOException {
     FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     try {
@@ -91,7 +139,8 @@ final class DataLog implements AutoCloseable {
         throw new CorruptLogException(path, 12, "file header CRC32C",
             Integer.toHexString(headerCrc(header)), Integer.toHexString(header.getInt(12)));
       }
-      return new DataLog(path, channel, header.getLong(16), channel.size(), bufferBytes);
+      return new DataLog(path, channel, header.getLong(16), channel.size(), bufferBytes,
+          writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
@@ -119,7 +168,7 @@ final class DataLog implements AutoCloseable {
   long size() {
     appendLock.lock();
     try {
-      return written + buffer.position();
+      return bufferBase + buffer.position();
     } finally {
       appendLock.unlock();
     }
@@ -130,13 +179,12 @@ final class DataLog implements AutoCloseable {
     int length = RecordFormat.alignedLength(key.length, value.length);
     appendLock.lock();
     try {
+      throwBackgroundFailure();
       long offset = reserve(length);
       if (length > buffer.capacity()) {
         ByteBuffer big = ByteBuffer.allocate(length);
         RecordFormat.encode(big, kind, key, value, sequence);
-        big.flip();
-        writeFully(channel, big, written);
-        written += length;
+        writeDirectly(big.flip());
       } else {
         RecordFormat.encode(buffer, kind, key, value, sequence);
       }
@@ -150,10 +198,10 @@ final class DataLog implements AutoCloseable {
   long appendEncoded(ByteBuffer src, int from, int length) throws IOException {
     appendLock.lock();
     try {
+      throwBackgroundFailure();
       long offset = reserve(length);
       if (length > buffer.capacity()) {
-        writeFully(channel, src.duplicate().limit(from + length).position(from), written);
-        written += length;
+        writeDirectly(src.duplicate().limit(from + length).position(from));
       } else {
         buffer.put(buffer.position(), src, from, length);
         buffer.position(buffer.position() + length);
@@ -166,37 +214,121 @@ final class DataLog implements AutoCloseable {
 
   /** Makes room for {@code length} bytes; returns the offset they will have. */
   private long reserve(int length) throws IOException {
-    long offset = written + buffer.position();
+    long offset = bufferBase + buffer.position();
     if (offset + length > MAX_BYTES) {
       throw new IOException(path + ": a datastore log cannot grow past 32 GiB (offset "
           + offset + " + record " + length + " bytes); split the key range");
     }
     if (buffer.remaining() < length) {
-      flushLocked();
-      offset = written;
+      handOff();
+      offset = bufferBase;
     }
     return offset;
   }
 
-  /** Hands the buffered records to the operating system. */
-  void flush() throws IOException {
-    appendLock.lock();
-    try {
-      flushLocked();
-    } finally {
-      appendLock.unlock();
-    }
+  /** A record bigger than the buffer goes to the file at once, after everything before it. */
+  private void writeDirectly(ByteBuffer record) throws IOException {
+    awaitWrite();
+    handedOffLength = 0;
+    int length = record.remaining();
+    writeFully(channel, record, bufferBase);
+    bufferBase += length;
+    written = bufferBase;
   }
 
-  private void flushLocked() throws IOException {
+  /**
+   * Gives the filled part of the buffer to the background writer and continues in the other
+   * buffer. Waits first for the previous write, so writes reach the file in log order.
+   */
+  private void handOff() throws IOException {
     if (buffer.position() == 0) {
       return;
     }
-    buffer.flip();
-    int length = buffer.remaining();
-    writeFully(channel, buffer, written);
-    buffer.clear();
-    written += length;
+    awaitWrite();
+    ByteBuffer full = buffer;
+    ByteBuffer next = handedOff != null ? handedOff : ByteBuffer.allocateDirect(full.capacity());
+    long base = bufferBase;
+    int length = full.position();
+    handedOff = full;
+    handedOffBase = base;
+    handedOffLength = length;
+    buffer = next.clear();
+    bufferBase = base + length;
+    // The writer consumes a view; readers copy from the buffer by absolute index meanwhile.
+    ByteBuffer view = full.duplicate().flip();
+    pendingWrite = LogWriters.executor().submit(() -> writeInBackground(view, base));
+  }
+
+  private Void writeInBackground(ByteBuffer view, long base) throws IOException {
+    long end = base + view.remaining();
+    try {
+      writeFully(channel, view, base);
+    } catch (IOException e) {
+      failInBackground(e);
+      throw e;
+    }
+    written = end;
+    if (writebackBytes > 0 && end - forceRequestedAt >= writebackBytes
+        && forceRunning.compareAndSet(false, true)) {
+      forceRequestedAt = end;
+      forceTask = LogWriters.executor().submit(this::forceInBackground);
+    }
+    return null;
+  }
+
+  private void forceInBackground() {
+    try {
+      channel.force(false);
+    } catch (IOException e) {
+      failInBackground(e);
+    } finally {
+      forceRunning.set(false);
+    }
+  }
+
+  private void failInBackground(IOException e) {
+    if (channel.isOpen() && backgroundFailure == null) {
+      backgroundFailure = e;
+      LOG.error("{}: a background write to the log failed; appends to it fail from now on",
+          path, e);
+    }
+  }
+
+  private void throwBackgroundFailure() throws IOException {
+    IOException failure = backgroundFailure;
+    if (failure != null) {
+      throw new IOException(path + ": an earlier background write or force of this log failed,"
+          + " so its end on disk is unknown", failure);
+    }
+  }
+
+  /** Waits for the write in flight, if any; its failure is thrown here. */
+  private void awaitWrite() throws IOException {
+    Future<Void> write = pendingWrite;
+    if (write == null) {
+      return;
+    }
+    try {
+      write.get();
+    } catch (ExecutionException e) {
+      throw new IOException(path + ": background write of the log failed", e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new InterruptedIOException(path + ": interrupted waiting for a log write");
+    }
+    pendingWrite = null;
+  }
+
+  /** Hands every appended record to the operating system and waits until it is there. */
+  void flush() throws IOException {
+    appendLock.lock();
+    try {
+      throwBackgroundFailure();
+      handOff();
+      awaitWrite();
+    } finally {
+      appendLock.unlock();
+    }
   }
 
   /** Flushes and forces the file's data to the device. */
@@ -207,7 +339,7 @@ final class DataLog implements AutoCloseable {
 
   /**
    * Reads {@code dst.remaining()} bytes at {@code offset} (fewer at the end of the log);
-   * returns how many. Bytes still in the append buffer are copied from it.
+   * returns how many. Bytes not yet in the file are copied from the buffers.
    */
   int read(long offset, ByteBuffer dst) throws IOException {
     int wanted = dst.remaining();
@@ -217,42 +349,56 @@ final class DataLog implements AutoCloseable {
     }
     appendLock.lock();
     try {
-      long end = written + buffer.position();
-      int n = (int) Math.max(0, Math.min(wanted, end - offset));
-      int fromFile = (int) Math.max(0, Math.min(n, written - offset));
-      if (fromFile > 0) {
+      long end = Math.min(offset + wanted, bufferBase + buffer.position());
+      long inFile = handedOffLength > 0 ? handedOffBase : bufferBase;
+      long at = offset;
+      if (at < Math.min(end, inFile)) {
         ByteBuffer part = dst.duplicate();
-        part.limit(part.position() + fromFile);
-        readFully(channel, part, offset);
-        dst.position(dst.position() + fromFile);
+        part.limit(part.position() + (int) (Math.min(end, inFile) - at));
+        readFully(channel, part, at);
+        dst.position(part.position());
+        at = Math.min(end, inFile);
       }
-      int fromBuffer = n - fromFile;
-      if (fromBuffer > 0) {
-        int at = (int) (offset + fromFile - written);
-        ByteBuffer view = buffer.duplicate();
-        view.limit(at + fromBuffer).position(at);
-        dst.put(view);
+      if (handedOffLength > 0) {
+        at = copyFrom(handedOff, handedOffBase, at, end, dst);
       }
-      return n;
+      copyFrom(buffer, bufferBase, at, end, dst);
+      return (int) Math.max(0, end - offset);
     } finally {
       appendLock.unlock();
     }
+  }
+
+  /** Copies the part of log range [at, end) that {@code src} holds from {@code base} on. */
+  private static long copyFrom(ByteBuffer src, long base, long at, long end, ByteBuffer dst) {
+    long from = Math.max(at, base);
+    long to = Math.min(end, base + src.position());
+    if (from >= to || from != at) {
+      return at;
+    }
+    dst.put(dst.position(), src, (int) (from - base), (int) (to - from));
+    dst.position(dst.position() + (int) (to - from));
+    return to;
   }
 
   /** Cuts the file at {@code length} (recovery drops a torn tail). */
   void truncate(long length) throws IOException {
     appendLock.lock();
     try {
-      flushLocked();
+      handOff();
+      awaitWrite();
+      handedOffLength = 0;
       channel.truncate(length);
       channel.force(true);
+      bufferBase = length;
       written = length;
+      forceRequestedAt = length;
     } finally {
       appendLock.unlock();
     }
   }
 
-  /** Bytes already in the file (records appended since sit in the buffer). */
+  /** Bytes already in the file (records appended since sit in the buffers). */
   long flushedBytes() {
     return written;
   }
@@ -272,8 +418,31 @@ final class DataLog implements AutoCloseable {
     return channel;
   }
 
+  /**
+   * Waits for the background write and force of this log, then closes the file. Appends not
+   * flushed are dropped: callers flush or sync first.
+   */
   @Override
   public void close() throws IOException {
+    appendLock.lock();
+    try {
+      awaitWrite();
+    } catch (IOException e) {
+      LOG.warn("{}: closing after a failed background write", path, e);
+    } finally {
+      appendLock.unlock();
+    }
+    Future<?> force = forceTask;
+    if (force != null) {
+      try {
+        force.get();
+      } catch (ExecutionException e) {
+        LOG.warn("{}: closing after a failed background force", path, e.getCause());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException(path + ": interrupted waiting for a log force");
+      }
+    }
     channel.close();
   }
 

@@ -67,6 +67,8 @@ public final class Datastore implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final LongAdder logReads = new LongAdder();
   private final LongAdder falsePositives = new LongAdder();
+  /** Guarded by writerLock. */
+  private final LogKeyCheck writerKeyCheck = new LogKeyCheck();
   private volatile Generation generation;
   /** Guarded by writerLock. */
   private long nextSequence;
@@ -99,7 +101,7 @@ public final class Datastore implements AutoCloseable {
       LOG.warn("{}: deleted an unfinished compaction output {}", path, leftover);
     }
     if (Files.exists(path)) {
-      DataLog log = DataLog.open(path, config.writeBufferBytes());
+      DataLog log = DataLog.open(path, config.writeBufferBytes(), config.writebackBytes());
       try {
         return new Datastore(log, LogRecovery.recover(log, config), config);
       } catch (IOException | RuntimeException e) {
@@ -108,7 +110,7 @@ public final class Datastore implements AutoCloseable {
       }
     }
     IndexCheckpoint.delete(path);
-    DataLog log = DataLog.create(path, config.writeBufferBytes());
+    DataLog log = DataLog.create(path, config.writeBufferBytes(), config.writebackBytes());
     HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(), config.loadFactor()));
     return new Datastore(log, new LogRecovery.Result(index, 1,
         new RecoveryReport(false, DataLog.HEADER_BYTES, 0, 0, java.util.List.of())), config);
@@ -144,7 +146,7 @@ public final class Datastore implements AutoCloseable {
     try {
       Generation g = liveGeneration();
       throwSyncFailure();
-      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
+      int slot = g.index().findOrFree(hash, writerKeyCheck.of(g.log(), key));
       long sequence = nextSequence++;
       long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
       place(g, slot, hash, offset);
@@ -212,7 +214,7 @@ public final class Datastore implements AutoCloseable {
     try {
       Generation g = liveGeneration();
       throwSyncFailure();
-      int slot = g.index().find(hash, at -> RecordReader.keyAt(g.log(), at, key));
+      int slot = g.index().find(hash, writerKeyCheck.of(g.log(), key));
       if (slot < 0) {
         return false;
       }
@@ -327,6 +329,35 @@ public final class Datastore implements AutoCloseable {
   }
 
   /**
+   * Sets {@code live[i]} to whether record i of the batch is a put its key's bucket points
+   * at. The batch's buckets are touched first so that their cache misses overlap.
+   */
+  private void liveRecords(RecordBatch batch, boolean[] live) {
+    long stamp = indexLock.tryOptimisticRead();
+    liveRecords(generation.index(), batch, live);
+    if (indexLock.validate(stamp)) {
+      return;
+    }
+    stamp = indexLock.readLock();
+    try {
+      liveRecords(generation.index(), batch, live);
+    } finally {
+      indexLock.unlockRead(stamp);
+    }
+  }
+
+  private static void liveRecords(HashIndex index, RecordBatch batch, boolean[] live) {
+    int sink = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      sink += index.touch(batch.hash(i));
+    }
+    IndexBuilder.touched = sink;
+    for (int i = 0; i < batch.size(); i++) {
+      live[i] = batch.isPut(i) && index.pointsAt(batch.hash(i), batch.offset(i));
+    }
+  }
+
+  /**
    * Visits every live entry in log order; stale versions and deleted keys are skipped by the
    * index check. Writes may go on: an entry written during the scan may or may not be seen.
    */
@@ -365,7 +396,7 @@ public final class Datastore implements AutoCloseable {
       Path target = old.log().path();
       Path tmp = compactingPath(target);
       Files.deleteIfExists(tmp);
-      DataLog fresh = DataLog.create(tmp, config.writeBufferBytes());
+      DataLog fresh = DataLog.create(tmp, config.writeBufferBytes(), config.writebackBytes());
       boolean swapped = false;
       try {
         old.log().flush();
@@ -450,7 +481,7 @@ public final class Datastore implements AutoCloseable {
       DatastoreConfig half = DatastoreConfig.builder().sync(config.sync())
           .syncInterval(java.time.Duration.ofMillis(config.syncIntervalMs()))
           .loadFactor(config.loadFactor()).checkpoint(config.checkpoint())
-          .writeBufferBytes(config.writeBufferBytes())
+          .writeBufferBytes(config.writeBufferBytes()).writebackBytes(config.writebackBytes())
           .expectedKeys(Math.max(1, Math.max(g.index().live(), 2) / 2 + 1)).build();
       Datastore lower = open(lowerPath, half);
       Datastore upper = null;
@@ -458,18 +489,17 @@ public final class Datastore implements AutoCloseable {
         upper = open(upperPath, half);
         g.log().flush();
         LogScanner scanner = scanner(g.log(), DataLog.HEADER_BYTES, g.log().flushedBytes());
-        while (scanner.next()) {
-          if (scanner.kind() != RecordFormat.KIND_PUT) {
-            continue;
+        RecordBatch batch = new RecordBatch();
+        boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        while (scanner.nextBatch(batch)) {
+          liveRecords(batch, live);
+          for (int i = 0; i < batch.size(); i++) {
+            if (live[i]) {
+              Datastore target = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
+                  ? lower : upper;
+              target.appendCopied(batch, i);
+            }
           }
-          byte[] key = scanner.key();
-          long hash = KeyHash.of(key);
-          if (!isLive(hash, scanner.offset())) {
-            continue;
-          }
-          Datastore target = Long.compareUnsigned(RingPositions.of(key), ringPosition) <= 0
-              ? lower : upper;
-          target.appendCopied(scanner, key, hash);
         }
         lower.sync();
         upper.sync();
@@ -492,7 +522,12 @@ public final class Datastore implements AutoCloseable {
   /**
    * Appends every live entry of {@code other} to this datastore in one sequential pass over
    * its log; where both hold a key, {@code other}'s value wins. {@code other} is left as it was
-   * (the caller deletes it); writes to both wait meanwhile.
+   * (the caller deletes it); writes to both wait meanwhile, reads go on.
+   *
+   * <p>When this index is too small for both key sets it must be rebuilt by a pass over this
+   * log (buckets keep only 15 bits of each key). That pass runs on a second thread while this
+   * one copies {@code other}'s records; their (hash, offset) pairs are inserted into the
+   * rebuilt index at the end, and the new index is swapped in at once.
    */
   public void merge(Datastore other) throws IOException {
     if (other == this) {
@@ -505,20 +540,25 @@ public final class Datastore implements AutoCloseable {
     first.writerLock.lock();
     second.writerLock.lock();
     try {
-      reserve(other.size());
+      Generation g = liveGeneration();
       Generation source = other.liveGeneration();
       source.log().flush();
       LogScanner scanner = scanner(source.log(), DataLog.HEADER_BYTES,
           source.log().flushedBytes());
-      while (scanner.next()) {
-        if (scanner.kind() != RecordFormat.KIND_PUT) {
-          continue;
+      long incoming = other.size();
+      if (g.index().live() + incoming <= config.loadFactor() * g.index().capacity()) {
+        RecordBatch batch = new RecordBatch();
+        boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        while (scanner.nextBatch(batch)) {
+          other.liveRecords(batch, live);
+          for (int i = 0; i < batch.size(); i++) {
+            if (live[i]) {
+              appendCopied(batch, i);
+            }
+          }
         }
-        byte[] key = scanner.key();
-        long hash = KeyHash.of(key);
-        if (other.isLive(hash, scanner.offset())) {
-          appendCopied(scanner, key, hash);
-        }
+      } else {
+        mergeWhileRebuilding(g, other, scanner, incoming);
       }
       sync();
     } finally {
@@ -529,35 +569,62 @@ public final class Datastore implements AutoCloseable {
     }
   }
 
-  /** Grows the index once for {@code more} keys, instead of doubling step by step. */
-  private void reserve(long more) throws IOException {
-    Generation g = liveGeneration();
-    if (g.index().live() + more <= config.loadFactor() * g.index().capacity()) {
-      return;
+  /** Copies the live records while another thread builds an index with room for them. */
+  private void mergeWhileRebuilding(Generation g, Datastore other, LogScanner scanner,
+      long incoming) throws IOException {
+    long started = System.nanoTime();
+    IndexRebuild rebuild = IndexRebuild.start(g.index(), g.log(), config.loadFactor(), incoming);
+    PendingInserts pending = new PendingInserts(incoming);
+    RecordBatch batch = new RecordBatch();
+    boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+    try {
+      while (scanner.nextBatch(batch)) {
+        other.liveRecords(batch, live);
+        for (int i = 0; i < batch.size(); i++) {
+          if (live[i]) {
+            long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i));
+            nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
+            pending.add(batch.hash(i), offset);
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // The copied records stay unindexed until a reopen replays them; the caller keeps
+      // other and may merge again (its values win, so a second merge gives the same result).
+      rebuild.awaitAfter(e);
+      throw e;
     }
-    HashIndex grown = IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), more);
+    long copied = System.nanoTime();
+    HashIndex rebuilt = rebuild.await();
+    long waited = System.nanoTime();
+    HashIndex merged = pending.applyTo(rebuilt, g.log(), config.loadFactor());
+    LOG.info("{}: merged {} records of {}: copy {} ms, then waited {} ms for the index rebuild, "
+        + "inserts {} ms", path(), pending.size(), other.path(), (copied - started) / 1_000_000,
+        (waited - copied) / 1_000_000, (System.nanoTime() - waited) / 1_000_000);
     long stamp = indexLock.writeLock();
     try {
-      generation = new Generation(g.log(), grown);
+      generation = new Generation(g.log(), merged);
     } finally {
       indexLock.unlockWrite(stamp);
     }
   }
 
-  /** Appends the scanner's current record as it is (CRC and sequence kept). */
-  private void appendCopied(LogScanner scanner, byte[] key, long hash) throws IOException {
+  /** Appends record i of the batch as it is (CRC and sequence kept) and indexes it. */
+  private void appendCopied(RecordBatch batch, int i) throws IOException {
     writerLock.lock();
     try {
       Generation g = liveGeneration();
-      int slot = g.index().findOrFree(hash, at -> RecordReader.keyAt(g.log(), at, key));
-      long offset = g.log().appendEncoded(scanner.buffer(), scanner.recordStart(),
-          scanner.recordLength());
-      nextSequence = Math.max(nextSequence, scanner.sequence() + 1);
+      long hash = batch.hash(i);
+      int slot = g.index().findOrFree(hash, writerKeyCheck.of(g.log(), batch.buffer().array(),
+          batch.keyArrayOffset(i), batch.keyLength(i)));
+      long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i));
+      nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
       place(g, slot, hash, offset);
     } finally {
       writerLock.unlock();
     }
   }
+
 
   /** Forces everything appended so far to the device. */
   public void sync() throws IOException {

@@ -17,6 +17,7 @@ public final class DatastoreConfig {
   public static final String EXPECTED_KEYS = "fawn.kv.index.expected-keys";
   public static final String CHECKPOINT = "fawn.kv.index.checkpoint";
   public static final String WRITE_BUFFER_BYTES = "fawn.kv.write-buffer-bytes";
+  public static final String WRITEBACK_BYTES = "fawn.kv.sync.writeback-bytes";
 
   public static final SyncPolicy DEFAULT_SYNC = SyncPolicy.INTERVAL;
   public static final long DEFAULT_SYNC_INTERVAL_MS = 100;
@@ -24,6 +25,8 @@ public final class DatastoreConfig {
   public static final long DEFAULT_EXPECTED_KEYS = 65_536;
   public static final boolean DEFAULT_CHECKPOINT = true;
   public static final int DEFAULT_WRITE_BUFFER_BYTES = 1 << 20;
+  public static final long DEFAULT_WRITEBACK_BYTES = 8L << 20;
+  private static final long MAX_WRITEBACK_BYTES = 1L << 40;
 
   private static final double MIN_LOAD_FACTOR = 0.1;
   private static final double MAX_LOAD_FACTOR = 0.95;
@@ -34,6 +37,7 @@ public final class DatastoreConfig {
   private final long expectedKeys;
   private final boolean checkpoint;
   private final int writeBufferBytes;
+  private final long writebackBytes;
 
   private DatastoreConfig(Builder b) {
     this.sync = b.sync;
@@ -42,6 +46,7 @@ public final class DatastoreConfig {
     this.expectedKeys = b.expectedKeys;
     this.checkpoint = b.checkpoint;
     this.writeBufferBytes = b.writeBufferBytes;
+    this.writebackBytes = b.writebackBytes;
   }
 
   public static DatastoreConfig defaults() {
@@ -68,9 +73,10 @@ public final class DatastoreConfig {
         case EXPECTED_KEYS -> b.expectedKeys(parseLong(key, value));
         case CHECKPOINT -> b.checkpoint(parseBoolean(key, value));
         case WRITE_BUFFER_BYTES -> b.writeBufferBytes(parseInt(key, value));
+        case WRITEBACK_BYTES -> b.writebackBytes(parseLong(key, value));
         default -> throw new InvalidDatastoreConfigException(key, value,
-            "a known key (" + String.join(", ", SYNC, SYNC_INTERVAL_MS, LOAD_FACTOR,
-                EXPECTED_KEYS, CHECKPOINT, WRITE_BUFFER_BYTES) + ")");
+            "a known key (" + String.join(", ", SYNC, SYNC_INTERVAL_MS, WRITEBACK_BYTES,
+                LOAD_FACTOR, EXPECTED_KEYS, CHECKPOINT, WRITE_BUFFER_BYTES) + ")");
       }
     }
     return b.build();
@@ -80,10 +86,15 @@ public final class DatastoreConfig {
   public static String referenceTable() {
     return "| key | default | meaning |\n|---|---|---|\n"
         + row(SYNC, DEFAULT_SYNC.key(), "When appends are forced to the device: `none` (only at "
-            + "sync/compact/split/merge/close), `interval` (a background thread every interval), "
+            + "sync/compact/split/merge/close, and by the writeback below), `interval` (a background thread every interval), "
             + "`every-write` (before each put/delete returns).")
         + row(SYNC_INTERVAL_MS, String.valueOf(DEFAULT_SYNC_INTERVAL_MS),
             "Period of the `interval` policy, 1..60000 ms.")
+        + row(WRITEBACK_BYTES, String.valueOf(DEFAULT_WRITEBACK_BYTES), "Under every policy, "
+            + "a background thread forces the log to the device each time this many more bytes "
+            + "have reached the file, so dirty pages never pile up and a sync (or close, split, "
+            + "merge) waits only for the last few MB; adds durability, never removes any. "
+            + "0 = off; else 1048576.." + MAX_WRITEBACK_BYTES + ".")
         + row(LOAD_FACTOR, String.valueOf(DEFAULT_LOAD_FACTOR), "Share of index buckets "
             + "(valid + deleted) above which the index doubles, rebuilt by one pass over the log; "
             + MIN_LOAD_FACTOR + ".." + MAX_LOAD_FACTOR + ".")
@@ -93,7 +104,8 @@ public final class DatastoreConfig {
             + "`<file>.idx` at clean close and after compaction, so that an open replays only "
             + "the log after it.")
         + row(WRITE_BUFFER_BYTES, String.valueOf(DEFAULT_WRITE_BUFFER_BYTES), "Append buffer; "
-            + "records reach the file in writes of this size; 4096..268435456.");
+            + "records reach the file in writes of this size, made by a background thread while "
+            + "appends go on in a second buffer of the same size; 4096..268435456.");
   }
 
   private static String row(String key, String def, String meaning) {
@@ -156,11 +168,16 @@ public final class DatastoreConfig {
     return writeBufferBytes;
   }
 
+  public long writebackBytes() {
+    return writebackBytes;
+  }
+
   @Override
   public String toString() {
     return SYNC + "=" + sync.key() + ", " + SYNC_INTERVAL_MS + "=" + syncIntervalMs + ", "
         + LOAD_FACTOR + "=" + loadFactor + ", " + EXPECTED_KEYS + "=" + expectedKeys + ", "
-        + CHECKPOINT + "=" + checkpoint + ", " + WRITE_BUFFER_BYTES + "=" + writeBufferBytes;
+        + CHECKPOINT + "=" + checkpoint + ", " + WRITE_BUFFER_BYTES + "=" + writeBufferBytes
+        + ", " + WRITEBACK_BYTES + "=" + writebackBytes;
   }
 
   /** Validates each setting as it is set. */
@@ -171,6 +188,7 @@ public final class DatastoreConfig {
     private long expectedKeys = DEFAULT_EXPECTED_KEYS;
     private boolean checkpoint = DEFAULT_CHECKPOINT;
     private int writeBufferBytes = DEFAULT_WRITE_BUFFER_BYTES;
+    private long writebackBytes = DEFAULT_WRITEBACK_BYTES;
 
     private Builder() {}
 
@@ -220,6 +238,16 @@ public final class DatastoreConfig {
             "4096..268435456 bytes");
       }
       this.writeBufferBytes = bytes;
+      return this;
+    }
+
+    /** Bytes between background forces of the log; 0 turns them off. */
+    public Builder writebackBytes(long bytes) {
+      if (bytes != 0 && (bytes < (1 << 20) || bytes > MAX_WRITEBACK_BYTES)) {
+        throw new InvalidDatastoreConfigException(WRITEBACK_BYTES, bytes,
+            "0 (off) or 1048576.." + MAX_WRITEBACK_BYTES + " bytes");
+      }
+      this.writebackBytes = bytes;
       return this;
     }
 

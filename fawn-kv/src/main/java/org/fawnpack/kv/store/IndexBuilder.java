@@ -20,13 +20,24 @@ final class IndexBuilder {
   static HashIndex apply(HashIndex index, DataLog log, double loadFactor, byte kind, byte[] key,
       long offset) throws IOException {
     long hash = KeyHash.of(key);
-    int slot = index.findOrFree(hash, at -> RecordReader.keyAt(log, at, key));
+    HashIndex.KeyCheck check = at -> RecordReader.keyAt(log, at, key);
     if (kind == RecordFormat.KIND_DELETE) {
+      int slot = index.find(hash, check);
       if (slot >= 0) {
         index.remove(slot);
       }
       return index;
     }
+    return applyPut(index, log, loadFactor, hash, check, offset);
+  }
+
+  /**
+   * Points the key ({@code check} confirms fragment matches) at the put record at
+   * {@code offset}: repoints its bucket or takes a free one, growing when needed.
+   */
+  static HashIndex applyPut(HashIndex index, DataLog log, double loadFactor, long hash,
+      HashIndex.KeyCheck check, long offset) throws IOException {
+    int slot = index.findOrFree(hash, check);
     if (slot >= 0) {
       index.repoint(slot, offset);
       return index;
@@ -62,7 +73,7 @@ final class IndexBuilder {
     return rehash(index, log, bitsWithRoom(index, loadFactor, more), log.flushedBytes());
   }
 
-  private static int bitsWithRoom(HashIndex index, double loadFactor, long more) {
+  static int bitsWithRoom(HashIndex index, double loadFactor, long more) {
     return Math.max(index.capacityBits(), HashIndex.bitsFor(index.live() + more, loadFactor));
   }
 
@@ -80,12 +91,9 @@ final class IndexBuilder {
         Math.min(end, log.flushedBytes()), (from, to, tail) -> {
           // Reported when the log was opened; nothing the index points at lies there.
         });
-    while (scanner.next()) {
-      if (scanner.kind() != RecordFormat.KIND_PUT) {
-        continue;
-      }
-      long hash = KeyHash.of(scanner.key());
-      if (index.pointsAt(hash, scanner.offset()) && !next.insert(hash, scanner.offset())) {
+    RecordBatch batch = new RecordBatch();
+    while (scanner.nextBatch(batch)) {
+      if (!insertLive(index, next, batch)) {
         return rehash(index, log, bits + 1, end);
       }
     }
@@ -96,5 +104,24 @@ final class IndexBuilder {
     LOG.info("{}: index grown from 2^{} to 2^{} buckets for {} keys in {} ms", log.path(),
         index.capacityBits(), bits, index.live(), (System.nanoTime() - start) / 1_000_000);
     return next;
+  }
+
+  /** Sink for {@link HashIndex#touch} results, so the JIT cannot drop the loads. */
+  static volatile int touched;
+
+  /** Inserts the batch's puts that {@code from} points at into {@code to}; false when full. */
+  private static boolean insertLive(HashIndex from, HashIndex to, RecordBatch batch) {
+    int sink = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      sink += from.touch(batch.hash(i)) + to.touch(batch.hash(i));
+    }
+    touched = sink;
+    for (int i = 0; i < batch.size(); i++) {
+      if (batch.isPut(i) && from.pointsAt(batch.hash(i), batch.offset(i))
+          && !to.insert(batch.hash(i), batch.offset(i))) {
+        return false;
+      }
+    }
+    return true;
   }
 }

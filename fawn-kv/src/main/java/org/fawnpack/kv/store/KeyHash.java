@@ -19,14 +19,19 @@ final class KeyHash {
   private KeyHash() {}
 
   static long of(byte[] key) {
-    long h = key.length * M1;
+    return of(key, 0, key.length);
+  }
+
+  /** The hash of the key held in {@code bytes[from, from+length)}: same as of a copy. */
+  static long of(byte[] bytes, int from, int length) {
+    long h = length * M1;
     int i = 0;
-    for (; i + 8 <= key.length; i += 8) {
-      h = Long.rotateLeft(h ^ ((long) LONGS.get(key, i) * M2), 31) * M1;
+    for (; i + 8 <= length; i += 8) {
+      h = Long.rotateLeft(h ^ ((long) LONGS.get(bytes, from + i) * M2), 31) * M1;
     }
     long tail = 0;
-    for (int shift = 0; i < key.length; i++, shift += 8) {
-      tail |= (key[i] & 0xffL) << shift;
+    for (int shift = 0; i < length; i++, shift += 8) {
+      tail |= (bytes[from + i] & 0xffL) << shift;
     }
     h = Long.rotateLeft(h ^ (tail * M2), 31) * M1;
     return finish(h);

@@ -75,6 +75,44 @@ final class LogScanner {
     return false;
   }
 
+  /**
+   * Moves to the next record only when it lies wholly in the bytes already read and is valid:
+   * no read, no damage report. False (nothing consumed) otherwise; {@link #next()} then
+   * handles it. Lets a caller gather several records that stay addressable in {@link #buffer()}.
+   */
+  boolean nextInBuffer() {
+    long at = recordStart >= 0 ? position + recordLength : position;
+    int i = (int) (at - bufferBase);
+    if (at >= end || at < bufferBase || i + RecordFormat.HEADER_BYTES > buffer.limit()
+        || !RecordFormat.plausibleHeader(buffer, i)) {
+      return false;
+    }
+    int aligned = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, i),
+        RecordFormat.valueLength(buffer, i));
+    if (at + aligned > end || i + aligned > buffer.limit() || !RecordFormat.crcMatches(buffer, i)) {
+      return false;
+    }
+    position = at;
+    recordStart = i;
+    recordLength = aligned;
+    return true;
+  }
+
+  /**
+   * Fills {@code batch} with the next records (at least one, unless the range is done), all
+   * addressable in {@link #buffer()} until the next call; false at the end of the range.
+   */
+  boolean nextBatch(RecordBatch batch) throws IOException {
+    if (!next()) {
+      return false;
+    }
+    batch.clear(buffer);
+    do {
+      batch.add(this);
+    } while (!batch.full() && nextInBuffer());
+    return true;
+  }
+
   private boolean validAt(long at) throws IOException {
     if (!fill(at, RecordFormat.HEADER_BYTES)) {
       return false;
@@ -137,6 +175,12 @@ final class LogScanner {
 
   long sequence() {
     return RecordFormat.sequence(buffer, recordStart);
+  }
+
+  /** {@link KeyHash} of the current record's key, computed in place. */
+  long keyHash() {
+    return KeyHash.of(buffer.array(), buffer.arrayOffset() + recordStart + RecordFormat.HEADER_BYTES,
+        RecordFormat.keyLength(buffer, recordStart));
   }
 
   byte[] key() {

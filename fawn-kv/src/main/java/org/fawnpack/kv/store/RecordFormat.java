@@ -75,13 +75,21 @@ final class RecordFormat {
     out.putInt(start, crc(out, start + 4, end));
   }
 
-  /** CRC32C of {@code buffer[from, to)} without moving its position. */
+  /**
+   * CRC32C of {@code buffer[from, to)}; the buffer's position and limit are as they were
+   * afterwards (a direct buffer is checksummed in place rather than through a view object).
+   * Not for a buffer other threads move meanwhile.
+   */
   static int crc(ByteBuffer buffer, int from, int to) {
     CRC32C crc = new CRC32C();
     if (buffer.hasArray()) {
       crc.update(buffer.array(), buffer.arrayOffset() + from, to - from);
     } else {
-      crc.update(buffer.duplicate().limit(to).position(from));
+      int position = buffer.position();
+      int limit = buffer.limit();
+      buffer.limit(to).position(from);
+      crc.update(buffer);
+      buffer.limit(limit).position(position);
     }
     return (int) crc.getValue();
   }
@@ -124,15 +132,20 @@ final class RecordFormat {
 
   /** Whether the key stored at {@code at} equals {@code key}; the key bytes must be in {@code b}. */
   static boolean keyEquals(ByteBuffer b, int at, byte[] key) {
-    if (keyLength(b, at) != key.length) {
+    return keyEquals(b, at, key, 0, key.length);
+  }
+
+  /** Same, for a key held in {@code key[from, from+length)}. */
+  static boolean keyEquals(ByteBuffer b, int at, byte[] key, int from, int length) {
+    if (keyLength(b, at) != length) {
       return false;
     }
-    int from = at + HEADER_BYTES;
+    int start = at + HEADER_BYTES;
     if (b.hasArray()) {
-      int base = b.arrayOffset() + from;
-      return java.util.Arrays.equals(b.array(), base, base + key.length, key, 0, key.length);
+      int base = b.arrayOffset() + start;
+      return java.util.Arrays.equals(b.array(), base, base + length, key, from, from + length);
     }
-    return b.slice(from, key.length).equals(ByteBuffer.wrap(key));
+    return b.slice(start, length).equals(ByteBuffer.wrap(key, from, length));
   }
 
   static byte[] copy(ByteBuffer b, int from, int length) {

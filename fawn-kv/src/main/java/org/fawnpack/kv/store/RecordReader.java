@@ -55,6 +55,12 @@ final class RecordReader {
     return RecordFormat.keyEquals(read(log, offset), 0, key);
   }
 
+  /** Whether the record at {@code offset} holds the key in {@code key[from, from+length)}. */
+  static boolean keyAt(DataLog log, long offset, byte[] key, int from, int length)
+      throws IOException {
+    return RecordFormat.keyEquals(read(log, offset), 0, key, from, length);
+  }
+
   /** The key of the record at {@code offset}. */
   static byte[] key(DataLog log, long offset) throws IOException {
     ByteBuffer b = read(log, offset);

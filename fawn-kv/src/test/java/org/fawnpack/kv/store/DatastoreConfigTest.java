@@ -89,6 +89,17 @@ class DatastoreConfigTest {
   }
 
   @Test
+  void writebackBytes_belowOneMebibyte() {
+    assertRejected(DatastoreConfig.WRITEBACK_BYTES, "4096", "0 (off) or 1048576");
+  }
+
+  @Test
+  void writebackBytes_zero_turnsItOff() {
+    assertEquals(0, DatastoreConfig.fromMap(Map.of(DatastoreConfig.WRITEBACK_BYTES, "0"))
+        .writebackBytes());
+  }
+
+  @Test
   void fromMap_misspeltKey() {
     assertRejected("fawn.kv.synch", "none", "a known key");
   }

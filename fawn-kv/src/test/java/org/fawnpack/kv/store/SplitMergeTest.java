@@ -91,6 +91,40 @@ class SplitMergeTest {
   }
 
   @Test
+  void merge_intoAnIndexTooSmall_rebuildsItAndOtherWins_alsoAfterReopen() throws IOException {
+    Random random = new Random(33);
+    DatastoreConfig small = DatastoreConfig.builder().sync(SyncPolicy.NONE).expectedKeys(1)
+        .build();
+    Model model = new Model();
+    List<byte[]> keys = new ArrayList<>();
+    try (Datastore target = Datastore.open(dir.resolve("t.fds"), small);
+        Datastore other = Datastore.open(dir.resolve("o.fds"), small)) {
+      for (int i = 0; i < 1_000; i++) {
+        byte[] key = Model.randomBytes(random, 20);
+        byte[] value = Model.randomBytes(random, random.nextInt(100));
+        target.put(key, value);
+        model.put(key, value);
+        keys.add(key);
+      }
+      for (int i = 0; i < 5_000; i++) {
+        // Every tenth key is one the target holds too: other's value must win.
+        byte[] key = i % 10 == 0 ? keys.get(i / 10) : Model.randomBytes(random, 20);
+        byte[] value = Model.randomBytes(random, random.nextInt(100));
+        other.put(key, value);
+        model.put(key, value);
+        keys.add(key);
+      }
+      long capacityBefore = target.stats().indexBuckets();
+      target.merge(other);
+      assertTrue(target.stats().indexBuckets() > capacityBefore, "the index did not grow");
+      model.assertHeldBy(target, keys);
+    }
+    try (Datastore reopened = Datastore.open(dir.resolve("t.fds"), small)) {
+      model.assertHeldBy(reopened, keys);
+    }
+  }
+
+  @Test
   void split_targetExists_throwsNamingIt() throws IOException {
     Files.writeString(dir.resolve("taken.fds"), "x");
     try (Datastore ds = Datastore.open(dir.resolve("src.fds"), DatastoreConfig.defaults())) {
