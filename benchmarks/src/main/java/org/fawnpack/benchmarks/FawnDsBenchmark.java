@@ -37,6 +37,8 @@ public final class FawnDsBenchmark {
   private static final String CHILD_HEAP = "-Xmx3g";
   private static final int VALUE_BYTES = 200;
   private static final long SEED = 20090611L;
+  /** The device limit is the best of a few plain writes: the first often pays page reclaim. */
+  private static final int SEQUENTIAL_RUNS = 3;
 
   private FawnDsBenchmark() {}
 
@@ -70,8 +72,13 @@ public final class FawnDsBenchmark {
     KvWorkload workload = new KvWorkload(entries, VALUE_BYTES, SEED);
     deleteTree(dir);
     Files.createDirectories(dir);
-    double seqMbps = sequentialWriteMbps(workload, dir.resolve("sequential.bin"));
-    System.out.printf(Locale.ROOT, "plain sequential write: %.0f MB/s%n", seqMbps);
+    List<Double> seqRuns = new ArrayList<>();
+    for (int i = 0; i < SEQUENTIAL_RUNS; i++) {
+      seqRuns.add(sequentialWriteMbps(workload, dir.resolve("sequential.bin")));
+    }
+    double seqMbps = seqRuns.stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    System.out.printf(Locale.ROOT, "plain sequential write: %.0f MB/s (best of %s)%n", seqMbps,
+        seqRuns);
     Map<String, Map<String, String>> results = new LinkedHashMap<>();
     for (String engine : ENGINES) {
       Path engineDir = dir.resolve(engine);
@@ -79,7 +86,7 @@ public final class FawnDsBenchmark {
       deleteTree(engineDir);
     }
     double loadAfter = Machine.loadAverage();
-    String report = FawnDsReport.render(results, seqMbps, entries, gets, VALUE_BYTES,
+    String report = FawnDsReport.render(results, seqMbps, seqRuns, entries, gets, VALUE_BYTES,
         started.truncatedTo(ChronoUnit.SECONDS).toString(), command, Machine.describe(),
         loadBefore, loadAfter);
     System.out.println(report);

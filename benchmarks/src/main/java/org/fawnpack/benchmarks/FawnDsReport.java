@@ -1,14 +1,17 @@
 package org.fawnpack.benchmarks;
 
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /** The markdown of the fawn-ds section: the engines side by side, then the issue's targets. */
 final class FawnDsReport {
 
   private FawnDsReport() {}
 
-  static String render(Map<String, Map<String, String>> results, double seqMbps, long entries,
+  static String render(Map<String, Map<String, String>> results, double seqMbps,
+      List<Double> seqRuns, long entries,
       long gets, int valueBytes, String when, String command, String machine, double loadBefore,
       double loadAfter) {
     Map<String, String> fawn = results.get(FawnDsEngine.NAME);
@@ -17,8 +20,9 @@ final class FawnDsReport {
     StringBuilder s = new StringBuilder();
     s.append("## FAWN-DS against BDB-JE and RocksDB\n\n");
     s.append(String.format(Locale.ROOT, "- measured %s by `%s`; machine: %s; 1-minute load "
-        + "average %.1f at the start, %.1f at the end (a shared machine: other builds were "
-        + "running)%n", when, command, machine, loadBefore, loadAfter));
+        + "average %.1f at the start, %.1f at the end (absolute figures move with the machine's "
+        + "load and page cache; compare the ratios)%n", when, command, machine, loadBefore,
+        loadAfter));
     s.append(String.format(Locale.ROOT, "- %,d entries of 20-byte random keys and %d-byte "
         + "values (%.2f GB of user bytes); no sync per write, one sync at the end (FAWN-DS "
         + "`fawn.kv.sync=none` + sync(), RocksDB WAL off + memtable flush, BDB-JE deferred-write "
@@ -27,7 +31,9 @@ final class FawnDsReport {
         + "cache (caches not dropped)%n", entries, valueBytes, entries * (20.0 + valueBytes) / 1e9,
         gets));
     s.append(String.format(Locale.ROOT, "- plain 1 MiB-buffered sequential write of the same "
-        + "bytes, fdatasync at the end: **%.0f MB/s**%n%n", seqMbps));
+        + "bytes, fdatasync at the end: **%.0f MB/s**, the best of %d runs (%s MB/s)%n%n",
+        seqMbps, seqRuns.size(), seqRuns.stream()
+            .map(v -> String.format(Locale.ROOT, "%.0f", v)).collect(Collectors.joining(", "))));
     s.append("| engine | load s | load MB/s | puts/s | heap B/key | RSS B/key | disk MB "
         + "| gets/s 1 thread | p50 / p99 µs | gets/s 2 threads | p50 / p99 µs |\n");
     s.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -59,12 +65,14 @@ final class FawnDsReport {
       }
     }
     s.append(String.format(Locale.ROOT, "%nFAWN-DS split of its %.2f GB log at the middle of "
-        + "the ring: %.1f s (%.0f MB/s); merge of the upper half (%.2f GB) into the lower: "
-        + "%.1f s (%.0f MB/s); plain 1 MiB-buffered copy of the log file: %.1f s (%.0f MB/s). "
-        + "Log reads per get: %.5f; fragment false positives per get: %.6f.%n%n",
-        d(fawn, "split.input-bytes") / 1e9, d(fawn, "split.seconds"), d(fawn, "split.mbps"),
-        d(fawn, "merge.input-bytes") / 1e9, d(fawn, "merge.seconds"), d(fawn, "merge.mbps"),
-        d(fawn, "copy.seconds"), d(fawn, "copy.mbps"), d(fawn, "log-reads-per-get"),
+        + "the ring: %.0f MB/s; merge of the upper half (%.2f GB) back into the lower: %.0f MB/s "
+        + "of merged input; plain 1 MiB-buffered copy of the log file: %.0f MB/s. Each is the "
+        + "best of %d interleaved rounds (copy, split, merge; runs: copy %s, split %s, merge %s "
+        + "MB/s). Log reads per get: %.5f; fragment false positives per get: %.6f.%n%n",
+        d(fawn, "split.input-bytes") / 1e9, d(fawn, "split.mbps"),
+        d(fawn, "merge.input-bytes") / 1e9, d(fawn, "merge.mbps"), d(fawn, "copy.mbps"),
+        KvEngineRun.SPLIT_MERGE_ROUNDS, fawn.get("copy.mbps-runs"), fawn.get("split.mbps-runs"),
+        fawn.get("merge.mbps-runs"), d(fawn, "log-reads-per-get"),
         d(fawn, "fragment-false-positives-per-get")));
     s.append("| target (issue #6) | measured | met |\n|---|---|---|\n");
     double indexPerKey = d(fawn, "heap.bytes-per-key");
