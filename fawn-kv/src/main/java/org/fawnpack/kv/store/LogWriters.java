@@ -2,6 +2,7 @@ package org.fawnpack.kv.store;
 
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -14,21 +15,26 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class LogWriters {
 
-  private static final int THREADS = Math.max(2, Runtime.getRuntime().availableProcessors());
+  private static final int THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
   private static final ExecutorService EXECUTOR = create();
 
   private LogWriters() {}
 
   private static ExecutorService create() {
-    AtomicInteger n = new AtomicInteger();
     ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), r -> {
-          Thread t = new Thread(r, "fawn-ds-log-writer-" + n.incrementAndGet());
-          t.setDaemon(true);
-          return t;
-        });
+        new LinkedBlockingQueue<>(), daemonThreads("fawn-ds-log-writer"));
     executor.allowCoreThreadTimeOut(true);
     return executor;
+  }
+
+  /** Daemon threads named {@code prefix-1}, {@code prefix-2}, ...: they never hold a JVM up. */
+  static ThreadFactory daemonThreads(String prefix) {
+    AtomicInteger n = new AtomicInteger();
+    return r -> {
+      Thread t = new Thread(r, prefix + "-" + n.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    };
   }
 
   static ExecutorService executor() {

@@ -11,11 +11,8 @@ final class SyncScheduler {
   private SyncScheduler() {}
 
   private static ScheduledExecutorService create() {
-    ScheduledThreadPoolExecutor executor = new ScheduledThreadPoolExecutor(1, r -> {
-      Thread t = new Thread(r, "fawn-ds-sync");
-      t.setDaemon(true);
-      return t;
-    });
+    ScheduledThreadPoolExecutor executor =
+        new ScheduledThreadPoolExecutor(1, LogWriters.daemonThreads("fawn-ds-sync"));
     executor.setRemoveOnCancelPolicy(true);
     return executor;
   }

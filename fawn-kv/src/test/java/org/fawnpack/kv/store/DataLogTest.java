@@ -49,6 +49,19 @@ class DataLogTest {
     return b;
   }
 
+  /** Appends a record, checks the offset the format gives it, adds its bytes to expected. */
+  private static void appendExpecting(DataLog log, ByteArrayOutputStream expected, byte[] key,
+      byte[] value, long seq) throws IOException {
+    long offset = log.append(RecordFormat.KIND_PUT, key, value, seq);
+    assertEquals(DataLog.HEADER_BYTES + expected.size(), offset, "offset of record " + seq);
+    expected.write(expectedRecord(key, value, seq));
+  }
+
+  private FaultyChannel faultyChannel(Path file) throws IOException {
+    return new FaultyChannel(FileChannel.open(file, StandardOpenOption.CREATE_NEW,
+        StandardOpenOption.READ, StandardOpenOption.WRITE));
+  }
+
   @Test
   void read_whileWritesAreInFlight_equalsTheFormatAtEveryOffset() throws IOException {
     Random random = new Random(7);
@@ -56,11 +69,8 @@ class DataLogTest {
     Path file = dir.resolve("a.log");
     try (DataLog log = DataLog.create(file, SMALL_BUFFER, 0)) {
       for (long seq = 1; seq <= 600; seq++) {
-        byte[] key = bytes(random, 1 + random.nextInt(30));
-        byte[] value = bytes(random, random.nextInt(700));
-        long offset = log.append(RecordFormat.KIND_PUT, key, value, seq);
-        assertEquals(DataLog.HEADER_BYTES + expected.size(), offset, "offset of record " + seq);
-        expected.write(expectedRecord(key, value, seq));
+        appendExpecting(log, expected, bytes(random, 1 + random.nextInt(30)),
+            bytes(random, random.nextInt(700)), seq);
         byte[] all = expected.toByteArray();
         // A range anywhere, often crossing the file / in-flight / filling boundaries.
         int from = random.nextInt(all.length);
@@ -82,8 +92,7 @@ class DataLogTest {
   @Test
   void append_afterABackgroundWriteFailed_throwsNamingTheLog() throws IOException {
     Path file = dir.resolve("full.log");
-    FaultyChannel channel = new FaultyChannel(FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE));
+    FaultyChannel channel = faultyChannel(file);
     channel.failWritesFrom(3 * SMALL_BUFFER);
     Random random = new Random(3);
     try (DataLog log = DataLog.create(file, channel, SMALL_BUFFER, 0)) {
@@ -104,8 +113,7 @@ class DataLogTest {
   @Test
   void writeback_forcesInTheBackground_withoutASync() throws Exception {
     Path file = dir.resolve("wb.log");
-    FaultyChannel channel = new FaultyChannel(FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE));
+    FaultyChannel channel = faultyChannel(file);
     Random random = new Random(5);
     try (DataLog log = DataLog.create(file, channel, 64 << 10, 1 << 20)) {
       int atCreate = channel.forces.get();
@@ -124,8 +132,7 @@ class DataLogTest {
   @Test
   void writeback_off_forcesOnlyOnSync() throws IOException {
     Path file = dir.resolve("nowb.log");
-    FaultyChannel channel = new FaultyChannel(FileChannel.open(file, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE));
+    FaultyChannel channel = faultyChannel(file);
     Random random = new Random(6);
     try (DataLog log = DataLog.create(file, channel, 64 << 10, 0)) {
       int atCreate = channel.forces.get();
@@ -147,11 +154,7 @@ class DataLogTest {
     try (DataLog log = DataLog.create(file, SMALL_BUFFER, 0)) {
       for (long seq = 1; seq <= 40; seq++) {
         int valueLength = seq % 10 == 0 ? 3 * SMALL_BUFFER : random.nextInt(500);
-        byte[] key = bytes(random, 10);
-        byte[] value = bytes(random, valueLength);
-        assertEquals(DataLog.HEADER_BYTES + expected.size(),
-            log.append(RecordFormat.KIND_PUT, key, value, seq));
-        expected.write(expectedRecord(key, value, seq));
+        appendExpecting(log, expected, bytes(random, 10), bytes(random, valueLength), seq);
       }
       ByteBuffer all = ByteBuffer.allocate(expected.size());
       log.read(DataLog.HEADER_BYTES, all);
