@@ -32,7 +32,8 @@ final class ClusterReadme {
     r.append("Each directory `<host>/` is that host's `HADOOP_CONF_DIR`. Every property has a"
         + " `<description>` saying why it has its value.\n\n");
     r.append("## Check\n\n```sh\n./fawn profile validate <this directory>\n```\n\n");
-    r.append("## Push\n\n```sh\nfor h in ").append(master).append(" $(cat workers); do\n")
+    r.append("## Push\n\nFrom this directory, to every host's `").append(conf)
+        .append("`:\n\n```sh\nfor h in ").append(master).append(" $(cat workers); do\n")
         .append("  rsync -av --chmod=Du=rwx,Dgo=rx,Fu=rw,Fgo=r \"$h/\" \"$h:").append(conf)
         .append("/\"\ndone\n```\n\n");
     r.append("Copy `fawn-energy-collector-aux.jar` to `").append(inv.energyJar())

@@ -15,9 +15,12 @@ import java.util.Optional;
 public final class ClusterRenderer {
   /** The node label whose NodeManager runs ApplicationMasters. */
   public static final String MASTER_LABEL = "master";
-  public static final String PROFILE_KEY = "fawn.configs.profile";
-  public static final String ROLE_KEY = "fawn.configs.role";
-  public static final String HOST_MEMORY_KEY = "fawn.configs.host.memory-mb";
+  /** Same as {@link ConfigsKeys#PROFILE}. */
+  public static final String PROFILE_KEY = ConfigsKeys.PROFILE;
+  /** Same as {@link ConfigsKeys#ROLE}. */
+  public static final String ROLE_KEY = ConfigsKeys.ROLE;
+  /** Same as {@link ConfigsKeys#HOST_MEMORY_MB}. */
+  public static final String HOST_MEMORY_KEY = ConfigsKeys.HOST_MEMORY_MB;
   static final String ENERGY_SERVICE = "org.fawnpack.energy.service.EnergyCollectorService";
   static final int NAMENODE_PORT = 8020;
 

@@ -40,6 +40,10 @@ public final class InventoryReader {
   private InventoryReader() {}
 
   public static Inventory read(Path file) {
+    if (!Files.isRegularFile(file)) {
+      // A mistyped path is bad input (exit 2 in the tool), not an I/O failure.
+      throw new ConfigFileException(file.toString(), "(file)", null, "no such inventory file");
+    }
     try {
       return parse(file.toString(), Files.readString(file, StandardCharsets.UTF_8),
           file.toAbsolutePath().getParent());
@@ -96,14 +100,17 @@ public final class InventoryReader {
   }
 
   private static Profile profile(YamlNode entry, String name, Path dir) {
-    try {
-      if (ProfileReader.BUILT_IN.contains(name) || dir == null) {
-        return ProfileReader.load(name);
-      }
-      return ProfileReader.load(dir.resolve(name).toString());
-    } catch (IllegalArgumentException e) {
-      throw new ConfigFileException(entry.file(), entry.key("profile"), name, e.getMessage());
+    if (ProfileReader.BUILT_IN.contains(name)) {
+      return ProfileReader.builtIn(name);
     }
+    // A file path is relative to the inventory, so an inventory works from any directory.
+    Path file = dir == null ? Path.of(name) : dir.resolve(name);
+    if (!Files.isRegularFile(file)) {
+      throw new ConfigFileException(entry.file(), entry.key("profile"), name, "neither a"
+          + " built-in profile (" + String.join(", ", ProfileReader.BUILT_IN) + ") nor a file ("
+          + file + ")");
+    }
+    return ProfileReader.load(file.toString());
   }
 
   private static Map<String, Map<String, String>> meters(YamlNode root) {

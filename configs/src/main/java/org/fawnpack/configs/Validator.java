@@ -16,9 +16,10 @@ import org.apache.hadoop.conf.Configuration;
  * <li>{@code mapreduce.task.io.sort.mb} at or above the map heap;</li>
  * <li>a map or reduce container larger than a slave's NodeManager memory, or larger than
  *     {@code yarn.scheduler.maximum-allocation-mb};</li>
- * <li>{@code yarn.scheduler.minimum-allocation-mb} above a NodeManager's memory (the
- *     ResourceManager shuts that NodeManager down);</li>
- * <li>an ApplicationMaster larger than the master NodeManager's memory;</li>
+ * <li>{@code yarn.scheduler.minimum-allocation-mb} (or {@code -vcores}) above a NodeManager's
+ *     memory (or vcores): the ResourceManager shuts that NodeManager down;</li>
+ * <li>an ApplicationMaster larger than the master NodeManager's memory, or than
+ *     {@code yarn.scheduler.maximum-allocation-mb};</li>
  * <li>a NodeManager promised more memory than its host has;</li>
  * <li>{@code dfs.blocksize} below {@code dfs.namenode.fs-limits.min-block-size} or not a
  *     multiple of {@code dfs.bytes-per-checksum} (the NameNode refuses such files);</li>
@@ -35,6 +36,8 @@ public final class Validator {
   /** hdfs-default.xml of Hadoop 3.5.0, for when the hadoop-hdfs jar is not on the classpath. */
   static final long DEFAULT_MIN_BLOCK_SIZE = 1024 * 1024;
   static final int DEFAULT_BYTES_PER_CHECKSUM = 512;
+  private static final List<String> TASK_MEMORY_KEYS = List.of("mapreduce.map.memory.mb",
+      "mapreduce.reduce.memory.mb");
   private static final Pattern XMX = Pattern.compile("-Xmx(\\d+)([kKmMgG]?)(?:\\s|$)");
 
   private final ClusterConfs confs;
@@ -63,8 +66,9 @@ public final class Validator {
       meters(host);
     }
     if (master == null) {
-      error(confs.hostNames().get(0), YARN, ClusterRenderer.ROLE_KEY, null,
-          "no host is the master (" + ClusterRenderer.ROLE_KEY + "=master, or the node label"
+      String first = confs.hostNames().get(0);
+      error(first, YARN, ConfigsKeys.ROLE, confs.conf(first, YARN).getTrimmed(ConfigsKeys.ROLE),
+          "no host is the master (" + ConfigsKeys.ROLE + "=master, or the node label"
           + " master): the ApplicationMasters have nowhere to run");
       return;
     }
@@ -80,6 +84,7 @@ public final class Validator {
       containersFit(master, slave);
       idleVcores(slave);
     }
+    schedulerMaximum(master);
     applicationMaster(master);
     blockSize(master);
     replication(master);
@@ -88,7 +93,7 @@ public final class Validator {
   private String master() {
     for (String host : confs.hostNames()) {
       Configuration yarn = confs.conf(host, YARN);
-      if ("master".equals(yarn.getTrimmed(ClusterRenderer.ROLE_KEY))
+      if ("master".equals(yarn.getTrimmed(ConfigsKeys.ROLE))
           || ClusterRenderer.MASTER_LABEL.equals(
               yarn.getTrimmed("yarn.nodemanager.node-labels.provider.configured-node-partition"))) {
         return host;
@@ -130,38 +135,55 @@ public final class Validator {
   /** Rule: a NodeManager cannot offer more memory than its host has. */
   private void nodeMemory(String host) {
     Configuration y = confs.conf(host, YARN);
-    int physical = y.getInt(ClusterRenderer.HOST_MEMORY_KEY, -1);
+    int physical = y.getInt(ConfigsKeys.HOST_MEMORY_MB, -1);
     int node = y.getInt("yarn.nodemanager.resource.memory-mb", -1);
     if (physical > 0 && node > physical) {
       error(host, YARN, "yarn.nodemanager.resource.memory-mb", Integer.toString(node),
-          "is more than the host's " + physical + " MB (" + ClusterRenderer.HOST_MEMORY_KEY
+          "is more than the host's " + physical + " MB (" + ConfigsKeys.HOST_MEMORY_MB
           + "): containers would swap or be killed by the kernel");
     }
   }
 
-  /** Rule: the ResourceManager shuts down a NodeManager smaller than the minimum allocation. */
+  /**
+   * Rule: the ResourceManager shuts down a NodeManager smaller than the minimum allocation in
+   * memory or in vcores (ResourceTrackerService checks both at registration).
+   */
   private void schedulerMinimum(String master, String host) {
-    int min = confs.conf(master, YARN).getInt("yarn.scheduler.minimum-allocation-mb", 1024);
-    int node = confs.conf(host, YARN).getInt("yarn.nodemanager.resource.memory-mb", -1);
-    if (node > 0 && min > node) {
-      error(host, YARN, "yarn.nodemanager.resource.memory-mb", Integer.toString(node),
-          "is below yarn.scheduler.minimum-allocation-mb=" + min + " (" + master + "'s "
-          + YARN + "): the ResourceManager shuts this NodeManager down at registration");
+    Configuration rm = confs.conf(master, YARN);
+    Configuration nm = confs.conf(host, YARN);
+    for (String[] keys : new String[][] {
+        {"yarn.scheduler.minimum-allocation-mb", "yarn.nodemanager.resource.memory-mb"},
+        {"yarn.scheduler.minimum-allocation-vcores", "yarn.nodemanager.resource.cpu-vcores"}}) {
+      int min = rm.getInt(keys[0], keys[0].endsWith("mb") ? 1024 : 1);
+      int node = nm.getInt(keys[1], -1);
+      if (node > 0 && min > node) {
+        error(host, YARN, keys[1], Integer.toString(node), "is below " + keys[0] + "=" + min
+            + " (" + master + "'s " + YARN + "): the ResourceManager shuts this NodeManager"
+            + " down at registration");
+      }
     }
   }
 
-  /** Rules: every task container must fit each slave, and the scheduler's maximum. */
+  /** Rule: every task container must fit each slave. */
   private void containersFit(String master, String slave) {
     Configuration m = confs.conf(master, MAPRED);
     int node = confs.conf(slave, YARN).getInt("yarn.nodemanager.resource.memory-mb", -1);
-    int max = confs.conf(master, YARN).getInt("yarn.scheduler.maximum-allocation-mb", 8192);
-    for (String key : List.of("mapreduce.map.memory.mb", "mapreduce.reduce.memory.mb")) {
+    for (String key : TASK_MEMORY_KEYS) {
       int container = m.getInt(key, -1);
       if (container > 0 && node > 0 && container > node) {
         error(slave, MAPRED, key, Integer.toString(container), "container " + container
             + " MB > this slave's NodeManager memory " + node
             + " MB (yarn.nodemanager.resource.memory-mb): no task of that kind can run here");
       }
+    }
+  }
+
+  /** Rule: the ResourceManager rejects a request above its maximum allocation. */
+  private void schedulerMaximum(String master) {
+    Configuration m = confs.conf(master, MAPRED);
+    int max = confs.conf(master, YARN).getInt("yarn.scheduler.maximum-allocation-mb", 8192);
+    for (String key : TASK_MEMORY_KEYS) {
+      int container = m.getInt(key, -1);
       if (container > max) {
         error(master, MAPRED, key, Integer.toString(container), "container " + container
             + " MB > yarn.scheduler.maximum-allocation-mb=" + max + ": the ResourceManager"
@@ -170,15 +192,23 @@ public final class Validator {
     }
   }
 
-  /** Rule: AMs run on the master's NodeManager, so each must fit its memory. */
+  /**
+   * Rules: AMs run on the master's NodeManager, so each must fit its memory; and like any
+   * container the AM must fit the scheduler's maximum.
+   */
   private void applicationMaster(String master) {
     Configuration m = confs.conf(master, MAPRED);
     int am = m.getInt("yarn.app.mapreduce.am.resource.mb", 1536);
     int node = confs.conf(master, YARN).getInt("yarn.nodemanager.resource.memory-mb", -1);
+    int max = confs.conf(master, YARN).getInt("yarn.scheduler.maximum-allocation-mb", 8192);
     if (node > 0 && am > node) {
       error(master, MAPRED, "yarn.app.mapreduce.am.resource.mb", Integer.toString(am),
           "ApplicationMaster " + am + " MB > the master NodeManager's free memory " + node
           + " MB (yarn.nodemanager.resource.memory-mb): jobs wait forever for their AM");
+    } else if (am > max) {
+      error(master, MAPRED, "yarn.app.mapreduce.am.resource.mb", Integer.toString(am),
+          "ApplicationMaster " + am + " MB > yarn.scheduler.maximum-allocation-mb=" + max
+          + ": the ResourceManager rejects the job");
     }
   }
 

@@ -35,6 +35,12 @@ class ClusterRendererTest {
     return conf;
   }
 
+  private static Configuration read(Path root, String host, String file) {
+    Configuration conf = new Configuration(false);
+    conf.addResource(new org.apache.hadoop.fs.Path(root.resolve(host).resolve(file).toUri()));
+    return conf;
+  }
+
   private static long xmx(String opts) {
     String[] parts = opts.split("-Xmx");
     return Long.parseLong(parts[1].replaceAll("m.*", ""));
@@ -51,7 +57,14 @@ class ClusterRendererTest {
     List<String> workers = Files.readAllLines(dir.resolve("workers"));
     assertEquals(37, workers.size());
     assertFalse(workers.contains("master"));
-    assertTrue(Files.readString(dir.resolve("README.md")).contains("rsync"));
+    String readme = Files.readString(dir.resolve("README.md"));
+    for (String step : List.of("# Cluster edison-35", "for h in master $(cat workers)", "rsync",
+        "/etc/hadoop/conf/", "/opt/fawn/lib/fawn-energy-collector-aux.jar",
+        "yarn rmadmin -addToClusterNodeLabels \"master(exclusive=true)\"",
+        "yarn --daemon start resourcemanager", "hdfs --daemon start datanode",
+        "yarn --daemon start nodemanager", "- slaves: 37")) {
+      assertTrue(readme.contains(step), step + " in\n" + readme);
+    }
   }
 
   @Test
@@ -118,10 +131,79 @@ class ClusterRendererTest {
 
   @Test
   void render_blockSizeAndReplicationAgreeAcrossTheCluster() {
+    // Seed 003 §5.2 for the Edison cluster: 16 MB blocks, replication 2.
     for (Inventory.Host h : inventory.hosts()) {
       Configuration hdfs = read(h.name(), "hdfs-site.xml");
       assertEquals(16L << 20, hdfs.getLongBytes("dfs.blocksize", -1), h.name());
       assertEquals(2, hdfs.getInt("dfs.replication", -1), h.name());
+    }
+  }
+
+  /**
+   * A mix of slave types: every cluster-wide value is checked against its rule, computed here
+   * from the profiles themselves; every node-local value against the host's own profile.
+   */
+  @Test
+  void render_mixedSlaves_followTheClusterWideRules() throws Exception {
+    Path mixed = dir.resolve("mixed");
+    Inventory inv = InventoryReader.parse("mixed.yaml", "cluster: mixed\nhosts:\n"
+        + "  - {host: boss, profile: brawny-master}\n"
+        + "  - {host: \"e[1-2]\", profile: edison}\n"
+        + "  - {host: \"p[1-2]\", profile: rpi4-4g}\n", null);
+    ClusterRenderer.render(inv).write(mixed);
+    List<Profile> slaves = inv.slaves().stream().map(Inventory.Host::profile).toList();
+    Profile smallest = slaves.stream().min(java.util.Comparator.comparingInt(
+        p -> p.get(Setting.NODE_MEMORY_MB))).orElseThrow();
+    Profile master = inv.master().profile();
+    long block = slaves.stream().mapToLong(p -> p.get(Setting.BLOCK_SIZE_MB)).min()
+        .orElseThrow() << 20;
+    int replication = Math.min(slaves.stream().mapToInt(p -> p.get(Setting.REPLICATION)).max()
+        .orElseThrow(), slaves.size());
+    int smallestNode = inv.hosts().stream().mapToInt(h -> h.profile().get(Setting.NODE_MEMORY_MB))
+        .min().orElseThrow();
+    int largestNode = inv.hosts().stream().mapToInt(h -> h.profile().get(Setting.NODE_MEMORY_MB))
+        .max().orElseThrow();
+    assertEquals("edison", smallest.name());
+    assertEquals(3, replication);   // rpi4-4g wants 3 and there are 4 DataNodes
+    for (Inventory.Host h : inv.hosts()) {
+      Configuration hdfs = read(mixed, h.name(), "hdfs-site.xml");
+      assertEquals(block, hdfs.getLongBytes("dfs.blocksize", -1), h.name());
+      assertEquals(replication, hdfs.getInt("dfs.replication", -1), h.name());
+      Configuration y = read(mixed, h.name(), "yarn-site.xml");
+      assertEquals(h.profile().get(Setting.NODE_MEMORY_MB),
+          y.getInt("yarn.nodemanager.resource.memory-mb", -1), h.name());
+      assertEquals(h.profile().get(Setting.VCORES),
+          y.getInt("yarn.nodemanager.resource.cpu-vcores", -1), h.name());
+      int min = y.getInt("yarn.scheduler.minimum-allocation-mb", -1);
+      assertTrue(min > 0 && min <= smallestNode, h.name() + ": minimum " + min);
+      assertEquals(largestNode, y.getInt("yarn.scheduler.maximum-allocation-mb", -1), h.name());
+      Configuration m = read(mixed, h.name(), "mapred-site.xml");
+      assertEquals(smallest.get(Setting.MAP_MEMORY_MB), m.getInt("mapreduce.map.memory.mb", -1));
+      assertEquals(smallest.get(Setting.REDUCE_MEMORY_MB),
+          m.getInt("mapreduce.reduce.memory.mb", -1));
+      assertEquals(smallest.get(Setting.IO_SORT_MB), m.getInt("mapreduce.task.io.sort.mb", -1));
+      assertEquals(master.get(Setting.AM_MEMORY_MB),
+          m.getInt("yarn.app.mapreduce.am.resource.mb", -1));
+      assertEquals(master.get(Setting.AM_HEAP_MB), xmx(m.get("yarn.app.mapreduce.am.command-opts")));
+      for (String key : List.of("mapreduce.map.memory.mb", "mapreduce.reduce.memory.mb",
+          "yarn.app.mapreduce.am.resource.mb")) {
+        assertEquals(0, m.getInt(key, -1) % min, key + " is not a multiple of " + min);
+      }
+    }
+  }
+
+  @Test
+  void render_fewerDataNodesThanWanted_capsReplication() throws Exception {
+    Path small = dir.resolve("two-pis");
+    Inventory inv = InventoryReader.parse("two.yaml", "cluster: two\nhosts:\n"
+        + "  - {host: boss, profile: brawny-master}\n"
+        + "  - {host: \"p[1-2]\", profile: rpi4-4g}\n", null);
+    ClusterRenderer.render(inv).write(small);
+    assertTrue(ProfileReader.builtIn("rpi4-4g").get(Setting.REPLICATION) > 2);
+    for (Inventory.Host h : inv.hosts()) {
+      assertEquals(2, read(small, h.name(), "hdfs-site.xml").getInt("dfs.replication", -1));
+      assertEquals(2, read(small, h.name(), "mapred-site.xml")
+          .getInt("mapreduce.client.submit.file.replication", -1));
     }
   }
 

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 class InventoryReaderTest {
@@ -41,10 +42,47 @@ class InventoryReaderTest {
     assertEquals(38, paper.hosts().size());
     assertEquals(35, paper.hosts().stream().filter(h -> h.profile().name().equals("edison"))
         .count());
+    // Seed 003 §3: five boxes of seven Edisons, each box on one DC supply (an SCPI meter);
+    // the Dell master and two Dell slaves on rack PDU outlets.
     for (int box = 1; box <= 5; box++) {
       assertEquals(7, paper.hostsOf("box" + box).size());
+      assertEquals("scpi", paper.meters().get("box" + box).get("type"));
+    }
+    assertEquals("master", paper.master().name());
+    assertEquals("brawny-master", paper.master().profile().name());
+    List<Inventory.Host> dells = paper.slaves().stream()
+        .filter(h -> h.profile().name().equals("dell-r620")).toList();
+    assertEquals(2, dells.size());
+    for (Inventory.Host h : dells) {
+      assertEquals(1, h.meters().size(), h.name());
+      Map<String, String> pdu = paper.meters().get(h.meters().get(0));
+      assertEquals("snmp-pdu", pdu.get("type"), h.name());
+      assertTrue(pdu.containsKey("outlet"), h.name());
     }
     assertEquals(9, InventoryReader.read(Path.of("examples/arm-small.yaml")).hosts().size());
+  }
+
+  @Test
+  void parse_notYaml_namesTheFile() {
+    assertTrue(fails("cluster: c\nhosts: [{host: m, profile: brawny-master}\n")
+        .startsWith("inv.yaml: (document): is not valid YAML"));
+  }
+
+  @Test
+  void parse_missingHosts_namesTheKey() {
+    assertTrue(fails("cluster: c\n").contains("inv.yaml: hosts: is required"));
+  }
+
+  @Test
+  void parse_hostWithoutProfile_namesTheEntry() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: e1}\n").contains("inv.yaml: hosts[1].profile: is required"));
+  }
+
+  @Test
+  void parse_backwardsRange_namesTheValue() {
+    assertTrue(fails("cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: \"e[9-2]\", profile: edison}\n").contains("hosts[1].host=e[9-2]"));
   }
 
   @Test

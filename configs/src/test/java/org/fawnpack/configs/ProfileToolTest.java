@@ -1,6 +1,7 @@
 package org.fawnpack.configs;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
@@ -106,6 +107,89 @@ class ProfileToolTest {
     assertTrue(out().matches("(?s).*dfs.blocksize\\s+134217728\\s+16777216\\s.*"), out());
     assertTrue(out().matches("(?s).*yarn.app.mapreduce.am.resource.mb\\s+1536\\s+100\\s.*"),
         out());
+  }
+
+  @Test
+  void run_help_printsTheUsageOfEveryCommand() throws Exception {
+    assertEquals(0, run("--help"));
+    for (String command : new String[] {"render --inventory FILE --out DIR", "validate DIR",
+        "validate --inventory FILE", "derive --cores N --memory SIZE --disks N", "diff PROFILE",
+        "list"}) {
+      assertTrue(out().contains(command), command + " in\n" + out());
+    }
+  }
+
+  @Test
+  void render_missingInventory_exits2NamingTheFile() throws Exception {
+    assertEquals(2, run("render", "--inventory", "no-such.yaml", "--out", dir.toString()));
+    assertTrue(err().contains("profile: no-such.yaml: (file): no such inventory file"), err());
+  }
+
+  @Test
+  void render_unknownProfile_exits2NamingFileKeyAndValue() throws Exception {
+    Path inv = dir.resolve("typo.yaml");
+    Files.writeString(inv, "cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: e1, profile: edisn}\n");
+    assertEquals(2, run("render", "--inventory", inv.toString(), "--out", dir.toString()));
+    assertTrue(err().contains(inv + ": hosts[1].profile=edisn: neither a built-in profile"),
+        err());
+  }
+
+  @Test
+  void validate_inventoryYamlError_exits2NamingTheFile() throws Exception {
+    Path inv = dir.resolve("broken.yaml");
+    Files.writeString(inv, "cluster: c\nhosts:\n  - {host: m, profile: brawny-master\n");
+    assertEquals(2, run("validate", "--inventory", inv.toString()));
+    assertTrue(err().contains(inv + ": (document): is not valid YAML"), err());
+  }
+
+  @Test
+  void validate_profileFileWithBadSize_exits2NamingFileAndKey() throws Exception {
+    Path profile = dir.resolve("big.yaml");
+    Files.writeString(profile, Files.readString(Path.of("src/main/resources/profiles/edison.yaml"))
+        .replace("name: edison", "name: big")
+        .replace("memory-mb: {value: 960,", "memory-mb: {value: 960m,"));
+    Path inv = dir.resolve("inv.yaml");
+    Files.writeString(inv, "cluster: c\nhosts:\n  - {host: m, profile: brawny-master}\n"
+        + "  - {host: e1, profile: big.yaml}\n");
+    assertEquals(2, run("validate", "--inventory", inv.toString()));
+    assertTrue(err().contains(profile + ": resources.memory-mb.value=960m: must be a number"),
+        err());
+  }
+
+  @Test
+  void validate_missingDirectory_exits2() throws Exception {
+    assertEquals(2, run("validate", dir.resolve("nothing").toString()));
+    assertTrue(err().contains("not a directory"), err());
+  }
+
+  @Test
+  void derive_badRole_exits2() throws Exception {
+    assertEquals(2, run("derive", "--cores", "2", "--memory", "960m", "--disks", "1",
+        "--role", "boss"));
+    assertTrue(err().contains("--role must be slave or master, was 'boss'"), err());
+  }
+
+  @Test
+  void derive_missingDisks_exits2() throws Exception {
+    assertEquals(2, run("derive", "--cores", "2", "--memory", "960m"));
+    assertTrue(err().contains("--disks is required"), err());
+  }
+
+  @Test
+  void diff_everyChangeCarriesItsReason() throws Exception {
+    for (String name : ProfileReader.BUILT_IN) {
+      for (ProfileDiff.Change c : ProfileDiff.of(ProfileReader.builtIn(name))) {
+        assertFalse(c.reason().isBlank(), name + " " + c.key());
+        assertFalse(c.value().equals(c.hadoopDefault()), name + " " + c.key());
+      }
+    }
+  }
+
+  @Test
+  void diff_unknownProfile_exits2() throws Exception {
+    assertEquals(2, run("diff", "cray-1"));
+    assertTrue(err().contains("no profile 'cray-1'"), err());
   }
 
   @Test

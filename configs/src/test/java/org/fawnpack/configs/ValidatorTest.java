@@ -50,7 +50,13 @@ class ValidatorTest {
     assertEquals(file, f.file(), f.toString());
     assertEquals(key, f.key(), f.toString());
     assertEquals(value, f.value(), f.toString());
-    assertTrue(f.toString().contains(host) && f.toString().contains(key + "=" + value));
+    assertTrue(f.toString().contains(" " + host + " " + file + " " + key + "=" + value + ": "),
+        f.toString());
+  }
+
+  private static Finding named(List<Finding> findings, String host, String key) {
+    return findings.stream().filter(f -> f.host().equals(host) && f.key().equals(key))
+        .findFirst().orElseThrow(() -> new AssertionError(host + " " + key + ": " + findings));
   }
 
   @Test
@@ -110,6 +116,76 @@ class ValidatorTest {
     Finding f = findings.stream().filter(x -> x.message().contains("ApplicationMaster"))
         .findFirst().orElseThrow(() -> new AssertionError(findings.toString()));
     assertNames(f, "boss", "mapred-site.xml", "yarn.app.mapreduce.am.resource.mb", "5000");
+  }
+
+  @Test
+  void validate_amHeapAtItsContainer_isAnError() throws Exception {
+    file("boss", "mapred-site.xml").set("yarn.app.mapreduce.am.command-opts", "-Xmx500m", "test");
+    assertNames(only(validate(), Finding.Severity.ERROR), "boss", "mapred-site.xml",
+        "yarn.app.mapreduce.am.command-opts", "-Xmx500m");
+  }
+
+  @Test
+  void validate_containersAboveTheSchedulerMaximum_areErrors() throws Exception {
+    // 299 MB: maps (150) still fit; the 300 MB reduce and the 500 MB AM do not.
+    file("boss", "yarn-site.xml").set("yarn.scheduler.maximum-allocation-mb", 299, "test");
+    List<Finding> errors = validate();
+    assertEquals(2, errors.size(), errors.toString());
+    assertNames(named(errors, "boss", "mapreduce.reduce.memory.mb"), "boss", "mapred-site.xml",
+        "mapreduce.reduce.memory.mb", "300");
+    Finding am = named(errors, "boss", "yarn.app.mapreduce.am.resource.mb");
+    assertNames(am, "boss", "mapred-site.xml", "yarn.app.mapreduce.am.resource.mb", "500");
+    assertTrue(am.message().contains("maximum-allocation-mb=299"), am.message());
+  }
+
+  @Test
+  void validate_schedulerMinimumVcoresAboveANode_namesTheNode() throws Exception {
+    file("boss", "yarn-site.xml").set("yarn.scheduler.minimum-allocation-vcores", 4, "test");
+    List<Finding> errors = validate();
+    assertEquals(3, errors.size(), errors.toString());   // the three 2-vcore Edisons
+    assertNames(named(errors, "e2", "yarn.nodemanager.resource.cpu-vcores"), "e2",
+        "yarn-site.xml", "yarn.nodemanager.resource.cpu-vcores", "2");
+  }
+
+  @Test
+  void validate_blockSizeNotAChecksumMultiple_isAnError() throws Exception {
+    file("e2", "hdfs-site.xml").set("dfs.blocksize", 16_777_000, "test");
+    Finding f = only(validate(), Finding.Severity.ERROR);
+    assertNames(f, "e2", "hdfs-site.xml", "dfs.blocksize", "16777000");
+    assertTrue(f.message().contains("dfs.bytes-per-checksum=512"), f.message());
+  }
+
+  @Test
+  void validate_noMaster_isAnError() throws Exception {
+    file("boss", "yarn-site.xml").set(ConfigsKeys.ROLE, "slave", "test")
+        .set("yarn.nodemanager.node-labels.provider.configured-node-partition", "", "test");
+    assertNames(only(validate(), Finding.Severity.ERROR), "boss", "yarn-site.xml",
+        ConfigsKeys.ROLE, "slave");
+  }
+
+  @Test
+  void validate_workerWithoutConfigDirectory_isAnError() throws Exception {
+    cluster.write(dir);
+    Files.writeString(dir.resolve("workers"), "e4\n", java.nio.file.StandardOpenOption.APPEND);
+    List<Finding> findings = Validator.validate(ClusterConfs.read(dir));
+    assertNames(only(findings, Finding.Severity.ERROR), "e4", "workers", "host", "e4");
+  }
+
+  @Test
+  void validate_hostWithoutMeter_isAWarning() throws Exception {
+    file("e3", "yarn-site.xml").set("fawn.energy.meters", "", "test");
+    assertNames(only(validate(), Finding.Severity.WARNING), "e3", "yarn-site.xml",
+        "fawn.energy.meters", "");
+  }
+
+  /** docs/profiles.md's worked example: the paper's 1 + 35 without the two Dell slaves. */
+  @Test
+  void validate_papersOnePlus35EdisonCluster_isClean() throws Exception {
+    String text = Files.readAllLines(Path.of("examples/edison-35.yaml")).stream()
+        .filter(line -> !line.contains("dell-")).reduce("", (a, b) -> a + b + "\n");
+    Inventory edisons = InventoryReader.parse("edison-1+35.yaml", text, null);
+    assertEquals(35, edisons.slaves().size());
+    assertEquals(List.of(), Validator.validate(ClusterRenderer.render(edisons).confs()));
   }
 
   @Test
