@@ -22,7 +22,10 @@ import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
 import org.fawnpack.configs.ClusterRenderer;
 import org.fawnpack.configs.InventoryReader;
+import org.fawnpack.configs.Profile;
+import org.fawnpack.configs.ProfileReader;
 import org.fawnpack.configs.RenderedCluster;
+import org.fawnpack.configs.Setting;
 import org.fawnpack.configs.Validator;
 import org.fawnpack.jobs.WordCount2;
 import org.junit.jupiter.api.BeforeAll;
@@ -81,14 +84,16 @@ class ProfileClusterTest {
   void nodeManagers_registerWithTheirProfilesMemoryAndVcores() throws Exception {
     ResourceManager rm = CLUSTER.cluster().resourceManager();
     NodeId master = CLUSTER.cluster().masterNodeManager();
-    Configuration bossYarn = rendered("boss", "yarn-site.xml");
-    Configuration edisonYarn = rendered("edison-2", "yarn-site.xml");
-    Resource bossSize = Resource.newInstance(bossYarn.getInt("yarn.nodemanager.resource.memory-mb",
-        -1), bossYarn.getInt("yarn.nodemanager.resource.cpu-vcores", -1));
-    Resource edisonSize = Resource.newInstance(
-        edisonYarn.getInt("yarn.nodemanager.resource.memory-mb", -1),
-        edisonYarn.getInt("yarn.nodemanager.resource.cpu-vcores", -1));
-    assertEquals(600, edisonSize.getMemorySize());
+    // The oracle is each host's profile, not the rendered files (which are under test too).
+    Resource bossSize = size(ProfileReader.builtIn("brawny-master"));
+    Resource edisonSize = size(ProfileReader.builtIn("edison"));
+    assertEquals(600, edisonSize.getMemorySize());   // seed 003 §5.2
+    for (String host : List.of("boss", "edison-1", "edison-2", "edison-3")) {
+      Configuration yarn = rendered(host, "yarn-site.xml");
+      assertEquals(host.equals("boss") ? bossSize : edisonSize, Resource.newInstance(
+          yarn.getInt("yarn.nodemanager.resource.memory-mb", -1),
+          yarn.getInt("yarn.nodemanager.resource.cpu-vcores", -1)), host);
+    }
     Map<NodeId, RMNode> nodes = rm.getRMContext().getRMNodes();
     assertEquals(4, nodes.size());
     for (NodeId id : nodes.keySet()) {
@@ -150,16 +155,24 @@ class ProfileClusterTest {
     Counters counters = tool.lastJob().getCounters();
     assertTrue(counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue() >= 2,
         "several maps, spread over the Edisons");
-    Configuration mapred = rendered("boss", "mapred-site.xml");
-    int edisonMemory = rendered("edison-1", "yarn-site.xml")
-        .getInt("yarn.nodemanager.resource.memory-mb", -1);
+    Profile edison = ProfileReader.builtIn("edison");
     long mapMb = counters.findCounter(JobCounter.MB_MILLIS_MAPS).getValue()
         / counters.findCounter(JobCounter.MILLIS_MAPS).getValue();
     long reduceMb = counters.findCounter(JobCounter.MB_MILLIS_REDUCES).getValue()
         / counters.findCounter(JobCounter.MILLIS_REDUCES).getValue();
-    assertEquals(mapred.getInt("mapreduce.map.memory.mb", -1), mapMb);
-    assertEquals(mapred.getInt("mapreduce.reduce.memory.mb", -1), reduceMb);
-    assertTrue(mapMb <= edisonMemory && reduceMb <= edisonMemory);
+    assertEquals(edison.get(Setting.MAP_MEMORY_MB), mapMb);
+    assertEquals(edison.get(Setting.REDUCE_MEMORY_MB), reduceMb);
+    assertTrue(mapMb <= edison.get(Setting.NODE_MEMORY_MB)
+        && reduceMb <= edison.get(Setting.NODE_MEMORY_MB));
+    // And in vcores: vcore x time over time = each map container's vcores.
+    long mapVcores = counters.findCounter(JobCounter.VCORES_MILLIS_MAPS).getValue()
+        / counters.findCounter(JobCounter.MILLIS_MAPS).getValue();
+    assertTrue(mapVcores >= 1 && mapVcores <= edison.get(Setting.VCORES), "map vcores "
+        + mapVcores);
+  }
+
+  private static Resource size(Profile profile) {
+    return Resource.newInstance(profile.get(Setting.NODE_MEMORY_MB), profile.get(Setting.VCORES));
   }
 
   private static String port(String hostPort) {
