@@ -3,6 +3,9 @@ package org.fawnpack.minicluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import java.util.ArrayList;
+import java.util.List;
+import org.fawnpack.jobs.FawnJobs;
 import org.junit.jupiter.api.Test;
 
 /** The command-line contract of fawn-jobs.jar, through RunJar, without a cluster. */
@@ -14,8 +17,15 @@ class HadoopJarUsageTest {
 
     assertEquals(2, result.exitCode(), result.stderr());
     String listing = result.stdout() + result.stderr();
-    for (String job : new String[] {"wordcount", "wordcount2", "logcount", "logcount2"}) {
-      assertTrue(listing.contains(job + ":"), "missing " + job + " in:\n" + listing);
+    // The names come from the tools themselves, so a job added to FawnJobs.JOBS is checked too;
+    // the explicit list guards against the driver's list shrinking unnoticed.
+    List<String> names = new ArrayList<>(FawnJobs.JOBS.stream().map(f -> f.get().name())
+        .toList());
+    assertEquals(List.of("wordcount", "wordcount2", "logcount", "logcount2", "pi", "teragen",
+        "terasort", "teravalidate", "md5gen", "md5search"), names);
+    names.addAll(List.of("energy", "profile"));
+    for (String job : names) {
+      assertTrue(listing.contains("  " + job + ": "), "missing " + job + " in:\n" + listing);
     }
   }
 
