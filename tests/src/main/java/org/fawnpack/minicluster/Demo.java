@@ -4,11 +4,11 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Random;
 import java.util.concurrent.CountDownLatch;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobTool;
 import org.fawnpack.jobs.LogCount;
 import org.fawnpack.jobs.LogCount2;
@@ -18,7 +18,8 @@ import org.fawnpack.jobs.WordCount2;
 /**
  * {@code ./fawn demo}: the whole pack on an embedded cluster in one JVM. Starts HDFS + YARN +
  * JobHistory with four small NodeManagers, writes many small text and log files, runs each
- * baseline job beside its optimised twin, checks the twins agree, and prints the table.
+ * baseline job beside its optimised twin, checks the twins agree, and prints the table. With
+ * {@code --all} the other jobs of the jar follow on the same cluster ({@link AllJobsDemo}).
  */
 public final class Demo {
 
@@ -68,6 +69,11 @@ public final class Demo {
         + " (%s W idle, %s W busy): the joules are estimates.%n",
         EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.idle-watts"),
         EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.busy-watts"));
+    if (options.all()) {
+      out.printf("--all: then teragen (%,d rows), terasort, teravalidate, pi (%d x %,d points),"
+          + " md5gen (2^%d values) and md5search.%n", options.teraRows(), AllJobsDemo.PI_MAPS,
+          AllJobsDemo.PI_SAMPLES_PER_MAP, options.md5Bits());
+    }
     cluster.start();
     try {
       List<JobResult> rows = runJobs(cluster);
@@ -77,7 +83,12 @@ public final class Demo {
       SummaryTable.writeJson(rows, summary);
       out.printf("%nSummary written to %s; demo took %.0f s.%n", summary.toAbsolutePath(),
           (System.nanoTime() - started) / 1e9);
-      boolean allOk = rows.stream().allMatch(JobResult::succeeded);
+      List<String> failed = rows.stream().filter(r -> !r.succeeded()).map(JobResult::job)
+          .toList();
+      if (!failed.isEmpty()) {
+        out.println("FAILED: " + String.join(", ", failed) + " (see Checks above); exit code 1.");
+      }
+      boolean allOk = failed.isEmpty();
       if (options.keep()) {
         keepRunning(cluster);
       }
@@ -98,29 +109,30 @@ public final class Demo {
     inputs.writeLogFiles(fs, logs, options.logFiles(), options.logFileKb() * 1024,
         i -> progress("Writing log files", i + 1, options.logFiles()));
 
+    DemoJobRunner runner = new DemoJobRunner(cluster, out);
     List<JobResult> rows = new ArrayList<>();
-    rows.add(runJob(cluster, new WordCount(), text, "/demo/out/wordcount"));
-    rows.add(runJob(cluster, new WordCount2(), text, "/demo/out/wordcount2"));
-    checkSame(fs, "/demo/out/wordcount", "/demo/out/wordcount2");
-    rows.add(runJob(cluster, new LogCount(), logs, "/demo/out/logcount"));
-    rows.add(runJob(cluster, new LogCount2(), logs, "/demo/out/logcount2"));
-    checkSame(fs, "/demo/out/logcount", "/demo/out/logcount2");
+    rows.add(runner.run(new WordCount(), WorkUnit.INPUT_RECORDS, text.toString(),
+        "/demo/out/wordcount"));
+    rows.add(runner.run(new WordCount2(), WorkUnit.INPUT_RECORDS, text.toString(),
+        "/demo/out/wordcount2"));
+    checkSame(fs, rows, "/demo/out/wordcount", "/demo/out/wordcount2");
+    rows.add(runner.run(new LogCount(), WorkUnit.INPUT_RECORDS, logs.toString(),
+        "/demo/out/logcount"));
+    rows.add(runner.run(new LogCount2(), WorkUnit.INPUT_RECORDS, logs.toString(),
+        "/demo/out/logcount2"));
+    checkSame(fs, rows, "/demo/out/logcount", "/demo/out/logcount2");
+    if (options.all()) {
+      rows.addAll(new AllJobsDemo(runner, out, options, new Random()).run());
+    }
     return rows;
   }
 
-  private JobResult runJob(EmbeddedCluster cluster, JobTool tool, org.apache.hadoop.fs.Path in,
-      String outDir) throws Exception {
-    out.printf("%nRunning %s on %s ...%n", tool.name(), in);
-    Configuration conf = cluster.clientConf();
-    int rc = ToolRunner.run(conf, tool, new String[] {in.toString(), outDir});
-    if (tool.lastJob() == null) {
-      throw new IllegalStateException(tool.name() + " did not run (exit code " + rc + ")");
-    }
-    return JobResult.of(tool.name(), tool.lastJob(), tool.lastWallMillis());
-  }
-
-  /** The optimised twin must produce exactly the baseline's output. */
-  private void checkSame(FileSystem fs, String baseline, String optimised) throws Exception {
+  /**
+   * The optimised twin (the last row) must produce exactly the baseline's output; its row says
+   * so.
+   */
+  private void checkSame(FileSystem fs, List<JobResult> rows, String baseline, String optimised)
+      throws Exception {
     Map<String, Long> a = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(baseline));
     Map<String, Long> b = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(optimised));
     if (!a.equals(b)) {
@@ -128,6 +140,12 @@ public final class Demo {
           + a.size() + " vs " + b.size() + " keys");
     }
     out.printf("Outputs of %s and %s agree (%d keys).%n", baseline, optimised, a.size());
+    int twin = rows.size() - 1;
+    if (rows.get(twin).succeeded()) {
+      rows.set(twin, rows.get(twin).checked(String.format(Locale.ROOT,
+          "same output as %s (%,d keys)", baseline.substring(baseline.lastIndexOf('/') + 1),
+          a.size())));
+    }
   }
 
   private void progress(String what, int done, int total) {
