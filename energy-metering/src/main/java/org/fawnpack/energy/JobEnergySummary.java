@@ -59,20 +59,37 @@ public record JobEnergySummary(long energyMillijoules, long idleMillijoules, lon
     return energyMillijoules > 0 ? inputBytes / joules() : Double.NaN;
   }
 
-  /** One line for the end of a job's console output. */
+  /** One line for the end of a job's console output: input records and bytes per joule. */
   public String describe() {
-    long tasks = tasksMetered + tasksUnmetered;
     if (!metered()) {
-      return String.format(Locale.ROOT, "Energy: not metered (no %s collector answered for any of "
-          + "the %d tasks; see docs/energy.md)", EnergyProtocol.SERVICE_NAME, tasks);
+      return notMetered();
     }
-    StringBuilder line = new StringBuilder(String.format(Locale.ROOT,
-        "Energy: %.3f J in tasks over %.1f s; %s records/J, %s/J",
-        joules(), seconds(), perJoule(recordsPerJoule()), bytes(bytesPerJoule())));
-    line.append(String.format(Locale.ROOT, " (%d of %d tasks metered, %d samples, %d gaps%s)",
-        tasksMetered, tasks, samples, gaps,
-        tasksEstimated > 0 ? ", ESTIMATED from a power model" : ""));
-    return line.toString();
+    return String.format(Locale.ROOT, "Energy: %.3f J in tasks over %.1f s; %s records/J, %s/J",
+        joules(), seconds(), perJoule(recordsPerJoule()), bytes(bytesPerJoule())) + tail();
+  }
+
+  /**
+   * The same line for a job whose work is not its input records (a generator's rows written,
+   * pi's points, md5search's MD5s): {@code work} units of {@code unit} per joule instead.
+   */
+  public String describe(String unit, long work) {
+    if (!metered()) {
+      return notMetered();
+    }
+    return String.format(Locale.ROOT, "Energy: %.3f J in tasks over %.1f s; %s %s/J",
+        joules(), seconds(), perJoule(work / joules()), unit) + tail();
+  }
+
+  private String notMetered() {
+    return String.format(Locale.ROOT, "Energy: not metered (no %s collector answered for any of "
+        + "the %d tasks; see docs/energy.md)", EnergyProtocol.SERVICE_NAME,
+        tasksMetered + tasksUnmetered);
+  }
+
+  private String tail() {
+    return String.format(Locale.ROOT, " (%d of %d tasks metered, %d samples, %d gaps%s)",
+        tasksMetered, tasksMetered + tasksUnmetered, samples, gaps,
+        tasksEstimated > 0 ? ", ESTIMATED from a power model" : "");
   }
 
   private static String perJoule(double value) {

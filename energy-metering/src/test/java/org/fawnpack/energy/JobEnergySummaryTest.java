@@ -44,6 +44,25 @@ class JobEnergySummaryTest {
   }
 
   @Test
+  void describeWithAWorkUnit_countsThatWorkPerJoule() {
+    Counters counters = counters(2_000_000, 0, 60, 0, 8, 0, 8, 8);
+    JobEnergySummary s = JobEnergySummary.of(counters, 10_000);
+
+    // 8 input records (one per map) would say 4 records/J; the job's work is its points.
+    assertEquals("Energy: 2000.000 J in tasks over 10.0 s; 400,000 points/J (8 of 8 tasks "
+        + "metered, 60 samples, 0 gaps, ESTIMATED from a power model)",
+        s.describe("points", 800_000_000L));
+  }
+
+  @Test
+  void describeWithAWorkUnit_unmetered_saysSo() {
+    JobEnergySummary s = JobEnergySummary.of(counters(0, 0, 0, 0, 0, 3, 0, 3), 10_000);
+
+    assertTrue(UNMETERED.matcher(s.describe("points", 1000)).matches(),
+        s.describe("points", 1000));
+  }
+
+  @Test
   void aMeteredJob() {
     Counters counters = counters(2_500_000, 500_000, 1200, 6, 3, 1, 0, 10_000_000);
     counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(5_242_880_000L);

@@ -99,7 +99,8 @@ public class Md5Gen extends JobTool {
         job.getConfiguration().getInt(Md5Config.BITS, Md5Config.DEFAULT_BITS),
         values * ValueRecords.RECORD_BYTES,
         partFiles(job), FileOutputFormat.getOutputPath(job));
-    out().println("md5gen " + JobEnergySummary.of(counters, lastWallMillis()).describe());
+    out().println("md5gen " + JobEnergySummary.of(counters, lastWallMillis())
+        .describe("values written", values));
   }
 
   private static int partFiles(Job job) throws IOException {

@@ -142,13 +142,8 @@ public class Md5Search extends FileJobTool {
     for (String line : found) {
       out().println("md5search: preimage " + line.replace('\t', ' '));
     }
-    JobEnergySummary energy = JobEnergySummary.of(counters, lastWallMillis());
-    if (energy.metered()) {
-      out().printf(Locale.ROOT, "md5search %s; %,.0f transformations/J%n", energy.describe(),
-          hashes / energy.joules());
-    } else {
-      out().println("md5search " + energy.describe());
-    }
+    out().println("md5search " + JobEnergySummary.of(counters, lastWallMillis())
+        .describe("transformations", hashes));
   }
 
   /** The lines of the job's output files, sorted by value: the preimages found. */

@@ -105,13 +105,8 @@ public class Pi extends JobTool {
         lastWallMillis() / 1000.0, samples, inside);
     out().printf(Locale.ROOT, "Estimated value of Pi is %s (error %+.3e against Math.PI)%n",
         estimate.toPlainString(), estimate.doubleValue() - Math.PI);
-    JobEnergySummary energy = JobEnergySummary.of(counters, lastWallMillis());
-    if (energy.metered()) {
-      out().printf(Locale.ROOT, "pi %s; %,.0f points/J%n", energy.describe(),
-          samples / energy.joules());
-    } else {
-      out().println("pi " + energy.describe());
-    }
+    out().println("pi " + JobEnergySummary.of(counters, lastWallMillis())
+        .describe("points", samples));
   }
 
   /** 4 × inside / samples, to 20 significant digits (BigDecimal only here, never in the loop). */

@@ -98,7 +98,8 @@ public class TeraGen extends JobTool {
         lastWallMillis() / 1000.0, rows, rows * SortRecord.BYTES,
         job.getConfiguration().getInt(RowRangeInputFormat.MAPS, 0));
     out().println("teragen checksum " + checksum(counters));
-    out().println("teragen " + JobEnergySummary.of(counters, lastWallMillis()).describe());
+    out().println("teragen " + JobEnergySummary.of(counters, lastWallMillis())
+        .describe("rows written", rows));
   }
 
   /** The data's checksum from the job's counters (exact below 2^32 rows). */
