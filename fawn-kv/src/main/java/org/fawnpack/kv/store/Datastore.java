@@ -491,13 +491,22 @@ public final class Datastore implements AutoCloseable {
         LogScanner scanner = scanner(g.log(), DataLog.HEADER_BYTES, g.log().flushedBytes());
         RecordBatch batch = new RecordBatch();
         boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        Datastore[] targets = new Datastore[RecordBatch.DEFAULT_CAPACITY];
         while (scanner.nextBatch(batch)) {
           liveRecords(batch, live);
+          int sink = 0;
           for (int i = 0; i < batch.size(); i++) {
             if (live[i]) {
-              Datastore target = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
+              targets[i] = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
                   ? lower : upper;
-              target.appendCopied(batch, i);
+              sink += targets[i].generation.index().touch(batch.hash(i));
+            }
+          }
+          IndexBuilder.touched = sink;
+          for (int i = 0; i < batch.size(); i++) {
+            if (live[i]) {
+              // Touched above, so the target's probe finds its bucket group in cache.
+              targets[i].appendCopied(batch, i);
             }
           }
         }
@@ -551,6 +560,11 @@ public final class Datastore implements AutoCloseable {
         boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
         while (scanner.nextBatch(batch)) {
           other.liveRecords(batch, live);
+          int sink = 0;
+          for (int i = 0; i < batch.size(); i++) {
+            sink += live[i] ? g.index().touch(batch.hash(i)) : 0;
+          }
+          IndexBuilder.touched = sink;
           for (int i = 0; i < batch.size(); i++) {
             if (live[i]) {
               appendCopied(batch, i);
@@ -628,9 +642,22 @@ public final class Datastore implements AutoCloseable {
 
   /** Forces everything appended so far to the device. */
   public void sync() throws IOException {
+    sync(true);
+  }
+
+  /**
+   * Flushes under the writer lock and forces the file. With {@code wait} false a held writer
+   * lock (a split, merge or compaction working for seconds) makes it return false at once:
+   * the interval sync must not stall the one thread it shares with every datastore.
+   */
+  private boolean sync(boolean wait) throws IOException {
     Generation g = liveGeneration();
     long sequence;
-    writerLock.lock();
+    if (wait) {
+      writerLock.lock();
+    } else if (!writerLock.tryLock()) {
+      return false;
+    }
     try {
       sequence = nextSequence - 1;
       g.log().flush();
@@ -646,6 +673,7 @@ public final class Datastore implements AutoCloseable {
       // Retired by a compaction, which forced its new log before the swap.
     }
     durableSequence = Math.max(durableSequence, sequence);
+    return true;
   }
 
   private void syncInBackground() {
@@ -653,7 +681,8 @@ public final class Datastore implements AutoCloseable {
       return;
     }
     try {
-      sync();
+      // Skipped while maintenance holds the writers; it syncs when it ends, and so do we next.
+      sync(false);
     } catch (IllegalStateException e) {
       LOG.debug("{}: closed during a background sync", path());
     } catch (IOException e) {

@@ -44,10 +44,18 @@ final class PendingInserts {
   HashIndex applyTo(HashIndex index, DataLog log, double loadFactor) throws IOException {
     HashIndex target = index;
     StoredKeyCheck check = new StoredKeyCheck(log);
-    for (int i = 0; i < size; i++) {
-      long offset = Integer.toUnsignedLong(offsetUnits[i]) * RecordFormat.ALIGNMENT;
-      target = IndexBuilder.applyPut(target, log, loadFactor, hashes[i], check.of(offset),
-          offset);
+    for (int from = 0; from < size; from += RecordBatch.DEFAULT_CAPACITY) {
+      int to = Math.min(size, from + RecordBatch.DEFAULT_CAPACITY);
+      int sink = 0;
+      for (int i = from; i < to; i++) {
+        sink += target.touch(hashes[i]); // the group's cache misses overlap (HashIndex#touch)
+      }
+      IndexBuilder.touched = sink;
+      for (int i = from; i < to; i++) {
+        long offset = Integer.toUnsignedLong(offsetUnits[i]) * RecordFormat.ALIGNMENT;
+        target = IndexBuilder.applyPut(target, log, loadFactor, hashes[i], check.of(offset),
+            offset);
+      }
     }
     return target;
   }
