@@ -289,8 +289,8 @@ final class DataLog implements AutoCloseable {
   private void failInBackground(IOException e) {
     if (channel.isOpen() && backgroundFailure == null) {
       backgroundFailure = e;
-      LOG.error("{}: a background write to the log failed; appends to it fail from now on",
-          path, e);
+      LOG.error("{}: a background write or force of the log failed; appends to it fail from "
+          + "now on", path, e);
     }
   }
 

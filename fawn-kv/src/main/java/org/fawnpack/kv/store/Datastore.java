@@ -351,7 +351,7 @@ public final class Datastore implements AutoCloseable {
     for (int i = 0; i < batch.size(); i++) {
       sink += index.touch(batch.hash(i));
     }
-    IndexBuilder.touched = sink;
+    HashIndex.consume(sink);
     for (int i = 0; i < batch.size(); i++) {
       live[i] = batch.isPut(i) && index.pointsAt(batch.hash(i), batch.offset(i));
     }
@@ -494,21 +494,11 @@ public final class Datastore implements AutoCloseable {
         Datastore[] targets = new Datastore[RecordBatch.DEFAULT_CAPACITY];
         while (scanner.nextBatch(batch)) {
           liveRecords(batch, live);
-          int sink = 0;
           for (int i = 0; i < batch.size(); i++) {
-            if (live[i]) {
-              targets[i] = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
-                  ? lower : upper;
-              sink += targets[i].generation.index().touch(batch.hash(i));
-            }
+            targets[i] = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
+                ? lower : upper;
           }
-          IndexBuilder.touched = sink;
-          for (int i = 0; i < batch.size(); i++) {
-            if (live[i]) {
-              // Touched above, so the target's probe finds its bucket group in cache.
-              targets[i].appendCopied(batch, i);
-            }
-          }
+          appendLive(batch, live, targets);
         }
         lower.sync();
         upper.sync();
@@ -558,18 +548,11 @@ public final class Datastore implements AutoCloseable {
       if (g.index().live() + incoming <= config.loadFactor() * g.index().capacity()) {
         RecordBatch batch = new RecordBatch();
         boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        Datastore[] targets = new Datastore[RecordBatch.DEFAULT_CAPACITY];
+        java.util.Arrays.fill(targets, this);
         while (scanner.nextBatch(batch)) {
           other.liveRecords(batch, live);
-          int sink = 0;
-          for (int i = 0; i < batch.size(); i++) {
-            sink += live[i] ? g.index().touch(batch.hash(i)) : 0;
-          }
-          IndexBuilder.touched = sink;
-          for (int i = 0; i < batch.size(); i++) {
-            if (live[i]) {
-              appendCopied(batch, i);
-            }
-          }
+          appendLive(batch, live, targets);
         }
       } else {
         mergeWhileRebuilding(g, other, scanner, incoming);
@@ -623,6 +606,24 @@ public final class Datastore implements AutoCloseable {
     }
   }
 
+  /**
+   * Appends the batch's live records to {@code targets[i]}; every target's bucket group is
+   * touched first, so that the appends' index probes find them in cache.
+   */
+  private static void appendLive(RecordBatch batch, boolean[] live, Datastore[] targets)
+      throws IOException {
+    int sink = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      sink += live[i] ? targets[i].generation.index().touch(batch.hash(i)) : 0;
+    }
+    HashIndex.consume(sink);
+    for (int i = 0; i < batch.size(); i++) {
+      if (live[i]) {
+        targets[i].appendCopied(batch, i);
+      }
+    }
+  }
+
   /** Appends record i of the batch as it is (CRC and sequence kept) and indexes it. */
   private void appendCopied(RecordBatch batch, int i) throws IOException {
     writerLock.lock();
@@ -638,7 +639,6 @@ public final class Datastore implements AutoCloseable {
       writerLock.unlock();
     }
   }
-
 
   /** Forces everything appended so far to the device. */
   public void sync() throws IOException {

@@ -197,6 +197,14 @@ final class HashIndex {
     return header(slotAt(hash, 0));
   }
 
+  /** Sink for a batch's {@link #touch} results, so that the JIT cannot drop those loads. */
+  private static volatile int touched;
+
+  /** Keeps the loads behind {@code sum} (touch results added up): one store per batch. */
+  static void consume(int sum) {
+    touched = sum;
+  }
+
   /** Whether a valid bucket of the key's chain points at exactly this record. No log read. */
   boolean pointsAt(long hash, long offset) {
     for (int step = nextCandidateStep(hash, 0); step >= 0;

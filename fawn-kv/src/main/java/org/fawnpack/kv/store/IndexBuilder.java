@@ -106,16 +106,13 @@ final class IndexBuilder {
     return next;
   }
 
-  /** Sink for {@link HashIndex#touch} results, so the JIT cannot drop the loads. */
-  static volatile int touched;
-
   /** Inserts the batch's puts that {@code from} points at into {@code to}; false when full. */
   private static boolean insertLive(HashIndex from, HashIndex to, RecordBatch batch) {
     int sink = 0;
     for (int i = 0; i < batch.size(); i++) {
       sink += from.touch(batch.hash(i)) + to.touch(batch.hash(i));
     }
-    touched = sink;
+    HashIndex.consume(sink);
     for (int i = 0; i < batch.size(); i++) {
       if (batch.isPut(i) && from.pointsAt(batch.hash(i), batch.offset(i))
           && !to.insert(batch.hash(i), batch.offset(i))) {

@@ -50,7 +50,7 @@ final class PendingInserts {
       for (int i = from; i < to; i++) {
         sink += target.touch(hashes[i]); // the group's cache misses overlap (HashIndex#touch)
       }
-      IndexBuilder.touched = sink;
+      HashIndex.consume(sink);
       for (int i = from; i < to; i++) {
         long offset = Integer.toUnsignedLong(offsetUnits[i]) * RecordFormat.ALIGNMENT;
         target = IndexBuilder.applyPut(target, log, loadFactor, hashes[i], check.of(offset),
