@@ -138,8 +138,10 @@ public final class KvEngineRun {
 
   /**
    * Split at the middle of the ring and merge the halves back, beside a plain copy of the file,
-   * interleaved for {@link #SPLIT_MERGE_ROUNDS} rounds (new files each round) so that the page
-   * cache and the machine's load treat the three alike; reports each one's best and all runs.
+   * interleaved for {@link #SPLIT_MERGE_ROUNDS} rounds (new files each round) so that the
+   * machine's load treats the three alike; reports each one's best and all runs. The page cache
+   * does not treat them alike: the merge is the step of each round that grows it, while copy and
+   * split reuse pages the round before freed (docs/fawn-ds.md#benchmark).
    */
   private static void splitAndMerge(Datastore store, Path dir) throws IOException {
     store.sync();
