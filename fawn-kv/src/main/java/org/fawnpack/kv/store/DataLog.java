@@ -4,6 +4,8 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
@@ -21,12 +23,15 @@ import org.slf4j.LoggerFactory;
  * <pre>
  *  file header (big-endian)
  *   0  8  magic "FAWN-DS1"
- *   8  4  format version (1)
+ *   8  4  format version: 2 (records carry a position tag); 1 is still read and appended to
  *  12  4  CRC32C of bytes 0-11 and 16-31
- *  16  8  log id (random; ties an index checkpoint to this very file)
- *  24  8  reserved, 0
+ *  16  8  log id (random; ties an index checkpoint and every record's tag to this very file)
+ *  24  8  sequence floor: the next sequence number is at least this (0 in version 1)
  *  32     first record
  * </pre>
+ *
+ * <p>The file is locked ({@link FileChannel#tryLock()}) while it is open: a second writer,
+ * in another process or this one, is refused with {@link DatastoreLockedException}.
  *
  * <p>Appends are encoded into an append buffer. A full buffer is handed to a background writer
  * ({@link LogWriters}) and appending goes on in a second buffer, so the copy into the page cache
@@ -45,13 +50,17 @@ final class DataLog implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DataLog.class);
   static final int HEADER_BYTES = 32;
-  static final int FORMAT_VERSION = 1;
+  static final int FORMAT_VERSION = 2;
+  static final int FIRST_FORMAT_VERSION = 1;
   private static final byte[] MAGIC = "FAWN-DS1".getBytes(StandardCharsets.US_ASCII);
   static final long MAX_BYTES = 0x1_0000_0000L * RecordFormat.ALIGNMENT;
 
   private volatile Path path;
   private final FileChannel channel;
   private final long logId;
+  private final int version;
+  /** Guarded by appendLock. */
+  private long sequenceFloor;
   private final long writebackBytes;
   private final ReentrantLock appendLock = new ReentrantLock();
 
@@ -76,11 +85,13 @@ final class DataLog implements AutoCloseable {
   private volatile Future<?> forceTask;
   private volatile IOException backgroundFailure;
 
-  private DataLog(Path path, FileChannel channel, long logId, long written, int bufferBytes,
-      long writebackBytes) {
+  private DataLog(Path path, FileChannel channel, ByteBuffer header, long written,
+      int bufferBytes, long writebackBytes) {
     this.path = path;
     this.channel = channel;
-    this.logId = logId;
+    this.logId = header.getLong(16);
+    this.version = header.getInt(8);
+    this.sequenceFloor = header.getLong(24);
     this.written = written;
     this.bufferBase = written;
     this.forceRequestedAt = written;
@@ -91,8 +102,8 @@ final class DataLog implements AutoCloseable {
   }
 
   /**
-   * Creates a new empty log (the file must not exist). {@code writebackBytes} 0 turns the
-   * background forces off.
+   * Creates a new empty log (the file must not exist), forcing the file and its directory
+   * entry. {@code writebackBytes} 0 turns the background forces off.
    */
   static DataLog create(Path path, int bufferBytes, long writebackBytes) throws IOException {
     return create(path, FileChannel.open(path, StandardOpenOption.CREATE_NEW,
@@ -103,18 +114,41 @@ final class DataLog implements AutoCloseable {
   static DataLog create(Path path, FileChannel channel, int bufferBytes, long writebackBytes)
       throws IOException {
     try {
-      long logId = ThreadLocalRandom.current().nextLong();
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      header.put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(logId).putLong(0);
-      header.putInt(12, headerCrc(header));
-      header.flip();
-      writeFully(channel, header, 0);
+      lockExclusively(path, channel);
+      ByteBuffer header = header(ThreadLocalRandom.current().nextLong(), 0);
+      writeFully(channel, header.duplicate(), 0);
       channel.force(true);
-      return new DataLog(path, channel, logId, HEADER_BYTES, bufferBytes, writebackBytes);
+      Directories.syncParentOf(path);
+      return new DataLog(path, channel, header, HEADER_BYTES, bufferBytes,
+          writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
     }
+  }
+
+  private static ByteBuffer header(long logId, long sequenceFloor) {
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    header.put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(logId).putLong(sequenceFloor);
+    header.putInt(12, headerCrc(header));
+    return header.flip();
+  }
+
+  /**
+   * One writer per file: a lock held elsewhere fails the open, naming the file. The lock lives
+   * as long as the channel (closing the channel releases it).
+   */
+  private static FileLock lockExclusively(Path path, FileChannel channel) throws IOException {
+    FileLock lock;
+    try {
+      lock = channel.tryLock();
+    } catch (OverlappingFileLockException e) {
+      throw new DatastoreLockedException(path, "this process");
+    }
+    if (lock == null) {
+      throw new DatastoreLockedException(path, "another process");
+    }
+    return lock;
   }
 
   /** Opens an existing log; its length is taken as is (recovery decides what to keep). */
@@ -122,6 +156,7 @@ final class DataLog implements AutoCloseable {
     FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     try {
+      lockExclusively(path, channel);
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
       readFully(channel, header, 0);
       byte[] magic = new byte[MAGIC.length];
@@ -131,15 +166,16 @@ final class DataLog implements AutoCloseable {
             new String(MAGIC, StandardCharsets.US_ASCII),
             new String(magic, StandardCharsets.ISO_8859_1));
       }
-      if (header.getInt(8) != FORMAT_VERSION) {
-        throw new CorruptLogException(path, 8, "format version", String.valueOf(FORMAT_VERSION),
-            String.valueOf(header.getInt(8)));
+      int version = header.getInt(8);
+      if (version != FORMAT_VERSION && version != FIRST_FORMAT_VERSION) {
+        throw new CorruptLogException(path, 8, "format version",
+            FIRST_FORMAT_VERSION + " or " + FORMAT_VERSION, String.valueOf(version));
       }
       if (header.getInt(12) != headerCrc(header)) {
         throw new CorruptLogException(path, 12, "file header CRC32C",
             Integer.toHexString(headerCrc(header)), Integer.toHexString(header.getInt(12)));
       }
-      return new DataLog(path, channel, header.getLong(16), channel.size(), bufferBytes,
+      return new DataLog(path, channel, header, channel.size(), bufferBytes,
           writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
@@ -164,6 +200,43 @@ final class DataLog implements AutoCloseable {
     return logId;
   }
 
+  int version() {
+    return version;
+  }
+
+  /** The tag a record at {@code offset} carries in this log (0 in a version 1 log). */
+  int positionTag(long offset) {
+    return version == FIRST_FORMAT_VERSION ? 0 : RecordFormat.positionTag(logId, offset);
+  }
+
+  /** The lowest next sequence number the header promises (0 when it promises none). */
+  long sequenceFloor() {
+    appendLock.lock();
+    try {
+      return sequenceFloor;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
+  /**
+   * Records in the header that the next sequence number is at least {@code floor}: a copy that
+   * drops tombstones may drop the highest sequence number too, and a reopen must not hand it
+   * out again. Forced with the file's next sync. Version 1 logs keep no floor.
+   */
+  void raiseSequenceFloor(long floor) throws IOException {
+    appendLock.lock();
+    try {
+      if (version == FIRST_FORMAT_VERSION || floor <= sequenceFloor) {
+        return;
+      }
+      writeFully(channel, header(logId, floor), 0);
+      sequenceFloor = floor;
+    } finally {
+      appendLock.unlock();
+    }
+  }
+
   /** The end of the log, buffered bytes included: where the next record goes. */
   long size() {
     appendLock.lock();
@@ -181,12 +254,13 @@ final class DataLog implements AutoCloseable {
     try {
       throwBackgroundFailure();
       long offset = reserve(length);
+      int tag = positionTag(offset);
       if (length > buffer.capacity()) {
         ByteBuffer big = ByteBuffer.allocate(length);
-        RecordFormat.encode(big, kind, key, value, sequence);
+        RecordFormat.encode(big, kind, key, value, sequence, tag);
         writeDirectly(big.flip());
       } else {
-        RecordFormat.encode(buffer, kind, key, value, sequence);
+        RecordFormat.encode(buffer, kind, key, value, sequence, tag);
       }
       return offset;
     } finally {
@@ -194,17 +268,26 @@ final class DataLog implements AutoCloseable {
     }
   }
 
-  /** Appends a record already encoded (with its padding) in {@code src[from, from+length)}. */
-  long appendEncoded(ByteBuffer src, int from, int length) throws IOException {
+  /**
+   * Appends a record already encoded (with its padding) in {@code src[from, from+length)},
+   * where it carried position tag {@code sourceTag}; it is retagged for its place here.
+   */
+  long appendEncoded(ByteBuffer src, int from, int length, int sourceTag) throws IOException {
     appendLock.lock();
     try {
       throwBackgroundFailure();
       long offset = reserve(length);
+      int tag = positionTag(offset);
       if (length > buffer.capacity()) {
-        writeDirectly(src.duplicate().limit(from + length).position(from));
+        ByteBuffer copy = ByteBuffer.allocate(length);
+        copy.put(0, src, from, length);
+        RecordFormat.retag(copy, 0, sourceTag, tag);
+        writeDirectly(copy);
       } else {
-        buffer.put(buffer.position(), src, from, length);
-        buffer.position(buffer.position() + length);
+        int at = buffer.position();
+        buffer.put(at, src, from, length);
+        RecordFormat.retag(buffer, at, sourceTag, tag);
+        buffer.position(at + length);
       }
       return offset;
     } finally {
@@ -408,10 +491,7 @@ final class DataLog implements AutoCloseable {
     java.nio.file.Files.move(path, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     path = target;
-    Path dir = target.toAbsolutePath().getParent();
-    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
-      d.force(true);
-    }
+    Directories.syncParentOf(target);
   }
 
   FileChannel channel() {

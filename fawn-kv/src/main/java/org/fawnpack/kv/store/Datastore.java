@@ -72,15 +72,16 @@ public final class Datastore implements AutoCloseable {
   private volatile Generation generation;
   /** Guarded by writerLock. */
   private long nextSequence;
-  private volatile long durableSequence;
-  private volatile IOException syncFailure;
+  private final SyncDriver syncDriver;
   private final ScheduledFuture<?> syncTask;
+  private volatile TestSeams seams = TestSeams.NONE;
 
   private Datastore(DataLog log, LogRecovery.Result recovered, DatastoreConfig config) {
     this.config = config;
     this.generation = new Generation(log, recovered.index());
     this.nextSequence = recovered.nextSequence();
-    this.durableSequence = recovered.nextSequence() - 1;
+    this.syncDriver = new SyncDriver(this::flushForSync,
+        retired -> generation.log() != retired && !closed.get(), recovered.nextSequence() - 1);
     this.recovery = recovered.report();
     this.syncTask = config.sync() == SyncPolicy.INTERVAL
         ? SyncScheduler.executor().scheduleWithFixedDelay(this::syncInBackground,
@@ -96,24 +97,29 @@ public final class Datastore implements AutoCloseable {
    * @throws IOException when the file cannot be read or written
    */
   public static Datastore open(Path path, DatastoreConfig config) throws IOException {
-    Path leftover = compactingPath(path);
-    if (Files.deleteIfExists(leftover)) {
-      LOG.warn("{}: deleted an unfinished compaction output {}", path, leftover);
-    }
-    if (Files.exists(path)) {
-      DataLog log = DataLog.open(path, config.writeBufferBytes(), config.writebackBytes());
-      try {
-        return new Datastore(log, LogRecovery.recover(log, config), config);
-      } catch (IOException | RuntimeException e) {
-        log.close();
-        throw e;
+    boolean exists = Files.exists(path);
+    // The log is opened (and so locked) first: the leftovers below may belong to a store that
+    // another process has open, and are touched only once this one owns the file.
+    DataLog log = exists
+        ? DataLog.open(path, config.writeBufferBytes(), config.writebackBytes())
+        : DataLog.create(path, config.writeBufferBytes(), config.writebackBytes());
+    try {
+      Path leftover = compactingPath(path);
+      if (Files.deleteIfExists(leftover)) {
+        LOG.warn("{}: deleted an unfinished compaction output {}", path, leftover);
       }
+      if (exists) {
+        return new Datastore(log, LogRecovery.recover(log, config), config);
+      }
+      IndexCheckpoint.delete(path);
+      HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(),
+          config.loadFactor()));
+      return new Datastore(log, new LogRecovery.Result(index, 1,
+          RecoveryReport.empty()), config);
+    } catch (IOException | RuntimeException e) {
+      log.close();
+      throw e;
     }
-    IndexCheckpoint.delete(path);
-    DataLog log = DataLog.create(path, config.writeBufferBytes(), config.writebackBytes());
-    HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(), config.loadFactor()));
-    return new Datastore(log, new LogRecovery.Result(index, 1,
-        new RecoveryReport(false, DataLog.HEADER_BYTES, 0, 0, java.util.List.of())), config);
   }
 
   private static Path compactingPath(Path path) {
@@ -135,22 +141,26 @@ public final class Datastore implements AutoCloseable {
   /**
    * Stores {@code value} under {@code key}, replacing any earlier value.
    *
+   * @return the write's sequence number: it is durable once {@link #durableSequence()} reaches
+   *     it ({@link #awaitDurable} waits for that)
    * @throws IllegalArgumentException when the key is empty or over 64 KiB, or the value over
    *     16 MiB
    */
-  public void put(byte[] key, byte[] value) throws IOException {
+  public long put(byte[] key, byte[] value) throws IOException {
     RecordFormat.checkKey(key);
     RecordFormat.checkValue(value);
     long hash = KeyHash.of(key);
     writerLock.lock();
     try {
       Generation g = liveGeneration();
-      throwSyncFailure();
+      syncDriver.throwBackgroundFailure(g.log().path().toString());
       int slot = g.index().findOrFree(hash, writerKeyCheck.of(g.log(), key));
       long sequence = nextSequence++;
       long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
       place(g, slot, hash, offset);
       afterWrite(sequence);
+      return sequence;
     } finally {
       writerLock.unlock();
     }
@@ -213,13 +223,14 @@ public final class Datastore implements AutoCloseable {
     writerLock.lock();
     try {
       Generation g = liveGeneration();
-      throwSyncFailure();
+      syncDriver.throwBackgroundFailure(g.log().path().toString());
       int slot = g.index().find(hash, writerKeyCheck.of(g.log(), key));
       if (slot < 0) {
         return false;
       }
       long sequence = nextSequence++;
       g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
       long stamp = indexLock.writeLock();
       try {
         g.index().remove(slot);
@@ -236,7 +247,7 @@ public final class Datastore implements AutoCloseable {
   private void afterWrite(long sequence) throws IOException {
     if (config.sync() == SyncPolicy.EVERY_WRITE) {
       generation.log().sync();
-      durableSequence = sequence;
+      syncDriver.advanceTo(sequence);
     }
   }
 
@@ -381,7 +392,7 @@ public final class Datastore implements AutoCloseable {
   }
 
   private static LogScanner scanner(DataLog log, long from, long to) {
-    return new LogScanner(log.path(), log.channel(), from, to, (a, b, tail) ->
+    return new LogScanner(log, from, to, (a, b, tail) ->
         LOG.warn("{}: skipping damaged bytes {}..{} in a scan", log.path(), a, b));
   }
 
@@ -399,8 +410,19 @@ public final class Datastore implements AutoCloseable {
       DataLog fresh = DataLog.create(tmp, config.writeBufferBytes(), config.writebackBytes());
       boolean swapped = false;
       try {
-        old.log().flush();
-        long copiedTo = old.log().flushedBytes();
+        long copiedTo;
+        writerLock.lock();
+        try {
+          // Fixed under the writer lock: every record below it has had its bucket pointed (or
+          // cleared) already, so the liveness checks below see each write's final word. A put
+          // that appended but had not yet indexed would otherwise look dead here and, lying
+          // below the tail, never be copied.
+          old.log().flush();
+          copiedTo = old.log().flushedBytes();
+        } finally {
+          writerLock.unlock();
+        }
+        seams.reached(TestSeams.Seam.COMPACTION_RANGE_FIXED);
         long bytesBefore = copiedTo;
         HashIndex index = new HashIndex(HashIndex.bitsFor(
             Math.max(config.expectedKeys(), old.index().live()), config.loadFactor()));
@@ -411,12 +433,13 @@ public final class Datastore implements AutoCloseable {
             long hash = KeyHash.of(scanner.key());
             if (isLive(hash, scanner.offset())) {
               long offset = fresh.appendEncoded(scanner.buffer(), scanner.recordStart(),
-                  scanner.recordLength());
+                  scanner.recordLength(), scanner.positionTag());
               index = IndexBuilder.insert(index, fresh, config.loadFactor(), hash, offset);
               live++;
             }
           }
         }
+        seams.reached(TestSeams.Seam.COMPACTION_COPIED);
         writerLock.lock();
         try {
           old.log().flush();
@@ -425,10 +448,12 @@ public final class Datastore implements AutoCloseable {
           LogScanner tail = scanner(old.log(), copiedTo, end);
           while (tail.next()) {
             long offset = fresh.appendEncoded(tail.buffer(), tail.recordStart(),
-                tail.recordLength());
+                tail.recordLength(), tail.positionTag());
             index = IndexBuilder.apply(index, fresh, config.loadFactor(), tail.kind(),
                 tail.key(), offset);
           }
+          // Dropped tombstones may have carried the highest sequence numbers: keep them used.
+          fresh.raiseSequenceFloor(nextSequence);
           fresh.sync();
           fresh.moveTo(target);
           long stamp = indexLock.writeLock();
@@ -438,7 +463,7 @@ public final class Datastore implements AutoCloseable {
             indexLock.unlockWrite(stamp);
           }
           swapped = true;
-          durableSequence = nextSequence - 1;
+          syncDriver.advanceTo(nextSequence - 1);
           if (config.checkpoint()) {
             IndexCheckpoint.write(target, fresh.logId(), fresh.flushedBytes(), nextSequence,
                 index);
@@ -579,7 +604,8 @@ public final class Datastore implements AutoCloseable {
         other.liveRecords(batch, live);
         for (int i = 0; i < batch.size(); i++) {
           if (live[i]) {
-            long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i));
+            long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i),
+                batch.positionTag(i));
             nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
             pending.add(batch.hash(i), offset);
           }
@@ -632,7 +658,8 @@ public final class Datastore implements AutoCloseable {
       long hash = batch.hash(i);
       int slot = g.index().findOrFree(hash, writerKeyCheck.of(g.log(), batch.buffer().array(),
           batch.keyArrayOffset(i), batch.keyLength(i)));
-      long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i));
+      long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i),
+                batch.positionTag(i));
       nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
       place(g, slot, hash, offset);
     } finally {
@@ -642,38 +669,42 @@ public final class Datastore implements AutoCloseable {
 
   /** Forces everything appended so far to the device. */
   public void sync() throws IOException {
-    sync(true);
+    liveGeneration();
+    syncDriver.sync(true);
   }
 
   /**
-   * Flushes under the writer lock and forces the file. With {@code wait} false a held writer
-   * lock (a split, merge or compaction working for seconds) makes it return false at once:
-   * the interval sync must not stall the one thread it shares with every datastore.
+   * Returns once the write with sequence number {@code sequence} (as {@link #put} returned it)
+   * is on the device: at once when it already is, else after a sync. Concurrent callers share
+   * one force where they can (group commit), so many writer threads that each wait for their
+   * own write cost about one force per round, not one each.
+   *
+   * @throws IllegalArgumentException when no write with that sequence number was made yet
    */
-  private boolean sync(boolean wait) throws IOException {
-    Generation g = liveGeneration();
-    long sequence;
+  public void awaitDurable(long sequence) throws IOException {
+    long last = lastSequence();
+    if (sequence > last) {
+      throw new IllegalArgumentException(path() + ": sequence " + sequence
+          + " has not been written (the last write is " + last + ")");
+    }
+    syncDriver.awaitDurable(sequence);
+  }
+
+  /** The sync's flush: log, flush and last sequence read together under the writer lock. */
+  private SyncDriver.Flushed flushForSync(boolean wait) throws IOException {
     if (wait) {
       writerLock.lock();
     } else if (!writerLock.tryLock()) {
-      return false;
+      return null;
     }
     try {
-      sequence = nextSequence - 1;
+      Generation g = liveGeneration();
+      seams.reached(TestSeams.Seam.SYNC_LOG_CHOSEN);
       g.log().flush();
+      return new SyncDriver.Flushed(g.log(), nextSequence - 1);
     } finally {
       writerLock.unlock();
     }
-    try {
-      g.log().channel().force(false);
-    } catch (ClosedChannelException e) {
-      if (generation == g || closed.get()) {
-        throw e;
-      }
-      // Retired by a compaction, which forced its new log before the swap.
-    }
-    durableSequence = Math.max(durableSequence, sequence);
-    return true;
   }
 
   private void syncInBackground() {
@@ -681,31 +712,20 @@ public final class Datastore implements AutoCloseable {
       return;
     }
     try {
-      // Skipped while maintenance holds the writers; it syncs when it ends, and so do we next.
-      sync(false);
+      syncDriver.syncInBackground(path().toString(), closed::get);
     } catch (IllegalStateException e) {
       LOG.debug("{}: closed during a background sync", path());
-    } catch (IOException e) {
-      if (closed.get()) {
-        LOG.debug("{}: closed during a background sync", path());
-        return;
-      }
-      // Kept and thrown to the next writer: a write must not succeed after a failed sync.
-      LOG.error("{}: background sync failed", path(), e);
-      syncFailure = e;
     }
   }
 
-  private void throwSyncFailure() throws IOException {
-    IOException failure = syncFailure;
-    if (failure != null) {
-      throw new IOException(path() + ": an earlier background sync failed", failure);
-    }
+  /** Installs test seams (tests only). */
+  void seams(TestSeams testSeams) {
+    this.seams = testSeams;
   }
 
   /** The highest sequence number known to be on the device. */
   public long durableSequence() {
-    return durableSequence;
+    return syncDriver.durableSequence();
   }
 
   /** The sequence number of the last write (0 when none). */
@@ -726,7 +746,7 @@ public final class Datastore implements AutoCloseable {
     Generation g = generation;
     return new DatastoreStats(g.index().live(), g.index().deleted(), g.index().capacity(),
         (long) g.index().capacity() * HashIndex.BUCKET_BYTES, g.log().size(),
-        logReads.sum(), falsePositives.sum(), lastSequence(), durableSequence);
+        logReads.sum(), falsePositives.sum(), lastSequence(), syncDriver.durableSequence());
   }
 
   private Generation liveGeneration() {
@@ -755,7 +775,7 @@ public final class Datastore implements AutoCloseable {
       IOException failure = null;
       try {
         g.log().sync();
-        durableSequence = nextSequence - 1;
+        syncDriver.advanceTo(nextSequence - 1);
         if (config.checkpoint()) {
           IndexCheckpoint.write(g.log().path(), g.log().logId(), g.log().flushedBytes(),
               nextSequence, g.index());

@@ -87,7 +87,7 @@ final class IndexBuilder {
       log.flush();
     }
     HashIndex next = new HashIndex(bits);
-    LogScanner scanner = new LogScanner(log.path(), log.channel(), DataLog.HEADER_BYTES,
+    LogScanner scanner = new LogScanner(log, DataLog.HEADER_BYTES,
         Math.min(end, log.flushedBytes()), (from, to, tail) -> {
           // Reported when the log was opened; nothing the index points at lies there.
         });

@@ -34,7 +34,7 @@ final class LogRecovery {
 
     List<RecoveryReport.Damage> skipped = new ArrayList<>();
     long[] tailFrom = {-1};
-    LogScanner scanner = new LogScanner(log.path(), log.channel(), from, logBytes,
+    LogScanner scanner = new LogScanner(log, from, logBytes,
         (damageFrom, damageTo, tail) -> {
           if (tail) {
             tailFrom[0] = damageFrom;

@@ -24,7 +24,7 @@ final class LogScanner {
 
   static final int DEFAULT_READ_BYTES = 4 << 20;
 
-  private final Path path;
+  private final DataLog log;
   private final FileChannel channel;
   private final long end;
   private final DamageListener listener;
@@ -36,9 +36,10 @@ final class LogScanner {
   private int recordStart = -1;
   private int recordLength;
 
-  LogScanner(Path path, FileChannel channel, long from, long end, DamageListener listener) {
-    this.path = path;
-    this.channel = channel;
+  /** Scans {@code log}'s bytes {@code [from, end)}; {@code end} must be in the file. */
+  LogScanner(DataLog log, long from, long end, DamageListener listener) {
+    this.log = log;
+    this.channel = log.channel();
     this.end = end;
     this.listener = listener;
     this.position = from;
@@ -89,7 +90,8 @@ final class LogScanner {
     }
     int aligned = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, i),
         RecordFormat.valueLength(buffer, i));
-    if (at + aligned > end || i + aligned > buffer.limit() || !RecordFormat.crcMatches(buffer, i)) {
+    if (at + aligned > end || i + aligned > buffer.limit()
+        || !RecordFormat.crcMatches(buffer, i, log.positionTag(at))) {
       return false;
     }
     position = at;
@@ -127,7 +129,7 @@ final class LogScanner {
     if (!fill(at, aligned)) {
       return false;
     }
-    return RecordFormat.crcMatches(buffer, (int) (at - bufferBase));
+    return RecordFormat.crcMatches(buffer, (int) (at - bufferBase), log.positionTag(at));
   }
 
   /** Makes {@code [at, at+length)} readable in the buffer; false when the log ends first. */
@@ -173,6 +175,11 @@ final class LogScanner {
     return RecordFormat.kind(buffer, recordStart);
   }
 
+  /** The position tag the current record carries (see {@link RecordFormat#positionTag}). */
+  int positionTag() {
+    return log.positionTag(position);
+  }
+
   long sequence() {
     return RecordFormat.sequence(buffer, recordStart);
   }
@@ -195,6 +202,6 @@ final class LogScanner {
   }
 
   Path path() {
-    return path;
+    return log.path();
   }
 }

@@ -18,6 +18,7 @@ final class RecordBatch {
   private final long[] offsets;
   private final long[] hashes;
   private final long[] sequences;
+  private final int[] tags;
   private final byte[] kinds;
   private ByteBuffer buffer;
   private int size;
@@ -32,6 +33,7 @@ final class RecordBatch {
     offsets = new long[capacity];
     hashes = new long[capacity];
     sequences = new long[capacity];
+    tags = new int[capacity];
     kinds = new byte[capacity];
   }
 
@@ -47,6 +49,7 @@ final class RecordBatch {
     offsets[size] = scanner.offset();
     kinds[size] = scanner.kind();
     sequences[size] = scanner.sequence();
+    tags[size] = scanner.positionTag();
     hashes[size] = scanner.keyHash();
     size++;
   }
@@ -81,6 +84,11 @@ final class RecordBatch {
 
   long sequence(int i) {
     return sequences[i];
+  }
+
+  /** The position tag record i carries in the scanned log. */
+  int positionTag(int i) {
+    return tags[i];
   }
 
   byte kind(int i) {

@@ -8,7 +8,8 @@ import java.util.zip.CRC32C;
  *
  * <pre>
  *  offset  size  field
- *       0     4  CRC32C of bytes 4 .. 20+keyLength+valueLength (rest of header, key, value)
+ *       0     4  CRC32C of bytes 4 .. 20+keyLength+valueLength (rest of header, key, value),
+ *                XOR the record's position tag (format version 2; 0 in version 1)
  *       4     1  kind: 1 = put, 2 = delete (tombstone; value length 0)
  *       5     3  key length, unsigned, 1 .. 65,536
  *       8     4  value length, 0 .. 16,777,216
@@ -19,6 +20,12 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Records start at multiples of 8 so that the index can address 32 GiB with a 32-bit offset.
+ *
+ * <p>The position tag ({@link #positionTag}) ties a record to the log id and offset it was
+ * written at: bytes that only look like a record (a record stored inside a value, a record
+ * copied from another place) fail the check, so a scan that resynchronises after damage can
+ * land on real records only. Copying a record elsewhere swaps its tag in O(1)
+ * ({@link #retag}); the CRC of its contents is not recomputed.
  */
 final class RecordFormat {
 
@@ -58,8 +65,27 @@ final class RecordFormat {
     }
   }
 
-  /** Writes a whole record (with padding) at {@code out}'s position. */
-  static void encode(ByteBuffer out, byte kind, byte[] key, byte[] value, long sequence) {
+  /**
+   * The 32-bit tag of a record at {@code offset} in the log with id {@code logId}: the
+   * MurmurHash3 64-bit finaliser of {@code logId XOR (offset * 0x9E3779B97F4A7C15)}, high and
+   * low halves XORed. Distinct offsets of one log give distinct 64-bit values.
+   */
+  static int positionTag(long logId, long offset) {
+    long x = logId ^ (offset * 0x9E3779B97F4A7C15L);
+    x = (x ^ (x >>> 33)) * 0xff51afd7ed558ccdL;
+    x = (x ^ (x >>> 33)) * 0xc4ceb9fe1a85ec53L;
+    x ^= x >>> 33;
+    return (int) (x ^ (x >>> 32));
+  }
+
+  /** Moves the record at {@code b[at]} from a place tagged {@code from} to one tagged {@code to}. */
+  static void retag(ByteBuffer b, int at, int from, int to) {
+    b.putInt(at, b.getInt(at) ^ from ^ to);
+  }
+
+  /** Writes a whole record (with padding) at {@code out}'s position, tagged with {@code tag}. */
+  static void encode(ByteBuffer out, byte kind, byte[] key, byte[] value, long sequence,
+      int tag) {
     int start = out.position();
     out.putInt(0);
     out.putInt(((kind & 0xff) << 24) | (key.length - 1));
@@ -72,7 +98,7 @@ final class RecordFormat {
     while (out.position() < padded) {
       out.put((byte) 0);
     }
-    out.putInt(start, crc(out, start + 4, end));
+    out.putInt(start, crc(out, start + 4, end) ^ tag);
   }
 
   /**
@@ -124,10 +150,18 @@ final class RecordFormat {
     return kind == KIND_PUT || (kind == KIND_DELETE && valueLength == 0);
   }
 
-  /** Whether the stored CRC matches; the whole record must be in {@code b}. */
-  static boolean crcMatches(ByteBuffer b, int at) {
+  /**
+   * Whether the stored CRC matches for a record at a place tagged {@code tag}; the whole record
+   * must be in {@code b}.
+   */
+  static boolean crcMatches(ByteBuffer b, int at, int tag) {
+    return b.getInt(at) == expectedCrc(b, at, tag);
+  }
+
+  /** What the stored CRC field of the record at {@code b[at]} must be at a place tagged so. */
+  static int expectedCrc(ByteBuffer b, int at, int tag) {
     int end = at + HEADER_BYTES + keyLength(b, at) + valueLength(b, at);
-    return b.getInt(at) == crc(b, at + 4, end);
+    return crc(b, at + 4, end) ^ tag;
   }
 
   /** Whether the key stored at {@code at} equals {@code key}; the key bytes must be in {@code b}. */

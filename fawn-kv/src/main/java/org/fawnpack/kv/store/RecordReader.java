@@ -43,9 +43,11 @@ final class RecordReader {
             "the log ends first");
       }
     }
-    if (!RecordFormat.crcMatches(b, 0)) {
+    int tag = log.positionTag(offset);
+    if (!RecordFormat.crcMatches(b, 0, tag)) {
       throw new CorruptLogException(log.path(), offset, "record CRC32C",
-          Integer.toHexString(RecordFormat.crc(b, 4, raw)), Integer.toHexString(b.getInt(0)));
+          Integer.toHexString(RecordFormat.expectedCrc(b, 0, tag)),
+          Integer.toHexString(b.getInt(0)));
     }
     return b;
   }

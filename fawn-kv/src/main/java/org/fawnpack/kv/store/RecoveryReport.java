@@ -16,4 +16,9 @@ public record RecoveryReport(boolean fromCheckpoint, long replayedFromOffset, lo
   public RecoveryReport {
     skipped = List.copyOf(skipped);
   }
+
+  /** The report of a new, empty datastore. */
+  static RecoveryReport empty() {
+    return new RecoveryReport(false, DataLog.HEADER_BYTES, 0, 0, List.of());
+  }
 }

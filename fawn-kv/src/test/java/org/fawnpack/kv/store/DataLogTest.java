@@ -30,8 +30,12 @@ class DataLogTest {
   @TempDir
   Path dir;
 
-  /** A record laid out by the format in {@link RecordFormat}'s Javadoc, written out by hand. */
-  private static byte[] expectedRecord(byte[] key, byte[] value, long sequence) {
+  /**
+   * A record laid out by the format in {@link RecordFormat}'s Javadoc, written out by hand, for
+   * offset {@code offset} of the log with id {@code logId} (the version 2 position tag).
+   */
+  private static byte[] expectedRecord(byte[] key, byte[] value, long sequence, long logId,
+      long offset) {
     ByteBuffer body = ByteBuffer.allocate(16 + key.length + value.length);
     body.putInt((RecordFormat.KIND_PUT << 24) | (key.length - 1)).putInt(value.length)
         .putLong(sequence).put(key).put(value);
@@ -39,7 +43,7 @@ class DataLogTest {
     crc.update(body.array());
     int padded = (4 + body.capacity() + 7) / 8 * 8;
     ByteBuffer record = ByteBuffer.allocate(padded);
-    record.putInt((int) crc.getValue()).put(body.array());
+    record.putInt((int) crc.getValue() ^ LogFileParser.tag(logId, offset)).put(body.array());
     return record.array();
   }
 
@@ -54,7 +58,7 @@ class DataLogTest {
       byte[] value, long seq) throws IOException {
     long offset = log.append(RecordFormat.KIND_PUT, key, value, seq);
     assertEquals(DataLog.HEADER_BYTES + expected.size(), offset, "offset of record " + seq);
-    expected.write(expectedRecord(key, value, seq));
+    expected.write(expectedRecord(key, value, seq, log.logId(), offset));
   }
 
   private FaultyChannel faultyChannel(Path file) throws IOException {
