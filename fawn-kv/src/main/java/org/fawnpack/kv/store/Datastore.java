@@ -525,6 +525,8 @@ public final class Datastore implements AutoCloseable {
           }
           appendLive(batch, live, targets);
         }
+        lower.continueSequencesAfter(nextSequence);
+        upper.continueSequencesAfter(nextSequence);
         lower.sync();
         upper.sync();
         return new SplitResult(lower, upper);
@@ -582,6 +584,7 @@ public final class Datastore implements AutoCloseable {
       } else {
         mergeWhileRebuilding(g, other, scanner, incoming);
       }
+      continueSequencesAfter(other.nextSequence);
       sync();
     } finally {
       second.writerLock.unlock();
@@ -662,6 +665,21 @@ public final class Datastore implements AutoCloseable {
                 batch.positionTag(i));
       nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
       place(g, slot, hash, offset);
+    } finally {
+      writerLock.unlock();
+    }
+  }
+
+  /**
+   * Makes this datastore's next sequence number at least {@code next}, in memory and in its
+   * log header: a split or merge copies live records only, and the highest sequence numbers of
+   * the source (tombstones, replaced values) must not be handed out again by its successors.
+   */
+  private void continueSequencesAfter(long next) throws IOException {
+    writerLock.lock();
+    try {
+      nextSequence = Math.max(nextSequence, next);
+      liveGeneration().log().raiseSequenceFloor(nextSequence);
     } finally {
       writerLock.unlock();
     }

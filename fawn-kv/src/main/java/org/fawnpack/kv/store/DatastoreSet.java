@@ -232,9 +232,13 @@ public final class DatastoreSet implements AutoCloseable {
     }
   }
 
+  /** Deletes a range file and its checkpoint, durably: a dropped range must not come back. */
   private static void deleteFiles(Path file) throws IOException {
-    Files.deleteIfExists(file);
-    Files.deleteIfExists(IndexCheckpoint.pathFor(file));
+    boolean deleted = Files.deleteIfExists(file);
+    deleted |= Files.deleteIfExists(IndexCheckpoint.pathFor(file));
+    if (deleted) {
+      Directories.syncParentOf(file);
+    }
   }
 
   private void checkOpen() {

@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  *  48     2^i buckets of 6 bytes, as in {@link HashIndex}
  * </pre>
  *
- * Written to a temporary file, forced, then renamed over the old one. A checkpoint that fails
- * any check is logged and ignored: the caller rebuilds from the log.
+ * Written to a temporary file, forced, then renamed over the old one and the directory forced.
+ * A checkpoint that fails any check is logged and ignored: the caller rebuilds from the log and
+ * deletes it ({@link #deleteUnused}), since a log that grows past what it covers would make it
+ * look valid again.
  */
 final class IndexCheckpoint {
 
@@ -69,6 +71,7 @@ final class IndexCheckpoint {
       out.force(true);
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+    Directories.syncParentOf(target);
   }
 
   /** The checkpoint of {@code log}, when one exists, is intact and belongs to this log. */
@@ -118,7 +121,18 @@ final class IndexCheckpoint {
     return Optional.empty();
   }
 
+  /** Deletes the checkpoint of {@code log}, if any, and forces the directory. */
   static void delete(Path log) throws IOException {
-    Files.deleteIfExists(pathFor(log));
+    if (Files.deleteIfExists(pathFor(log))) {
+      Directories.syncParentOf(log);
+    }
+  }
+
+  /** Deletes a checkpoint that recovery did not use, so that no later open can use it. */
+  static void deleteUnused(Path log) throws IOException {
+    if (Files.deleteIfExists(pathFor(log))) {
+      LOG.info("{}: deleted its unused index checkpoint {}", log, pathFor(log));
+      Directories.syncParentOf(log);
+    }
   }
 }

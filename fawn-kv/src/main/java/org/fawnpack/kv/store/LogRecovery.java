@@ -1,6 +1,7 @@
 package org.fawnpack.kv.store;
 
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -9,9 +10,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings a log and its index back on open: load the checkpoint when it is valid (else start
- * from an empty index), replay every record after it in log order, skip damaged regions in the
- * middle (logged with their offsets, their bytes never served), and cut a damaged tail off the
- * file (a torn write: logged with the offset and the bytes cut).
+ * from an empty index, and delete the checkpoint so it can never be trusted later), replay every
+ * record after it in log order, skip damaged regions in the middle (an ERROR with their offsets
+ * and record count; their bytes never served), and cut a damaged tail off the file (a torn
+ * write) after keeping its bytes in a side file.
  */
 final class LogRecovery {
 
@@ -26,11 +28,17 @@ final class LogRecovery {
     long logBytes = log.flushedBytes();
     Optional<IndexCheckpoint.Loaded> checkpoint = config.checkpoint()
         ? IndexCheckpoint.read(log.path(), log.logId(), logBytes) : Optional.empty();
+    if (checkpoint.isEmpty()) {
+      // A checkpoint passed over now (the log was cut below it, or checkpoints are off) would
+      // look valid again once the log grows past what it covers: it must go before any write.
+      IndexCheckpoint.deleteUnused(log.path());
+    }
     HashIndex index = checkpoint.map(IndexCheckpoint.Loaded::index).orElseGet(() ->
         new HashIndex(HashIndex.bitsFor(config.expectedKeys(), config.loadFactor())));
     long from = checkpoint.map(IndexCheckpoint.Loaded::coveredBytes).orElse(
         (long) DataLog.HEADER_BYTES);
-    long nextSequence = checkpoint.map(IndexCheckpoint.Loaded::nextSequence).orElse(1L);
+    long nextSequence = Math.max(log.sequenceFloor(),
+        checkpoint.map(IndexCheckpoint.Loaded::nextSequence).orElse(1L));
 
     List<RecoveryReport.Damage> skipped = new ArrayList<>();
     long[] tailFrom = {-1};
@@ -38,12 +46,14 @@ final class LogRecovery {
         (damageFrom, damageTo, tail) -> {
           if (tail) {
             tailFrom[0] = damageFrom;
-          } else {
-            LOG.warn("{}: skipping damaged bytes {}..{} ({} bytes) in the middle of the log: "
-                + "their records are lost", log.path(), damageFrom, damageTo,
-                damageTo - damageFrom);
-            skipped.add(new RecoveryReport.Damage(damageFrom, damageTo));
+            return;
           }
+          long lost = DamagedBytes.recordsIn(log, damageFrom, damageTo);
+          LOG.error("{}: bytes {}..{} ({} bytes, {} records) in the middle of the log are "
+              + "damaged and skipped: those writes are lost, and their keys read as their "
+              + "previous versions, if any", log.path(), damageFrom, damageTo,
+              damageTo - damageFrom, lost);
+          skipped.add(new RecoveryReport.Damage(damageFrom, damageTo, lost));
         });
     long records = 0;
     while (scanner.next()) {
@@ -53,10 +63,15 @@ final class LogRecovery {
       records++;
     }
     long truncated = 0;
+    long truncatedRecords = 0;
+    Path tailCopy = null;
     if (tailFrom[0] >= 0) {
       truncated = logBytes - tailFrom[0];
-      LOG.warn("{}: cutting {} bytes of torn or corrupt tail at offset {} (of {})", log.path(),
-          truncated, tailFrom[0], logBytes);
+      truncatedRecords = DamagedBytes.recordsIn(log, tailFrom[0], logBytes);
+      tailCopy = DamagedBytes.keepTail(log, tailFrom[0], logBytes);
+      LOG.warn("{}: cutting {} bytes ({} records) of torn or corrupt tail at offset {} (of {}); "
+          + "the cut bytes are kept in {}", log.path(), truncated, truncatedRecords, tailFrom[0],
+          logBytes, tailCopy);
       log.truncate(tailFrom[0]);
     }
     if (records > 0 || truncated > 0 || !skipped.isEmpty()) {
@@ -64,7 +79,7 @@ final class LogRecovery {
           from, checkpoint.isPresent() ? "after the index checkpoint" : "full scan",
           index.live());
     }
-    return new Result(index, nextSequence,
-        new RecoveryReport(checkpoint.isPresent(), from, records, truncated, skipped));
+    return new Result(index, nextSequence, new RecoveryReport(checkpoint.isPresent(), from,
+        records, truncated, truncatedRecords, tailCopy, skipped));
   }
 }

@@ -72,10 +72,16 @@ class RecoveryTest {
 
   /** The model after the records that end at or before {@code limit}, skipping one index. */
   private static Model modelOf(List<Written> written, long limit, int skipped) {
+    return modelOf(written, limit, i -> i == skipped);
+  }
+
+  /** The model after the records that end at or before {@code limit}, skipping some. */
+  private static Model modelOf(List<Written> written, long limit,
+      java.util.function.IntPredicate skipped) {
     Model model = new Model();
     for (int i = 0; i < written.size(); i++) {
       Written w = written.get(i);
-      if (w.end() > limit || i == skipped) {
+      if (w.end() > limit || skipped.test(i)) {
         continue;
       }
       if (w.value() == null) {
@@ -103,9 +109,28 @@ class RecoveryTest {
     flipByte(file, w.offset() + 20 + w.key().length / 2);
     try (Datastore ds = Datastore.open(file, NO_CHECKPOINT)) {
       RecoveryReport report = ds.recoveryReport();
-      assertEquals(List.of(new RecoveryReport.Damage(w.offset(), w.end())), report.skipped());
+      assertEquals(List.of(new RecoveryReport.Damage(w.offset(), w.end(), 1)), report.skipped());
       assertEquals(0, report.truncatedBytes());
       modelOf(written, Long.MAX_VALUE, victim).assertHeldBy(ds, keysOf(written));
+    }
+  }
+
+  /** Three records in a row with a bad CRC: one damaged range, three records lost. */
+  @Test
+  void open_threeDamagedRecordsInARow_oneRangeCountingThreeRecords() throws IOException {
+    Path file = dir.resolve("three.fds");
+    List<Written> written = writeRecords(file, NO_CHECKPOINT, 300, 6);
+    int first = 100;
+    for (int i = first; i < first + 3; i++) {
+      flipByte(file, written.get(i).offset() + 1);  // the CRC field: the header stays readable
+    }
+    try (Datastore ds = Datastore.open(file, NO_CHECKPOINT)) {
+      RecoveryReport report = ds.recoveryReport();
+      assertEquals(List.of(new RecoveryReport.Damage(written.get(first).offset(),
+          written.get(first + 3).offset(), 3)), report.skipped());
+      assertEquals(3, report.skippedRecords());
+      modelOf(written, Long.MAX_VALUE, i -> i >= first && i < first + 3)
+          .assertHeldBy(ds, keysOf(written));
     }
   }
 
@@ -140,8 +165,16 @@ class RecoveryTest {
     try (RandomAccessFile raf = new RandomAccessFile(file.toFile(), "rw")) {
       raf.setLength(cut);
     }
+    byte[] tornBytes = java.util.Arrays.copyOfRange(Files.readAllBytes(file),
+        (int) last.offset(), (int) cut);
     try (Datastore ds = Datastore.open(file, NO_CHECKPOINT)) {
-      assertEquals(cut - last.offset(), ds.recoveryReport().truncatedBytes());
+      RecoveryReport report = ds.recoveryReport();
+      assertEquals(cut - last.offset(), report.truncatedBytes());
+      assertEquals(1, report.truncatedRecords());
+      assertEquals(dir.resolve("torn.fds.tail-" + last.offset() + ".corrupt"),
+          report.truncatedTailCopy());
+      assertArrayEquals(tornBytes, Files.readAllBytes(report.truncatedTailCopy()),
+          "the cut bytes are kept");
       assertEquals(last.offset(), Files.size(file), "the torn record is cut off the file");
       Model model = modelOf(written, last.offset(), -1);
       model.assertHeldBy(ds, keysOf(written));
