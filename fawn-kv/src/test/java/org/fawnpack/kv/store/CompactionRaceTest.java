@@ -40,12 +40,7 @@ class CompactionRaceTest {
     Path file = dir.resolve("put-race.fds");
     byte[] key = bytes("key-7");
     try (Datastore ds = Datastore.open(file, NO_BACKGROUND_SYNC)) {
-      for (int i = 0; i < 100; i++) {
-        ds.put(bytes("key-" + i), bytes("old-" + i));
-      }
-      SeamLatch seams = new SeamLatch(HOLD_MILLIS).holdAt(Seam.WRITE_APPENDED,
-          Seam.COMPACTION_COPIED);
-      ds.seams(seams);
+      SeamLatch seams = fillAndHold(ds, Seam.WRITE_APPENDED, Seam.COMPACTION_COPIED);
       Thread writer = inThread(() -> ds.put(key, bytes("new-7")));
       assertTrue(seams.awaitQuietly(Seam.WRITE_APPENDED, 10_000), "the put reached its seam");
       ds.compact();
@@ -67,12 +62,7 @@ class CompactionRaceTest {
   void sync_choseTheLogACompactionRetires_neverCoversAWriteThatIsInNoFile() throws Exception {
     Path file = dir.resolve("sync-race.fds");
     try (Datastore ds = Datastore.open(file, NO_BACKGROUND_SYNC)) {
-      for (int i = 0; i < 100; i++) {
-        ds.put(bytes("key-" + i), bytes("value-" + i));
-      }
-      SeamLatch seams = new SeamLatch(HOLD_MILLIS).holdAt(Seam.SYNC_LOG_CHOSEN,
-          Seam.WRITE_APPENDED);
-      ds.seams(seams);
+      SeamLatch seams = fillAndHold(ds, Seam.SYNC_LOG_CHOSEN, Seam.WRITE_APPENDED);
       Thread syncer = inThread(ds::sync);
       assertTrue(seams.awaitQuietly(Seam.SYNC_LOG_CHOSEN, 10_000), "the sync reached its seam");
       ds.compact();
@@ -132,6 +122,16 @@ class CompactionRaceTest {
     try (Datastore ds = Datastore.open(file, NO_BACKGROUND_SYNC)) {
       assertLastValues(ds, last, "after a reopen");
     }
+  }
+
+  /** Puts key-0 .. key-99 = old-i, then holds the thread at {@code seam} until {@code until}. */
+  private static SeamLatch fillAndHold(Datastore ds, Seam seam, Seam until) throws IOException {
+    for (int i = 0; i < 100; i++) {
+      ds.put(bytes("key-" + i), bytes("old-" + i));
+    }
+    SeamLatch seams = new SeamLatch(HOLD_MILLIS).holdAt(seam, until);
+    ds.seams(seams);
+    return seams;
   }
 
   private static void assertLastValues(Datastore ds, byte[][] last, String when)
