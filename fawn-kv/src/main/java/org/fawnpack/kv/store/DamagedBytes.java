@@ -26,7 +26,7 @@ final class DamagedBytes {
     long at = from;
     while (at + RecordFormat.HEADER_BYTES <= to) {
       header.clear();
-      DataLog.readFully(log.channel(), header, at);
+      FileIo.readFully(log.channel(), header, at);
       if (!RecordFormat.plausibleHeader(header, 0)) {
         break;
       }
@@ -45,8 +45,7 @@ final class DamagedBytes {
   static Path keepTail(DataLog log, long from, long to) throws IOException {
     Path side = null;
     for (int n = 1; side == null || Files.exists(side); n++) {
-      side = log.path().resolveSibling(log.path().getFileName() + ".tail-" + from
-          + (n == 1 ? "" : "-" + n) + ".corrupt");
+      side = StoreFiles.cutTail(log.path(), from, n);
     }
     try (FileChannel out = FileChannel.open(side, StandardOpenOption.CREATE_NEW,
         StandardOpenOption.WRITE)) {

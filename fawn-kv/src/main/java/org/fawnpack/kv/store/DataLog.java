@@ -4,34 +4,19 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
-import java.nio.channels.FileLock;
-import java.nio.channels.OverlappingFileLockException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
-import java.util.concurrent.ThreadLocalRandom;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One append-only data log file: a 32-byte file header, then records ({@link RecordFormat}).
- *
- * <pre>
- *  file header (big-endian)
- *   0  8  magic "FAWN-DS1"
- *   8  4  format version: 2 (records carry a position tag); 1 is still read and appended to
- *  12  4  CRC32C of bytes 0-11 and 16-31
- *  16  8  log id (random; ties an index checkpoint and every record's tag to this very file)
- *  24  8  sequence floor: the next sequence number is at least this (0 in version 1)
- *  32     first record
- * </pre>
- *
- * <p>The file is locked ({@link FileChannel#tryLock()}) while it is open: a second writer,
- * in another process or this one, is refused with {@link DatastoreLockedException}.
+ * One append-only data log file: a 32-byte file header ({@link LogFileHeader}: magic, format
+ * version, log id, sequence floor), then records ({@link RecordFormat}). The file is locked
+ * while it is open: a second writer, in another process or this one, is refused with
+ * {@link DatastoreLockedException}.
  *
  * <p>Appends are encoded into an append buffer. A full buffer is handed to a background writer
  * ({@link LogWriters}) and appending goes on in a second buffer, so the copy into the page cache
@@ -49,19 +34,15 @@ import org.slf4j.LoggerFactory;
 final class DataLog implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DataLog.class);
-  static final int HEADER_BYTES = 32;
-  static final int FORMAT_VERSION = 2;
-  static final int FIRST_FORMAT_VERSION = 1;
-  private static final byte[] MAGIC = "FAWN-DS1".getBytes(StandardCharsets.US_ASCII);
+  static final int HEADER_BYTES = LogFileHeader.BYTES;
   static final long MAX_BYTES = 0x1_0000_0000L * RecordFormat.ALIGNMENT;
 
   private volatile Path path;
   private final FileChannel channel;
   private final long logId;
   private final int version;
-  /** Guarded by appendLock. */
-  private long sequenceFloor;
-  private final long writebackBytes;
+  /** Guarded by appendLock (only its sequence floor changes). */
+  private LogFileHeader header;
   private final ReentrantLock appendLock = new ReentrantLock();
 
   // Guarded by appendLock. Invariant: bytes below handedOffBase (below bufferBase when
@@ -79,23 +60,18 @@ final class DataLog implements AutoCloseable {
 
   /** Bytes already in the file: readers below it need no lock. */
   private volatile long written;
-  /** File length at the last background force request; only the (serial) writes touch it. */
-  private volatile long forceRequestedAt;
-  private final AtomicBoolean forceRunning = new AtomicBoolean();
-  private volatile Future<?> forceTask;
-  private volatile IOException backgroundFailure;
+  private final Writeback writeback;
 
-  private DataLog(Path path, FileChannel channel, ByteBuffer header, long written,
+  private DataLog(Path path, FileChannel channel, LogFileHeader header, long written,
       int bufferBytes, long writebackBytes) {
     this.path = path;
     this.channel = channel;
-    this.logId = header.getLong(16);
-    this.version = header.getInt(8);
-    this.sequenceFloor = header.getLong(24);
+    this.header = header;
+    this.logId = header.logId();
+    this.version = header.version();
     this.written = written;
     this.bufferBase = written;
-    this.forceRequestedAt = written;
-    this.writebackBytes = writebackBytes;
+    this.writeback = new Writeback(channel, writebackBytes, written, this::path);
     // Direct buffers: the channel writes them as they are, where a heap buffer would first be
     // copied into a temporary direct one (a third copy of every byte on the write path).
     this.buffer = ByteBuffer.allocateDirect(bufferBytes);
@@ -114,41 +90,16 @@ final class DataLog implements AutoCloseable {
   static DataLog create(Path path, FileChannel channel, int bufferBytes, long writebackBytes)
       throws IOException {
     try {
-      lockExclusively(path, channel);
-      ByteBuffer header = header(ThreadLocalRandom.current().nextLong(), 0);
-      writeFully(channel, header.duplicate(), 0);
+      LogFileHeader.lockExclusively(path, channel);
+      LogFileHeader header = LogFileHeader.fresh();
+      FileIo.writeFully(channel, header.encode(), 0);
       channel.force(true);
       Directories.syncParentOf(path);
-      return new DataLog(path, channel, header, HEADER_BYTES, bufferBytes,
-          writebackBytes);
+      return new DataLog(path, channel, header, HEADER_BYTES, bufferBytes, writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
     }
-  }
-
-  private static ByteBuffer header(long logId, long sequenceFloor) {
-    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-    header.put(MAGIC).putInt(FORMAT_VERSION).putInt(0).putLong(logId).putLong(sequenceFloor);
-    header.putInt(12, headerCrc(header));
-    return header.flip();
-  }
-
-  /**
-   * One writer per file: a lock held elsewhere fails the open, naming the file. The lock lives
-   * as long as the channel (closing the channel releases it).
-   */
-  private static FileLock lockExclusively(Path path, FileChannel channel) throws IOException {
-    FileLock lock;
-    try {
-      lock = channel.tryLock();
-    } catch (OverlappingFileLockException e) {
-      throw new DatastoreLockedException(path, "this process");
-    }
-    if (lock == null) {
-      throw new DatastoreLockedException(path, "another process");
-    }
-    return lock;
   }
 
   /** Opens an existing log; its length is taken as is (recovery decides what to keep). */
@@ -156,40 +107,13 @@ final class DataLog implements AutoCloseable {
     FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
         StandardOpenOption.WRITE);
     try {
-      lockExclusively(path, channel);
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      readFully(channel, header, 0);
-      byte[] magic = new byte[MAGIC.length];
-      header.get(0, magic);
-      if (!java.util.Arrays.equals(magic, MAGIC)) {
-        throw new CorruptLogException(path, 0, "file header magic",
-            new String(MAGIC, StandardCharsets.US_ASCII),
-            new String(magic, StandardCharsets.ISO_8859_1));
-      }
-      int version = header.getInt(8);
-      if (version != FORMAT_VERSION && version != FIRST_FORMAT_VERSION) {
-        throw new CorruptLogException(path, 8, "format version",
-            FIRST_FORMAT_VERSION + " or " + FORMAT_VERSION, String.valueOf(version));
-      }
-      if (header.getInt(12) != headerCrc(header)) {
-        throw new CorruptLogException(path, 12, "file header CRC32C",
-            Integer.toHexString(headerCrc(header)), Integer.toHexString(header.getInt(12)));
-      }
-      return new DataLog(path, channel, header, channel.size(), bufferBytes,
-          writebackBytes);
+      LogFileHeader.lockExclusively(path, channel);
+      return new DataLog(path, channel, LogFileHeader.read(path, channel), channel.size(),
+          bufferBytes, writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
     }
-  }
-
-  private static int headerCrc(ByteBuffer header) {
-    java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
-    ByteBuffer view = header.duplicate();
-    crc.update(view.limit(12).position(0));
-    view = header.duplicate();
-    crc.update(view.limit(HEADER_BYTES).position(16));
-    return (int) crc.getValue();
   }
 
   Path path() {
@@ -206,14 +130,15 @@ final class DataLog implements AutoCloseable {
 
   /** The tag a record at {@code offset} carries in this log (0 in a version 1 log). */
   int positionTag(long offset) {
-    return version == FIRST_FORMAT_VERSION ? 0 : RecordFormat.positionTag(logId, offset);
+    return version == LogFileHeader.FIRST_FORMAT_VERSION ? 0
+        : RecordFormat.positionTag(logId, offset);
   }
 
   /** The lowest next sequence number the header promises (0 when it promises none). */
   long sequenceFloor() {
     appendLock.lock();
     try {
-      return sequenceFloor;
+      return header.sequenceFloor();
     } finally {
       appendLock.unlock();
     }
@@ -227,11 +152,13 @@ final class DataLog implements AutoCloseable {
   void raiseSequenceFloor(long floor) throws IOException {
     appendLock.lock();
     try {
-      if (version == FIRST_FORMAT_VERSION || floor <= sequenceFloor) {
+      if (header.version() == LogFileHeader.FIRST_FORMAT_VERSION
+          || floor <= header.sequenceFloor()) {
         return;
       }
-      writeFully(channel, header(logId, floor), 0);
-      sequenceFloor = floor;
+      LogFileHeader raised = header.withSequenceFloor(floor);
+      FileIo.writeFully(channel, raised.encode(), 0);
+      header = raised;
     } finally {
       appendLock.unlock();
     }
@@ -252,7 +179,7 @@ final class DataLog implements AutoCloseable {
     int length = RecordFormat.alignedLength(key.length, value.length);
     appendLock.lock();
     try {
-      throwBackgroundFailure();
+      writeback.throwIfFailed();
       long offset = reserve(length);
       int tag = positionTag(offset);
       if (length > buffer.capacity()) {
@@ -275,7 +202,7 @@ final class DataLog implements AutoCloseable {
   long appendEncoded(ByteBuffer src, int from, int length, int sourceTag) throws IOException {
     appendLock.lock();
     try {
-      throwBackgroundFailure();
+      writeback.throwIfFailed();
       long offset = reserve(length);
       int tag = positionTag(offset);
       if (length > buffer.capacity()) {
@@ -314,7 +241,7 @@ final class DataLog implements AutoCloseable {
     awaitWrite();
     handedOffLength = 0;
     int length = record.remaining();
-    writeFully(channel, record, bufferBase);
+    FileIo.writeFully(channel, record, bufferBase);
     bufferBase += length;
     written = bufferBase;
   }
@@ -345,44 +272,14 @@ final class DataLog implements AutoCloseable {
   private Void writeInBackground(ByteBuffer view, long base) throws IOException {
     long end = base + view.remaining();
     try {
-      writeFully(channel, view, base);
+      FileIo.writeFully(channel, view, base);
     } catch (IOException e) {
-      failInBackground(e);
+      writeback.failed(e);
       throw e;
     }
     written = end;
-    if (writebackBytes > 0 && end - forceRequestedAt >= writebackBytes
-        && forceRunning.compareAndSet(false, true)) {
-      forceRequestedAt = end;
-      forceTask = LogWriters.executor().submit(this::forceInBackground);
-    }
+    writeback.written(end);
     return null;
-  }
-
-  private void forceInBackground() {
-    try {
-      channel.force(false);
-    } catch (IOException e) {
-      failInBackground(e);
-    } finally {
-      forceRunning.set(false);
-    }
-  }
-
-  private void failInBackground(IOException e) {
-    if (channel.isOpen() && backgroundFailure == null) {
-      backgroundFailure = e;
-      LOG.error("{}: a background write or force of the log failed; appends to it fail from "
-          + "now on", path, e);
-    }
-  }
-
-  private void throwBackgroundFailure() throws IOException {
-    IOException failure = backgroundFailure;
-    if (failure != null) {
-      throw new IOException(path + ": an earlier background write or force of this log failed,"
-          + " so its end on disk is unknown", failure);
-    }
   }
 
   /** Waits for the write in flight, if any; its failure is thrown here. */
@@ -406,7 +303,7 @@ final class DataLog implements AutoCloseable {
   void flush() throws IOException {
     appendLock.lock();
     try {
-      throwBackgroundFailure();
+      writeback.throwIfFailed();
       handOff();
       awaitWrite();
     } finally {
@@ -427,7 +324,7 @@ final class DataLog implements AutoCloseable {
   int read(long offset, ByteBuffer dst) throws IOException {
     int wanted = dst.remaining();
     if (offset + wanted <= written) {
-      readFully(channel, dst, offset);
+      FileIo.readFully(channel, dst, offset);
       return wanted;
     }
     appendLock.lock();
@@ -438,7 +335,7 @@ final class DataLog implements AutoCloseable {
       if (at < Math.min(end, inFile)) {
         ByteBuffer part = dst.duplicate();
         part.limit(part.position() + (int) (Math.min(end, inFile) - at));
-        readFully(channel, part, at);
+        FileIo.readFully(channel, part, at);
         dst.position(part.position());
         at = Math.min(end, inFile);
       }
@@ -475,7 +372,7 @@ final class DataLog implements AutoCloseable {
       channel.force(true);
       bufferBase = length;
       written = length;
-      forceRequestedAt = length;
+      writeback.restartAt(length);
     } finally {
       appendLock.unlock();
     }
@@ -512,35 +409,7 @@ final class DataLog implements AutoCloseable {
     } finally {
       appendLock.unlock();
     }
-    Future<?> force = forceTask;
-    if (force != null) {
-      try {
-        force.get();
-      } catch (ExecutionException e) {
-        LOG.warn("{}: closing after a failed background force", path, e.getCause());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new InterruptedIOException(path + ": interrupted waiting for a log force");
-      }
-    }
+    writeback.awaitLastForce();
     channel.close();
-  }
-
-  static void writeFully(FileChannel channel, ByteBuffer src, long position) throws IOException {
-    long at = position;
-    while (src.hasRemaining()) {
-      at += channel.write(src, at);
-    }
-  }
-
-  static void readFully(FileChannel channel, ByteBuffer dst, long position) throws IOException {
-    long at = position;
-    while (dst.hasRemaining()) {
-      int n = channel.read(dst, at);
-      if (n < 0) {
-        throw new java.io.EOFException("read past the end at offset " + at);
-      }
-      at += n;
-    }
   }
 }

@@ -57,6 +57,19 @@ public final class DatastoreConfig {
     return new Builder();
   }
 
+  /** A builder holding these settings, to derive a variant: {@code c.toBuilder().sync(..)}. */
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.sync = sync;
+    b.syncIntervalMs = syncIntervalMs;
+    b.loadFactor = loadFactor;
+    b.expectedKeys = expectedKeys;
+    b.checkpoint = checkpoint;
+    b.writeBufferBytes = writeBufferBytes;
+    b.writebackBytes = writebackBytes;
+    return b;
+  }
+
   /** Reads the {@code fawn.kv.*} entries of {@code settings}; other keys are ignored. */
   public static DatastoreConfig fromMap(Map<String, String> settings) {
     Builder b = builder();

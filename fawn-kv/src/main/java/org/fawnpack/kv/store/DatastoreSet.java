@@ -30,8 +30,7 @@ import org.slf4j.LoggerFactory;
 public final class DatastoreSet implements AutoCloseable {
 
   private static final Logger LOG = LoggerFactory.getLogger(DatastoreSet.class);
-  private static final Pattern NAME =
-      Pattern.compile("range-([0-9a-f]{16})-([0-9a-f]{16})-g([0-9]+)\\.fds");
+  private static final Pattern NAME = StoreFiles.RANGE_FILE;
 
   private record Entry(KeyRange range, long generation, Path file, Datastore store) {}
 
@@ -108,8 +107,7 @@ public final class DatastoreSet implements AutoCloseable {
 
   private Entry openNew(KeyRange range) throws IOException {
     long generation = nextGeneration++;
-    Path file = directory.resolve(String.format("range-%016x-%016x-g%d.fds",
-        range.startExclusive(), range.endInclusive(), generation));
+    Path file = StoreFiles.rangeFile(directory, range, generation);
     return new Entry(range, generation, file, Datastore.open(file, config));
   }
 
@@ -207,8 +205,7 @@ public final class DatastoreSet implements AutoCloseable {
   }
 
   private Path fileFor(KeyRange range, long generation) {
-    return directory.resolve(String.format("range-%016x-%016x-g%d.fds",
-        range.startExclusive(), range.endInclusive(), generation));
+    return StoreFiles.rangeFile(directory, range, generation);
   }
 
   private Entry entry(KeyRange range) {

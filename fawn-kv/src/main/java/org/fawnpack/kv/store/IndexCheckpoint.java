@@ -48,13 +48,13 @@ final class IndexCheckpoint {
   private IndexCheckpoint() {}
 
   static Path pathFor(Path log) {
-    return log.resolveSibling(log.getFileName() + ".idx");
+    return StoreFiles.checkpoint(log);
   }
 
   static void write(Path log, long logId, long coveredBytes, long nextSequence, HashIndex index)
       throws IOException {
     Path target = pathFor(log);
-    Path tmp = target.resolveSibling(target.getFileName() + ".tmp");
+    Path tmp = StoreFiles.checkpointInProgress(log);
     byte[] buckets = index.bucketBytes();
     ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
     header.put(MAGIC).putLong(logId).putLong(coveredBytes).putLong(nextSequence)
@@ -66,8 +66,8 @@ final class IndexCheckpoint {
     header.flip();
     try (FileChannel out = FileChannel.open(tmp, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      DataLog.writeFully(out, header, 0);
-      DataLog.writeFully(out, ByteBuffer.wrap(buckets), HEADER_BYTES);
+      FileIo.writeFully(out, header, 0);
+      FileIo.writeFully(out, ByteBuffer.wrap(buckets), HEADER_BYTES);
       out.force(true);
     }
     Files.move(tmp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -86,7 +86,7 @@ final class IndexCheckpoint {
         return ignore(file, "shorter than its header (" + size + " bytes)");
       }
       ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      DataLog.readFully(in, header, 0);
+      FileIo.readFully(in, header, 0);
       if (!Arrays.equals(Arrays.copyOf(header.array(), 8), MAGIC)) {
         return ignore(file, "bad magic");
       }
@@ -104,7 +104,7 @@ final class IndexCheckpoint {
         return ignore(file, "size " + size + " does not match 2^" + bits + " buckets");
       }
       byte[] buckets = new byte[HashIndex.BUCKET_BYTES << bits];
-      DataLog.readFully(in, ByteBuffer.wrap(buckets), HEADER_BYTES);
+      FileIo.readFully(in, ByteBuffer.wrap(buckets), HEADER_BYTES);
       CRC32C crc = new CRC32C();
       crc.update(header.array(), 0, 44);
       crc.update(buckets);

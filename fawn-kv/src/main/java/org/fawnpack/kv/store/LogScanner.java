@@ -17,6 +17,8 @@ import java.nio.file.Path;
  */
 final class LogScanner {
 
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LogScanner.class);
+
   /** Told about bytes that are not a valid record. */
   interface DamageListener {
     void damaged(long from, long to, boolean tail) throws IOException;
@@ -35,6 +37,15 @@ final class LogScanner {
   private long position;
   private int recordStart = -1;
   private int recordLength;
+
+  /**
+   * A scan of an open log (compaction, split, merge, scan): damage there was found and
+   * reported when the log was opened, so it is logged at WARN and skipped.
+   */
+  static LogScanner skippingDamage(DataLog log, long from, long end) {
+    return new LogScanner(log, from, end, (a, b, tail) ->
+        LOG.warn("{}: skipping damaged bytes {}..{} in a scan", log.path(), a, b));
+  }
 
   /** Scans {@code log}'s bytes {@code [from, end)}; {@code end} must be in the file. */
   LogScanner(DataLog log, long from, long end, DamageListener listener) {
@@ -147,7 +158,7 @@ final class LogScanner {
     bufferBase = at;
     int wanted = (int) Math.min(buffer.capacity(), end - at);
     buffer.limit(wanted);
-    DataLog.readFully(channel, buffer, at);
+    FileIo.readFully(channel, buffer, at);
     buffer.flip();
     return true;
   }

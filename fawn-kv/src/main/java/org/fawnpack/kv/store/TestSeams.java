@@ -23,4 +23,18 @@ interface TestSeams {
   TestSeams NONE = seam -> { };
 
   void reached(Seam seam);
+
+  /** A datastore's installed seams, shared by its parts; {@link #NONE} until a test sets one. */
+  final class Hook implements TestSeams {
+    private volatile TestSeams seams = NONE;
+
+    void install(TestSeams testSeams) {
+      this.seams = testSeams;
+    }
+
+    @Override
+    public void reached(Seam seam) {
+      seams.reached(seam);
+    }
+  }
 }

@@ -21,6 +21,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.atomic.AtomicLong;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.function.Executable;
 import org.junit.jupiter.api.io.TempDir;
 
 class ConcurrencyTest {
@@ -169,5 +170,17 @@ class ConcurrencyTest {
     IllegalStateException e = assertThrows(IllegalStateException.class, () -> ds.get(key(1)));
     assertTrue(e.getMessage().contains("close.fds"), e.getMessage());
     assertThrows(IllegalStateException.class, () -> ds.put(key(2), value(2, 1)));
+    List<Executable> refused = List.of(() -> ds.contains(key(1)), () -> ds.delete(key(1)),
+        () -> ds.scan((k, v) -> { }), ds::compact, ds::sync, () -> ds.awaitDurable(1),
+        () -> ds.split(0, dir.resolve("l.fds"), dir.resolve("u.fds")));
+    for (Executable call : refused) {
+      IllegalStateException refusal = assertThrows(IllegalStateException.class, call);
+      assertTrue(refusal.getMessage().contains("close.fds"), refusal.getMessage());
+    }
+    // What describes the closed store still answers, as the Javadoc says.
+    assertEquals(1, ds.size());
+    assertEquals(1, ds.lastSequence());
+    assertEquals(1, ds.durableSequence());
+    assertEquals(1, ds.stats().liveKeys());
   }
 }

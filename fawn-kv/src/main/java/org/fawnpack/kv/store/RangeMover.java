@@ -1,0 +1,177 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Arrays;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Split and merge: moving a datastore's live records into others in one sequential pass over
+ * its log, record bytes unchanged (only their position tags are swapped).
+ *
+ * <p>Lock order, the same everywhere so two moves cannot deadlock: the maintenance locks, then
+ * the writer locks, each pair taken in the order of the datastores' creation ids. A move holds
+ * the writer locks of the datastores it reads and appends to (writes wait; reads go on). The
+ * new datastores of a split are not yet visible to anyone, so their locks are taken per append.
+ */
+final class RangeMover {
+
+  private static final Logger LOG = LoggerFactory.getLogger(RangeMover.class);
+
+  private RangeMover() {}
+
+  /** See {@link Datastore#split}. */
+  static Datastore.SplitResult split(Datastore source, long ringPosition, Path lowerPath,
+      Path upperPath) throws IOException {
+    for (Path p : new Path[] {lowerPath, upperPath}) {
+      if (Files.exists(p)) {
+        throw new FileAlreadyExistsException(p.toString());
+      }
+    }
+    source.maintenanceLock().lock();
+    source.writes().lock().lock();
+    try {
+      IndexedLog g = source.current().open();
+      DatastoreConfig half = source.config().toBuilder()
+          .expectedKeys(Math.max(1, Math.max(g.index().live(), 2) / 2 + 1)).build();
+      Datastore lower = Datastore.open(lowerPath, half);
+      Datastore upper = null;
+      try {
+        upper = Datastore.open(upperPath, half);
+        g.log().flush();
+        LogScanner scanner = LogScanner.skippingDamage(g.log(), DataLog.HEADER_BYTES,
+            g.log().flushedBytes());
+        RecordBatch batch = new RecordBatch();
+        boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        Datastore[] targets = new Datastore[RecordBatch.DEFAULT_CAPACITY];
+        while (scanner.nextBatch(batch)) {
+          source.current().liveRecords(batch, live);
+          for (int i = 0; i < batch.size(); i++) {
+            targets[i] = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
+                ? lower : upper;
+          }
+          appendLive(batch, live, targets);
+        }
+        long next = source.writes().nextSequence();
+        lower.writes().continueSequencesAfter(next);
+        upper.writes().continueSequencesAfter(next);
+        lower.sync();
+        upper.sync();
+        return new Datastore.SplitResult(lower, upper);
+      } catch (IOException | RuntimeException e) {
+        Datastore.closeQuietly(lower, e);
+        if (upper != null) {
+          Datastore.closeQuietly(upper, e);
+        }
+        Files.deleteIfExists(lowerPath);
+        Files.deleteIfExists(upperPath);
+        throw e;
+      }
+    } finally {
+      source.writes().lock().unlock();
+      source.maintenanceLock().unlock();
+    }
+  }
+
+  /** See {@link Datastore#merge}. */
+  static void merge(Datastore target, Datastore other) throws IOException {
+    if (other == target) {
+      throw new IllegalArgumentException("cannot merge " + target.path() + " into itself");
+    }
+    Datastore first = target.id() < other.id() ? target : other;
+    Datastore second = first == target ? other : target;
+    first.maintenanceLock().lock();
+    second.maintenanceLock().lock();
+    first.writes().lock().lock();
+    second.writes().lock().lock();
+    try {
+      IndexedLog g = target.current().open();
+      IndexedLog source = other.current().open();
+      source.log().flush();
+      LogScanner scanner = LogScanner.skippingDamage(source.log(), DataLog.HEADER_BYTES,
+          source.log().flushedBytes());
+      long incoming = other.size();
+      DatastoreConfig config = target.config();
+      if (g.index().live() + incoming <= config.loadFactor() * g.index().capacity()) {
+        RecordBatch batch = new RecordBatch();
+        boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+        Datastore[] targets = new Datastore[RecordBatch.DEFAULT_CAPACITY];
+        Arrays.fill(targets, target);
+        while (scanner.nextBatch(batch)) {
+          other.current().liveRecords(batch, live);
+          appendLive(batch, live, targets);
+        }
+      } else {
+        mergeWhileRebuilding(target, g, other, scanner, incoming);
+      }
+      target.writes().continueSequencesAfter(other.writes().nextSequence());
+      target.sync();
+    } finally {
+      second.writes().lock().unlock();
+      first.writes().lock().unlock();
+      second.maintenanceLock().unlock();
+      first.maintenanceLock().unlock();
+    }
+  }
+
+  /**
+   * When the target's index has no room for both key sets it must be rebuilt by a pass over
+   * its log (buckets keep only 15 bits of each key). That pass runs on a second thread while
+   * this one copies {@code other}'s records; their (hash, offset) pairs are inserted into the
+   * rebuilt index at the end, and the new index is swapped in at once.
+   */
+  private static void mergeWhileRebuilding(Datastore target, IndexedLog g, Datastore other,
+      LogScanner scanner, long incoming) throws IOException {
+    long started = System.nanoTime();
+    double loadFactor = target.config().loadFactor();
+    IndexRebuild rebuild = IndexRebuild.start(g.index(), g.log(), loadFactor, incoming);
+    PendingInserts pending = new PendingInserts(incoming);
+    RecordBatch batch = new RecordBatch();
+    boolean[] live = new boolean[RecordBatch.DEFAULT_CAPACITY];
+    try {
+      while (scanner.nextBatch(batch)) {
+        other.current().liveRecords(batch, live);
+        for (int i = 0; i < batch.size(); i++) {
+          if (live[i]) {
+            pending.add(batch.hash(i), target.writes().appendUnindexed(g, batch, i));
+          }
+        }
+      }
+    } catch (IOException | RuntimeException e) {
+      // The copied records stay unindexed until a reopen replays them; the caller keeps
+      // other and may merge again (its values win, so a second merge gives the same result).
+      rebuild.awaitAfter(e);
+      throw e;
+    }
+    long copied = System.nanoTime();
+    HashIndex rebuilt = rebuild.await();
+    long waited = System.nanoTime();
+    HashIndex merged = pending.applyTo(rebuilt, g.log(), loadFactor);
+    LOG.info("{}: merged {} records of {}: copy {} ms, then waited {} ms for the index rebuild, "
+        + "inserts {} ms", target.path(), pending.size(), other.path(),
+        (copied - started) / 1_000_000, (waited - copied) / 1_000_000,
+        (System.nanoTime() - waited) / 1_000_000);
+    target.current().swap(new IndexedLog(g.log(), merged));
+  }
+
+  /**
+   * Appends the batch's live records to {@code targets[i]}; every target's bucket group is
+   * touched first, so that the appends' index probes find them in cache.
+   */
+  private static void appendLive(RecordBatch batch, boolean[] live, Datastore[] targets)
+      throws IOException {
+    int sink = 0;
+    for (int i = 0; i < batch.size(); i++) {
+      sink += live[i] ? targets[i].current().get().index().touch(batch.hash(i)) : 0;
+    }
+    HashIndex.consume(sink);
+    for (int i = 0; i < batch.size(); i++) {
+      if (live[i]) {
+        targets[i].writes().appendCopied(batch, i);
+      }
+    }
+  }
+}

@@ -1,0 +1,184 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * A datastore's write path: one writer lock, the sequence numbers, and every append with the
+ * index change that follows it (a put points the key's bucket at its record, a delete clears
+ * it). Compaction, split, merge, sync and close take the same lock ({@link #lock()}) when they
+ * must see no write half done. Owns the {@link SyncDriver}, whose flush reads the log and the
+ * last sequence number under this lock.
+ */
+final class Writes {
+
+  private final CurrentLog current;
+  private final DatastoreConfig config;
+  private final TestSeams.Hook seams;
+  private final ReentrantLock lock = new ReentrantLock();
+  /** Guarded by lock. */
+  private final LogKeyCheck keyCheck = new LogKeyCheck();
+  /** Guarded by lock. */
+  private long nextSequence;
+  private final SyncDriver sync;
+
+  Writes(CurrentLog current, DatastoreConfig config, TestSeams.Hook seams, long nextSequence) {
+    this.current = current;
+    this.config = config;
+    this.seams = seams;
+    this.nextSequence = nextSequence;
+    this.sync = new SyncDriver(this::flushForSync,
+        retired -> current.get().log() != retired && !current.isClosed(), nextSequence - 1);
+  }
+
+  ReentrantLock lock() {
+    return lock;
+  }
+
+  SyncDriver sync() {
+    return sync;
+  }
+
+  /** Appends a put and indexes it; returns its sequence number. */
+  long put(byte[] key, byte[] value, long hash) throws IOException {
+    lock.lock();
+    try {
+      IndexedLog g = current.open();
+      sync.throwBackgroundFailure(g.log().path().toString());
+      int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
+      long sequence = nextSequence++;
+      long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
+      place(g, slot, hash, offset);
+      afterWrite(g, sequence);
+      return sequence;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** Appends a tombstone and clears the key's bucket; false (nothing written) when absent. */
+  boolean delete(byte[] key, long hash) throws IOException {
+    lock.lock();
+    try {
+      IndexedLog g = current.open();
+      sync.throwBackgroundFailure(g.log().path().toString());
+      int slot = g.index().find(hash, keyCheck.of(g.log(), key));
+      if (slot < 0) {
+        return false;
+      }
+      long sequence = nextSequence++;
+      g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
+      current.remove(g, slot);
+      afterWrite(g, sequence);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  private void afterWrite(IndexedLog g, long sequence) throws IOException {
+    if (config.sync() == SyncPolicy.EVERY_WRITE) {
+      g.log().sync();
+      sync.advanceTo(sequence);
+    }
+  }
+
+  /** Appends record i of the batch as it is (sequence kept, retagged) and indexes it. */
+  void appendCopied(RecordBatch batch, int i) throws IOException {
+    lock.lock();
+    try {
+      IndexedLog g = current.open();
+      long hash = batch.hash(i);
+      int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), batch.buffer().array(),
+          batch.keyArrayOffset(i), batch.keyLength(i)));
+      long offset = appendUnindexed(g, batch, i);
+      place(g, slot, hash, offset);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Appends record i of the batch without indexing it (a merge indexes a rebuilt index at
+   * the end); the caller holds {@link #lock()}. Returns its offset.
+   */
+  long appendUnindexed(IndexedLog g, RecordBatch batch, int i) throws IOException {
+    long offset = g.log().appendEncoded(batch.buffer(), batch.start(i), batch.length(i),
+        batch.positionTag(i));
+    nextSequence = Math.max(nextSequence, batch.sequence(i) + 1);
+    return offset;
+  }
+
+  /**
+   * Points the key's bucket at its new record: {@code slot} is what
+   * {@link HashIndex#findOrFree} said before the append. Growth (a pass over the log) runs
+   * outside the index lock, so reads go on meanwhile; only the swap takes it.
+   */
+  private void place(IndexedLog g, int slot, long hash, long offset) throws IOException {
+    if (slot >= 0) {
+      current.repoint(g, slot, offset);
+      return;
+    }
+    if (slot < -1 && !g.index().full(config.loadFactor())) {
+      current.insertAt(g, -2 - slot, hash, offset);
+      return;
+    }
+    // A full chain below the load factor: a same-size rehash helps only if it frees buckets.
+    HashIndex target = slot == -1 && g.index().deleted() == 0
+        ? IndexBuilder.rehash(g.index(), g.log(), g.index().capacityBits() + 1, offset)
+        : IndexBuilder.grown(g.index(), g.log(), config.loadFactor(), 1);
+    // A rare full chain in the new index too: rebuild bigger, outside the index lock.
+    while (!current.insertInto(g, target, hash, offset)) {
+      target = IndexBuilder.rehash(target, g.log(), target.capacityBits() + 1, offset);
+    }
+  }
+
+  /** The sequence number of the last write (0 when none). */
+  long lastSequence() {
+    lock.lock();
+    try {
+      return nextSequence - 1;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The next sequence number; the caller holds {@link #lock()}. */
+  long nextSequence() {
+    return nextSequence;
+  }
+
+  /**
+   * Makes the next sequence number at least {@code next}, in memory and in the log header: a
+   * split or merge copies live records only, and the highest sequence numbers of the source
+   * (tombstones, replaced values) must not be handed out again by its successors.
+   */
+  void continueSequencesAfter(long next) throws IOException {
+    lock.lock();
+    try {
+      nextSequence = Math.max(nextSequence, next);
+      current.open().log().raiseSequenceFloor(nextSequence);
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The sync's flush: log, flush and last sequence read together under the writer lock. */
+  private SyncDriver.Flushed flushForSync(boolean wait) throws IOException {
+    if (wait) {
+      lock.lock();
+    } else if (!lock.tryLock()) {
+      return null;
+    }
+    try {
+      IndexedLog g = current.open();
+      seams.reached(TestSeams.Seam.SYNC_LOG_CHOSEN);
+      g.log().flush();
+      return new SyncDriver.Flushed(g.log(), nextSequence - 1);
+    } finally {
+      lock.unlock();
+    }
+  }
+}
