@@ -38,6 +38,7 @@ final class DataLog implements AutoCloseable {
   static final long MAX_BYTES = 0x1_0000_0000L * RecordFormat.ALIGNMENT;
 
   private volatile Path path;
+  private final OpenLogs.Claim claim;
   private final FileChannel channel;
   private final long logId;
   private final int version;
@@ -62,10 +63,11 @@ final class DataLog implements AutoCloseable {
   private volatile long written;
   private final Writeback writeback;
 
-  private DataLog(Path path, FileChannel channel, LogFileHeader header, long written,
-      int bufferBytes, long writebackBytes) {
+  private DataLog(Path path, OpenLogs.Claim claim, FileChannel channel, LogFileHeader header,
+      long written, int bufferBytes, long writebackBytes) {
     this.path = path;
     this.channel = channel;
+    this.claim = claim;
     this.header = header;
     this.logId = header.logId();
     this.version = header.version();
@@ -82,36 +84,62 @@ final class DataLog implements AutoCloseable {
    * entry. {@code writebackBytes} 0 turns the background forces off.
    */
   static DataLog create(Path path, int bufferBytes, long writebackBytes) throws IOException {
-    return create(path, FileChannel.open(path, StandardOpenOption.CREATE_NEW,
-        StandardOpenOption.READ, StandardOpenOption.WRITE), bufferBytes, writebackBytes);
+    OpenLogs.Claim claim = OpenLogs.claim(path);
+    try {
+      return create(path, claim, FileChannel.open(path, StandardOpenOption.CREATE_NEW,
+          StandardOpenOption.READ, StandardOpenOption.WRITE), bufferBytes, writebackBytes);
+    } catch (IOException | RuntimeException e) {
+      claim.release();
+      throw e;
+    }
   }
 
   /** Same, on a channel opened by the caller (tests wrap it to inject I/O failures). */
   static DataLog create(Path path, FileChannel channel, int bufferBytes, long writebackBytes)
       throws IOException {
+    OpenLogs.Claim claim = OpenLogs.claim(path);
+    try {
+      return create(path, claim, channel, bufferBytes, writebackBytes);
+    } catch (IOException | RuntimeException e) {
+      claim.release();
+      throw e;
+    }
+  }
+
+  private static DataLog create(Path path, OpenLogs.Claim claim, FileChannel channel,
+      int bufferBytes, long writebackBytes) throws IOException {
     try {
       LogFileHeader.lockExclusively(path, channel);
       LogFileHeader header = LogFileHeader.fresh();
       FileIo.writeFully(channel, header.encode(), 0);
       channel.force(true);
       Directories.syncParentOf(path);
-      return new DataLog(path, channel, header, HEADER_BYTES, bufferBytes, writebackBytes);
+      return new DataLog(path, claim, channel, header, HEADER_BYTES, bufferBytes,
+          writebackBytes);
     } catch (IOException | RuntimeException e) {
       channel.close();
       throw e;
     }
   }
 
-  /** Opens an existing log; its length is taken as is (recovery decides what to keep). */
+  /**
+   * Opens an existing log; its length is taken as is (recovery decides what to keep).
+   *
+   * @throws DatastoreLockedException when the file is open already, here or elsewhere
+   */
   static DataLog open(Path path, int bufferBytes, long writebackBytes) throws IOException {
-    FileChannel channel = FileChannel.open(path, StandardOpenOption.READ,
-        StandardOpenOption.WRITE);
+    OpenLogs.Claim claim = OpenLogs.claim(path);
+    FileChannel channel = null;
     try {
+      channel = FileChannel.open(path, StandardOpenOption.READ, StandardOpenOption.WRITE);
       LogFileHeader.lockExclusively(path, channel);
-      return new DataLog(path, channel, LogFileHeader.read(path, channel), channel.size(),
-          bufferBytes, writebackBytes);
+      return new DataLog(path, claim, channel, LogFileHeader.read(path, channel),
+          channel.size(), bufferBytes, writebackBytes);
     } catch (IOException | RuntimeException e) {
-      channel.close();
+      if (channel != null) {
+        channel.close();
+      }
+      claim.release();
       throw e;
     }
   }
@@ -388,6 +416,7 @@ final class DataLog implements AutoCloseable {
     java.nio.file.Files.move(path, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
         java.nio.file.StandardCopyOption.REPLACE_EXISTING);
     path = target;
+    claim.renamedTo(target);
     Directories.syncParentOf(target);
   }
 
@@ -409,7 +438,11 @@ final class DataLog implements AutoCloseable {
     } finally {
       appendLock.unlock();
     }
-    writeback.awaitLastForce();
-    channel.close();
+    try {
+      writeback.awaitLastForce();
+    } finally {
+      channel.close();
+      claim.release();
+    }
   }
 }

@@ -26,9 +26,32 @@ class FileLockTest {
       assertTrue(e.getMessage().contains(file.toString()) && e.getMessage().contains("this process"),
           e.getMessage());
       assertArrayEquals(ascii("v"), first.get(ascii("k")), "the first store is unharmed");
+      // The refused open must not have dropped the process's lock on the file.
+      try (ChildJvm child = ChildJvm.start(StoreChild.class, "try-open", file.toString())) {
+        assertEquals("locked", child.nextLine(60_000), "another process is still kept out");
+      }
     }
     try (Datastore again = Datastore.open(file, DatastoreConfig.defaults())) {
       assertArrayEquals(ascii("v"), again.get(ascii("k")), "closing releases the lock");
+    }
+  }
+
+  /** A compaction renames its new file over the old one: the lock and the claim follow it. */
+  @Test
+  void open_afterCompactionSwappedTheFile_stillRefusedHereAndElsewhere() throws Exception {
+    Path file = dir.resolve("compacted.fds");
+    try (Datastore ds = Datastore.open(file, DatastoreConfig.defaults())) {
+      ds.put(ascii("k"), ascii("v1"));
+      ds.put(ascii("k"), ascii("v2"));
+      ds.compact();
+      assertThrows(DatastoreLockedException.class,
+          () -> Datastore.open(file, DatastoreConfig.defaults()));
+      try (ChildJvm child = ChildJvm.start(StoreChild.class, "try-open", file.toString())) {
+        assertEquals("locked", child.nextLine(60_000));
+      }
+    }
+    try (Datastore ds = Datastore.open(file, DatastoreConfig.defaults())) {
+      assertArrayEquals(ascii("v2"), ds.get(ascii("k")));
     }
   }
 

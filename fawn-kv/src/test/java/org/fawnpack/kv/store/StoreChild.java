@@ -10,7 +10,9 @@ import java.nio.file.Path;
  *   <li>{@code put-sync-halt FILE PREFIX COUNT}: opens the store (default settings), puts
  *       PREFIX-i = "v2-i" for i below COUNT, syncs, prints "synced" and halts as SIGKILL would
  *       (no close, no checkpoint);
- *   <li>{@code hold FILE}: opens the store, prints "open" and keeps it open until killed.
+ *   <li>{@code hold FILE}: opens the store, prints "open" and keeps it open until killed;
+ *   <li>{@code try-open FILE}: prints "opened" when the store opens, "locked" when it is
+ *       refused as open elsewhere.
  * </ul>
  */
 public final class StoreChild {
@@ -36,6 +38,13 @@ public final class StoreChild {
         System.out.println("open " + ds.size());
         System.out.flush();
         Thread.sleep(120_000);
+      }
+      case "try-open" -> {
+        try (Datastore ds = Datastore.open(file, DatastoreConfig.defaults())) {
+          System.out.println("opened");
+        } catch (DatastoreLockedException e) {
+          System.out.println("locked");
+        }
       }
       default -> throw new IllegalArgumentException("unknown scenario " + args[0]);
     }
