@@ -73,9 +73,9 @@ public final class SnmpPduMeter implements PowerMeter {
       LOG.debug("Meter {}: {} carries {} decimal digits", name, plan.valueOid(), digits);
     }
     long raw = integer(answer.get(0));
-    if (plan.notAvailableValue().isPresent() && raw == plan.notAvailableValue().getAsLong()) {
-      throw new MeterException("not-available", endpoint + " reports " + raw
-          + " (no reading) at " + plan.valueOid());
+    if (plan.noReading().noReading(raw)) {
+      throw new MeterException("not-available", endpoint + " reports " + raw + " at "
+          + plan.valueOid() + " (no reading: " + plan.noReading().meaning() + ")");
     }
     return MeterReading.watts(raw * plan.scale() / divisor);
   }

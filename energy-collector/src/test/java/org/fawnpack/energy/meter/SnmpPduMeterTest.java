@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.energy.EnergyConfigException;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.snmp4j.SNMP4JSettings;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.OctetString;
 
@@ -134,6 +140,28 @@ class SnmpPduMeterTest {
     assertEquals("not-available", e.causeKey());
     assertTrue(e.getMessage().contains("1.3.6.1.4.1.1718.4.1.8.3.1.7.1.1.2"), e.getMessage());
     assertTrue(e.getMessage().contains(agent.address()), e.getMessage());
+  }
+
+  @ParameterizedTest(name = "eaton-outlet reading {0}")
+  @ValueSource(ints = {-1, -3, -2147483648})
+  void eatonAnyNegativeValueIsNotAvailable(int reading) throws IOException {
+    // EATON-EPDU-MIB outletWatts: "A negative value indicates that this object is not available."
+    agent.put(EATON_OUTLET_WATTS, "0.4", reading);
+    meter = meter(v2c("preset", "eaton-outlet", "outlet", "4"));
+
+    MeterException e = assertThrows(MeterException.class, meter::read);
+    assertEquals("not-available", e.causeKey(), e.getMessage());
+    assertTrue(e.getMessage().contains("1.3.6.1.4.1.534.6.6.7.6.5.1.3.0.4"), e.getMessage());
+  }
+
+  @Test
+  void eatonInletNegativeIsNotAvailable() throws IOException {
+    // inputTotalWatts carries the same rule as outletWatts.
+    agent.put(EATON_INPUT_TOTAL_WATTS, "0.1", -3);
+    meter = meter(v2c("preset", "eaton-inlet"));
+
+    MeterException e = assertThrows(MeterException.class, meter::read);
+    assertEquals("not-available", e.causeKey(), e.getMessage());
   }
 
   @Test
