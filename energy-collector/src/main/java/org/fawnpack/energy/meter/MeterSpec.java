@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
+import java.util.OptionalInt;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.energy.EnergyConfigException;
 
@@ -14,13 +15,26 @@ import org.fawnpack.energy.EnergyConfigException;
  */
 public final class MeterSpec {
   public static final String PREFIX = "fawn.energy.meter.";
+  /** The collector's key: how long a sample waits for each meter's read. */
+  public static final String METER_TIMEOUT_KEY = "fawn.energy.meter-timeout-ms";
 
   private final String name;
   private final Configuration conf;
+  private final int meterTimeoutMillis;
 
+  /** A meter built outside the collector, which knows no sample wait to fit into. */
   public MeterSpec(String name, Configuration conf) {
+    this(name, conf, 0);
+  }
+
+  /**
+   * A meter of the collector, which waits {@code meterTimeoutMillis} for each read ({@value
+   * #METER_TIMEOUT_KEY}), so the meter can check its own timeouts against it at start.
+   */
+  public MeterSpec(String name, Configuration conf, int meterTimeoutMillis) {
     this.name = name;
     this.conf = conf;
+    this.meterTimeoutMillis = meterTimeoutMillis;
   }
 
   public String name() {
@@ -30,6 +44,11 @@ public final class MeterSpec {
   /** The whole configuration, e.g. for {@link Configuration#getPassword}. */
   public Configuration conf() {
     return conf;
+  }
+
+  /** How long the collector waits for each read, when the meter is built by the collector. */
+  public OptionalInt meterTimeoutMillis() {
+    return meterTimeoutMillis > 0 ? OptionalInt.of(meterTimeoutMillis) : OptionalInt.empty();
   }
 
   /** The full key of a setting of this meter: {@code fawn.energy.meter.<name>.<setting>}. */

@@ -3,7 +3,6 @@ package org.fawnpack.energy.meter;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Locale;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.fawnpack.energy.EnergyConfigException;
@@ -25,14 +24,15 @@ enum PduPreset {
    * column 7 of rPDU2OutletMeteredStatusTable as watts and skip -1). The index is the table's
    * row index, which equals the outlet number on a single, non-chained Rack PDU 2G.
    */
-  APC_OUTLET("apc-outlet", "1.3.6.1.4.1.318.1.1.26.9.4.3.1.7", null, -1L,
-      Index.required("outlet")),
+  APC_OUTLET("apc-outlet", "1.3.6.1.4.1.318.1.1.26.9.4.3.1.7", null,
+      NoReadingRule.MINUS_ONE, Index.required("outlet")),
 
   /**
    * PowerNet-MIB rPDUIdentDevicePowerWatts.0: the whole PDU in watts (NUT apc-pdu-mib.c maps it
    * to input.realpower with factor 1; Observium reads it too).
    */
-  APC_DEVICE("apc-device", "1.3.6.1.4.1.318.1.1.12.1.16", null, -1L, Index.fixed(0)),
+  APC_DEVICE("apc-device", "1.3.6.1.4.1.318.1.1.12.1.16", null,
+      NoReadingRule.MINUS_ONE, Index.fixed(0)),
 
   /**
    * PDU2-MIB measurementsOutletSensorValue.pduId.outletId.activePower(5), an Unsigned32 to be
@@ -40,12 +40,12 @@ enum PduPreset {
    * columns with these arcs; pduId is 1 on a stand-alone PDU).
    */
   RARITAN_OUTLET("raritan-outlet", "1.3.6.1.4.1.13742.6.5.4.3.1.4",
-      "1.3.6.1.4.1.13742.6.3.5.4.1.7", null,
+      "1.3.6.1.4.1.13742.6.3.5.4.1.7", NoReadingRule.NONE,
       Index.optional("pdu", 1, 0, 256), Index.required("outlet"), Index.fixed(5)),
 
   /** PDU2-MIB measurementsInletSensorValue.pduId.inletId.activePower(5), scaled like outlets. */
   RARITAN_INLET("raritan-inlet", "1.3.6.1.4.1.13742.6.5.2.3.1.4",
-      "1.3.6.1.4.1.13742.6.3.3.4.1.7", null,
+      "1.3.6.1.4.1.13742.6.3.3.4.1.7", NoReadingRule.NONE,
       Index.optional("pdu", 1, 0, 256), Index.optional("inlet", 1, 1, 65535), Index.fixed(5)),
 
   /**
@@ -53,7 +53,8 @@ enum PduPreset {
    * available (compiled Sentry4-MIB). Column 7, not 3: column 3 of st4OutletMonitorTable is
    * st4OutletCurrent in hundredths of amps.
    */
-  SERVERTECH_OUTLET("servertech-outlet", "1.3.6.1.4.1.1718.4.1.8.3.1.7", null, -1L,
+  SERVERTECH_OUTLET("servertech-outlet", "1.3.6.1.4.1.1718.4.1.8.3.1.7", null,
+      NoReadingRule.MINUS_ONE,
       Index.optional("unit", 1, 1, 255), Index.optional("cord", 1, 1, 255),
       Index.required("outlet")),
 
@@ -61,23 +62,27 @@ enum PduPreset {
    * Sentry4-MIB st4InputCordActivePower.unit.cord, watts, range -1..50000 with -1 = not
    * available (compiled Sentry4-MIB).
    */
-  SERVERTECH_INLET("servertech-inlet", "1.3.6.1.4.1.1718.4.1.3.3.1.3", null, -1L,
+  SERVERTECH_INLET("servertech-inlet", "1.3.6.1.4.1.1718.4.1.3.3.1.3", null,
+      NoReadingRule.MINUS_ONE,
       Index.optional("unit", 1, 1, 255), Index.optional("cord", 1, 1, 255)),
 
   /**
    * EATON-EPDU-MIB outletWatts.strappingIndex.outletIndex, watts (compiled EATON-EPDU-MIB; NUT
    * eaton-pdu-marlin-mib.c). strappingIndex is 0..23 and a stand-alone or daisy-chain host ePDU
-   * is 0, hence unit defaults to 0 here, unlike ServerTech.
+   * is 0, hence unit defaults to 0 here, unlike ServerTech. The MIB: "A negative value
+   * indicates that this object is not available", so -3 is no reading, not -3 W.
    */
-  EATON_OUTLET("eaton-outlet", "1.3.6.1.4.1.534.6.6.7.6.5.1.3", null, -1L,
-      Index.optional("unit", 0, 0, 23), Index.required("outlet")),
+  EATON_OUTLET("eaton-outlet", "1.3.6.1.4.1.534.6.6.7.6.5.1.3", null,
+      NoReadingRule.ANY_NEGATIVE, Index.optional("unit", 0, 0, 23), Index.required("outlet")),
 
   /**
    * EATON-EPDU-MIB inputTotalWatts.strappingIndex.inputIndex: all phases of one input, watts
    * (compiled EATON-EPDU-MIB; NUT reads it as input.realpower). The per-phase inputWatts column
-   * (.3.4.1.4) needs a phase index and would under-count a 3-phase unit.
+   * (.3.4.1.4) needs a phase index and would under-count a 3-phase unit. Negative values are
+   * no reading, as for outletWatts.
    */
-  EATON_INLET("eaton-inlet", "1.3.6.1.4.1.534.6.6.7.3.5.1.4", null, -1L,
+  EATON_INLET("eaton-inlet", "1.3.6.1.4.1.534.6.6.7.3.5.1.4", null,
+      NoReadingRule.ANY_NEGATIVE,
       Index.optional("unit", 0, 0, 23), Index.optional("inlet", 1, 1, 65535));
 
   /** Every index setting some preset reads; a preset rejects the ones it does not read. */
@@ -86,15 +91,15 @@ enum PduPreset {
   private final String configName;
   private final OID column;
   private final OID decimalDigitsColumn;
-  private final Long notAvailableValue;
+  private final NoReadingRule noReading;
   private final List<Index> index;
 
-  PduPreset(String configName, String column, String decimalDigitsColumn, Long notAvailableValue,
-      Index... index) {
+  PduPreset(String configName, String column, String decimalDigitsColumn,
+      NoReadingRule noReading, Index... index) {
     this.configName = configName;
     this.column = new OID(column);
     this.decimalDigitsColumn = decimalDigitsColumn == null ? null : new OID(decimalDigitsColumn);
-    this.notAvailableValue = notAvailableValue;
+    this.noReading = noReading;
     this.index = List.of(index);
   }
 
@@ -123,9 +128,7 @@ enum PduPreset {
     OID valueOid = new OID(column).append(suffix);
     OID digitsOid = decimalDigitsColumn == null ? null
         : new OID(decimalDigitsColumn).append(suffix);
-    OptionalLong sentinel = notAvailableValue == null ? OptionalLong.empty()
-        : OptionalLong.of(notAvailableValue);
-    return new SnmpReadPlan(valueOid, digitsOid, userScale, sentinel);
+    return new SnmpReadPlan(valueOid, digitsOid, userScale, noReading);
   }
 
   // A stray "outlet" on a whole-PDU preset means the user believes they meter one outlet while

@@ -1,6 +1,5 @@
 package org.fawnpack.energy.meter;
 
-import java.util.OptionalLong;
 import java.util.regex.Pattern;
 import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.smi.OID;
@@ -8,10 +7,9 @@ import org.snmp4j.smi.OID;
 /**
  * What one read fetches: the instance OID holding the power, an optional OID holding the number
  * of decimal digits that value carries (Raritan), the multiplier from the raw integer to watts,
- * and the vendor's "no reading" value if it has one.
+ * and how the vendor's MIB marks "no reading".
  */
-record SnmpReadPlan(OID valueOid, OID decimalDigitsOid, double scale,
-    OptionalLong notAvailableValue) {
+record SnmpReadPlan(OID valueOid, OID decimalDigitsOid, double scale, NoReadingRule noReading) {
 
   private static final Pattern NUMERIC_OID = Pattern.compile("\\.?[0-9]+(\\.[0-9]+)+");
 
@@ -38,7 +36,7 @@ record SnmpReadPlan(OID valueOid, OID decimalDigitsOid, double scale,
             + spec.key("oid") + " must already name the full instance");
       }
     }
-    return new SnmpReadPlan(parseOid(spec.key("oid"), oid), null, scale, OptionalLong.empty());
+    return new SnmpReadPlan(parseOid(spec.key("oid"), oid), null, scale, NoReadingRule.NONE);
   }
 
   private static double scale(MeterSpec spec) {

@@ -118,7 +118,7 @@ public class EnergyCollectorService extends AuxiliaryService {
     });
     List<MeterChannel> channels = new ArrayList<>();
     for (String name : settings.meters()) {
-      MeterSpec spec = new MeterSpec(name, conf);
+      MeterSpec spec = new MeterSpec(name, conf, settings.meterTimeoutMillis());
       PowerMeter meter;
       double share = 1;
       double maxWatts = 20_000;

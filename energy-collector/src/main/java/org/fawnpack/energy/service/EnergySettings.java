@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.energy.EnergyConfigException;
 import org.fawnpack.energy.meter.ConfigNumbers;
+import org.fawnpack.energy.meter.MeterSpec;
 
 /**
  * The collector's own keys ({@code fawn.energy.*}), read and checked in one place. Every key is
@@ -15,7 +16,7 @@ record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTi
 
   static final String METERS = "fawn.energy.meters";
   static final String SAMPLE_INTERVAL_MS = "fawn.energy.sample-interval-ms";
-  static final String METER_TIMEOUT_MS = "fawn.energy.meter-timeout-ms";
+  static final String METER_TIMEOUT_MS = MeterSpec.METER_TIMEOUT_KEY;
   static final String PORT = "fawn.energy.port";
   static final String IDLE_WATTS = "fawn.energy.node.idle-watts";
   static final String NODE_NAME = "fawn.energy.node.name";

@@ -9,7 +9,7 @@ import java.util.NavigableMap;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentSkipListMap;
 import org.snmp4j.PDU;
-import org.snmp4j.SNMP4JSettings;
+import org.snmp4j.MessageDispatcherImpl;
 import org.snmp4j.TransportMapping;
 import org.snmp4j.agent.BaseAgent;
 import org.snmp4j.agent.CommandProcessor;
@@ -25,6 +25,8 @@ import org.snmp4j.agent.mo.snmp.StorageType;
 import org.snmp4j.agent.mo.snmp.VacmMIB;
 import org.snmp4j.agent.request.SubRequest;
 import org.snmp4j.agent.security.MutableVACM;
+import org.snmp4j.mp.CounterSupport;
+import org.snmp4j.mp.MPv2c;
 import org.snmp4j.mp.MPv3;
 import org.snmp4j.security.AuthHMAC128SHA224;
 import org.snmp4j.security.AuthHMAC192SHA256;
@@ -38,6 +40,8 @@ import org.snmp4j.security.PrivAES256;
 import org.snmp4j.security.PrivDES;
 import org.snmp4j.security.SecurityLevel;
 import org.snmp4j.security.SecurityModel;
+import org.snmp4j.security.SecurityModels;
+import org.snmp4j.security.SecurityProtocols;
 import org.snmp4j.security.USM;
 import org.snmp4j.security.UsmUser;
 import org.snmp4j.smi.Integer32;
@@ -50,10 +54,11 @@ import org.snmp4j.smi.VariableBinding;
 import org.snmp4j.transport.DefaultUdpTransportMapping;
 
 /**
- * A real snmp4j agent on a free loopback UDP port, serving whatever instance OIDs a test puts
- * into it. It answers SNMPv2c for {@link #COMMUNITY} and SNMPv3 authPriv (SHA + AES128) for
+ * A real snmp4j agent on a loopback UDP port, serving whatever instance OIDs a test puts into
+ * it. It answers SNMPv2c for {@link #COMMUNITY} and SNMPv3 authPriv (SHA + AES128) for
  * {@link #V3_USER} and the users of {@link #V3_PROTOCOL_USERS}; anything else it drops or
- * refuses exactly as a PDU's agent would.
+ * refuses as net-snmp's snmpd does: USM refusals go out as unauthenticated reports (see
+ * {@link SnmpdLikeUsm}), without touching snmp4j's JVM-wide settings, which the meter shares.
  */
 final class PduTestAgent extends BaseAgent implements AutoCloseable {
   static final String COMMUNITY = "fawn-read";
@@ -76,28 +81,44 @@ final class PduTestAgent extends BaseAgent implements AutoCloseable {
   private static final OctetString READ_VIEW = new OctetString("everything");
   private static final OctetString NO_VIEW = new OctetString();
 
-  private final Map<OID, Column> columns = new ConcurrentHashMap<>();
-  private String address;
+  /** The engine name of {@link #start(Path)}; a PDU keeps its engine ID until it is replaced. */
+  static final String DEFAULT_ENGINE = "fawn-test-agent";
 
-  private PduTestAgent(Path dir) {
-    super(new File(dir.toFile(), "engine-boots"), null,
+  private final Map<OID, Column> columns = new ConcurrentHashMap<>();
+  private final int requestedPort;
+  private String address;
+  private int port;
+
+  private PduTestAgent(Path dir, int port, String engine) {
+    super(new File(dir.toFile(), "engine-boots-" + engine), null,
         new CommandProcessor(new OctetString(MPv3.createLocalEngineID(
-            new OctetString("fawn-test-agent")))));
+            new OctetString(engine)))));
+    this.requestedPort = port;
   }
 
-  /** Starts an agent with its boot counter in {@code dir}; it listens when this returns. */
+  /** Starts an agent on a free port with its boot counter in {@code dir}; it listens on return. */
   static PduTestAgent start(Path dir) throws IOException {
-    // Like net-snmp, send a USM report unauthenticated when the request's user or key cannot
-    // sign it (snmp4j's "standard" strategy would drop it). JVM-wide, but only agents send reports.
-    SNMP4JSettings.setReportSecurityLevelStrategy(
-        SNMP4JSettings.ReportSecurityLevelStrategy.noAuthNoPrivIfNeeded);
-    PduTestAgent agent = new PduTestAgent(dir);
+    return start(dir, 0, DEFAULT_ENGINE);
+  }
+
+  /**
+   * Starts an agent on {@code port} (0: any free one) whose SNMPv3 engine ID derives from
+   * {@code engine}, as a PDU whose network card was replaced or reset comes back on its old
+   * address with a new engine ID.
+   */
+  static PduTestAgent start(Path dir, int port, String engine) throws IOException {
+    PduTestAgent agent = new PduTestAgent(dir, port, engine);
     agent.init();
     agent.finishInit();
     agent.run();
     UdpAddress listen = (UdpAddress) agent.transportMappings[0].getListenAddress();
-    agent.address = "127.0.0.1:" + listen.getPort();
+    agent.port = listen.getPort();
+    agent.address = "127.0.0.1:" + agent.port;
     return agent;
+  }
+
+  int port() {
+    return port;
   }
 
   /** The loopback host:port a meter's {@code address} setting should name. */
@@ -136,7 +157,23 @@ final class PduTestAgent extends BaseAgent implements AutoCloseable {
   protected void initTransportMappings() throws IOException {
     // Port 0: the kernel picks a free port, so parallel builds never collide.
     transportMappings = new TransportMapping<?>[] {
-        new DefaultUdpTransportMapping(new UdpAddress(InetAddress.getLoopbackAddress(), 0))};
+        new DefaultUdpTransportMapping(
+            new UdpAddress(InetAddress.getLoopbackAddress(), requestedPort))};
+  }
+
+  // BaseAgent puts its USM into snmp4j's JVM-wide SecurityModels; this agent keeps its own, of
+  // snmpd's kind (see SnmpdLikeUsm), so neither the meter nor a later agent shares it.
+  @Override
+  protected void initMessageDispatcher() {
+    byte[] engineId = agent.getContextEngineID().getValue();
+    SecurityProtocols protocols = SecurityProtocols.getInstance().addDefaultProtocols();
+    usm = new SnmpdLikeUsm(protocols, new OctetString(engineId), updateEngineBoots());
+    mpv3 = new MPv3(engineId, null, protocols,
+        SecurityModels.getCollection(new SecurityModel[] {usm}), CounterSupport.getInstance());
+    dispatcher = new MessageDispatcherImpl();
+    dispatcher.addMessageProcessingModel(new MPv2c());
+    dispatcher.addMessageProcessingModel(mpv3);
+    initSnmpSession();
   }
 
   @Override

@@ -78,6 +78,45 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
+  void timeoutTimesTries_overTheCollectorsWait_isRefusedNamingBothKeys() {
+    Configuration conf = valid();
+    conf.set(PREFIX + "timeout-ms", "300");
+    conf.set(PREFIX + "retries", "1");
+
+    // 300 ms x 2 tries = 600 ms > the collector's 500 ms wait.
+    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+        () -> new SnmpPduMeter(new MeterSpec("rack7", conf, 500)));
+    assertEquals(PREFIX + "timeout-ms", e.key(), e.getMessage());
+    assertTrue(e.getMessage().contains("fawn.energy.meter-timeout-ms"), e.getMessage());
+    assertTrue(e.getMessage().contains(PREFIX + "retries"), e.getMessage());
+    assertTrue(e.getMessage().contains("600 ms"), e.getMessage());
+  }
+
+  @Test
+  void timeoutTimesTries_equalToTheCollectorsWait_isAccepted() throws IOException {
+    Configuration conf = valid();
+    conf.set(PREFIX + "timeout-ms", "100");
+    conf.set(PREFIX + "retries", "4");
+
+    new SnmpPduMeter(new MeterSpec("rack7", conf, 500)).close();
+  }
+
+  @Test
+  void defaults_fitTheCollectorsDefaultWait() throws IOException {
+    // docs/energy.md: fawn.energy.meter-timeout-ms defaults to half the 1000 ms interval.
+    new SnmpPduMeter(new MeterSpec("rack7", valid(), 500)).close();
+  }
+
+  @Test
+  void timeouts_areNotCheckedWithoutACollectorWait() throws IOException {
+    Configuration conf = valid();
+    conf.set(PREFIX + "timeout-ms", "60000");
+    conf.set(PREFIX + "retries", "10");
+
+    new SnmpPduMeter(new MeterSpec("rack7", conf)).close();
+  }
+
+  @Test
   void missingAddressIsNamed() {
     Configuration conf = valid();
     conf.unset(PREFIX + "address");

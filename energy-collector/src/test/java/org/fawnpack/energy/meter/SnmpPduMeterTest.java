@@ -7,6 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.energy.EnergyConfigException;
 import org.junit.jupiter.api.AfterEach;
@@ -15,6 +19,8 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.snmp4j.SNMP4JSettings;
 import org.snmp4j.smi.Gauge32;
 import org.snmp4j.smi.OctetString;
 
@@ -134,6 +140,28 @@ class SnmpPduMeterTest {
     assertEquals("not-available", e.causeKey());
     assertTrue(e.getMessage().contains("1.3.6.1.4.1.1718.4.1.8.3.1.7.1.1.2"), e.getMessage());
     assertTrue(e.getMessage().contains(agent.address()), e.getMessage());
+  }
+
+  @ParameterizedTest(name = "eaton-outlet reading {0}")
+  @ValueSource(ints = {-1, -3, -2147483648})
+  void eatonAnyNegativeValueIsNotAvailable(int reading) throws IOException {
+    // EATON-EPDU-MIB outletWatts: "A negative value indicates that this object is not available."
+    agent.put(EATON_OUTLET_WATTS, "0.4", reading);
+    meter = meter(v2c("preset", "eaton-outlet", "outlet", "4"));
+
+    MeterException e = assertThrows(MeterException.class, meter::read);
+    assertEquals("not-available", e.causeKey(), e.getMessage());
+    assertTrue(e.getMessage().contains("1.3.6.1.4.1.534.6.6.7.6.5.1.3.0.4"), e.getMessage());
+  }
+
+  @Test
+  void eatonInletNegativeIsNotAvailable() throws IOException {
+    // inputTotalWatts carries the same rule as outletWatts.
+    agent.put(EATON_INPUT_TOTAL_WATTS, "0.1", -3);
+    meter = meter(v2c("preset", "eaton-inlet"));
+
+    MeterException e = assertThrows(MeterException.class, meter::read);
+    assertEquals("not-available", e.causeKey(), e.getMessage());
   }
 
   @Test
@@ -306,6 +334,9 @@ class SnmpPduMeterTest {
 
   @Test
   void v3WrongAuthPassPhraseIsReportedByTheAgent() throws IOException {
+    // The meter must work with snmp4j's defaults: nothing in this JVM may have changed them.
+    assertEquals(SNMP4JSettings.ReportSecurityLevelStrategy.standard,
+        SNMP4JSettings.getReportSecurityLevelStrategy());
     agent.put(APC_DEVICE_WATTS, "0", 777);
     Configuration conf = v3("preset", "apc-device", "timeout-ms", "500", "retries", "1");
     storeSecrets(conf, "auth-passphrase", "not-the-auth-phrase",
@@ -315,7 +346,23 @@ class SnmpPduMeterTest {
     MeterException e = assertThrows(MeterException.class, meter::read);
     assertEquals("snmp-error", e.causeKey(), e.getMessage());
     assertTrue(e.getMessage().contains("usmStatsWrongDigests"), e.getMessage());
+    assertTrue(e.getMessage().contains("wrong auth pass phrase or protocol"), e.getMessage());
+    assertTrue(e.getMessage().contains(PduTestAgent.V3_USER), e.getMessage());
     assertFalse(e.getMessage().contains("not-the-auth-phrase"), e.getMessage());
+  }
+
+  @Test
+  void v3WrongAuthProtocolIsReportedByTheAgent() throws IOException {
+    agent.put(APC_DEVICE_WATTS, "0", 777);
+    // The user is SHA on the agent; MD5 with the right pass phrase is a wrong digest too.
+    Configuration conf = v3("preset", "apc-device", "auth-protocol", "MD5");
+    storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
+        "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
+    meter = meter(conf);
+
+    MeterException e = assertThrows(MeterException.class, meter::read);
+    assertEquals("snmp-error", e.causeKey(), e.getMessage());
+    assertTrue(e.getMessage().contains("usmStatsWrongDigests"), e.getMessage());
   }
 
   @Test
@@ -331,8 +378,70 @@ class SnmpPduMeterTest {
     long elapsedMs = (System.nanoTime() - start) / 1_000_000;
     // The agent cannot decrypt the request, so (as RFC 3414 allows) it answers nothing.
     assertEquals("timeout", e.causeKey(), e.getMessage());
+    assertTrue(e.getMessage().contains("wrong pass phrase or protocol"), e.getMessage());
     assertTrue(elapsedMs < 2_500, "took " + elapsedMs + " ms");
     assertFalse(e.getMessage().contains("not-the-priv-phrase"), e.getMessage());
+  }
+
+  @Test
+  void v3RecoversWhenTheAgentComesBackWithANewEngineId() throws IOException {
+    agent.put(ST4_CORD_POWER, "1.1", 2750);
+    Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "300", "retries", "0");
+    storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
+        "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
+    meter = meter(conf);
+    assertEquals(2750.0, meter.read().value());
+
+    // The PDU's network card is replaced: same address, same users, a new engine ID.
+    replaceAgent("replaced-network-card", 2600);
+
+    // The read that meets the new engine may still fail; the meter must then rediscover it.
+    List<String> failures = new ArrayList<>();
+    double watts = Double.NaN;
+    for (int read = 0; read < 3 && Double.isNaN(watts); read++) {
+      try {
+        watts = meter.read().value();
+      } catch (MeterException e) {
+        failures.add(e.causeKey() + ": " + e.getMessage());
+      }
+    }
+    assertEquals(2600.0, watts, "failures: " + failures);
+    assertTrue(failures.size() <= 1, "failures: " + failures);
+    agent.put(ST4_CORD_POWER, "1.1", 2500);
+    assertEquals(2500.0, meter.read().value());
+  }
+
+  @Test
+  void v3RediscoversAtMostOncePerThirtySeconds() throws IOException {
+    agent.put(ST4_CORD_POWER, "1.1", 2750);
+    Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "100", "retries", "0");
+    storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
+        "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
+    AtomicLong nanos = new AtomicLong();
+    meter = new SnmpPduMeter(new MeterSpec("pdu", conf), nanos::get);
+    assertEquals(2750.0, meter.read().value());
+
+    // First swap: the first timeout may rediscover, so the read after it finds the new engine.
+    replaceAgent("first-replacement", 2600);
+    assertThrows(MeterException.class, meter::read);
+    assertEquals(2600.0, meter.read().value());
+
+    // Second swap within 30 s of the first rediscovery: the session is kept, reads time out.
+    replaceAgent("second-replacement", 2500);
+    for (int read = 0; read < 3; read++) {
+      MeterException e = assertThrows(MeterException.class, meter::read);
+      assertEquals("timeout", e.causeKey(), e.getMessage());
+    }
+    nanos.addAndGet(TimeUnit.SECONDS.toNanos(30));
+    assertThrows(MeterException.class, meter::read);
+    assertEquals(2500.0, meter.read().value());
+  }
+
+  private void replaceAgent(String engine, int cordWatts) throws IOException {
+    int port = agent.port();
+    agent.close();
+    agent = PduTestAgent.start(dir, port, engine);
+    agent.put(ST4_CORD_POWER, "1.1", cordWatts);
   }
 
   @Test
