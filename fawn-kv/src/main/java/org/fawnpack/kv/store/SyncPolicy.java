@@ -1,7 +1,5 @@
 package org.fawnpack.kv.store;
 
-import java.util.Locale;
-
 /** When appended records are forced to the device ({@code fawn.kv.sync}). */
 public enum SyncPolicy {
   /** Never by itself: at {@link Datastore#sync()}, compaction and close only. */
@@ -20,15 +18,5 @@ public enum SyncPolicy {
   /** The configuration spelling: none, interval, every-write. */
   public String key() {
     return key;
-  }
-
-  static SyncPolicy parse(String value) {
-    for (SyncPolicy p : values()) {
-      if (p.key.equals(value.trim().toLowerCase(Locale.ROOT))) {
-        return p;
-      }
-    }
-    throw new InvalidDatastoreConfigException(DatastoreConfig.SYNC, value,
-        "one of none, interval, every-write");
   }
 }

@@ -16,10 +16,12 @@ class DatastoreConfigTest {
 
   @Test
   void fromMap_allKeys_parsed() {
-    DatastoreConfig c = DatastoreConfig.fromMap(Map.of(DatastoreConfig.SYNC, "every-write",
-        DatastoreConfig.SYNC_INTERVAL_MS, "250", DatastoreConfig.LOAD_FACTOR, "0.8",
-        DatastoreConfig.EXPECTED_KEYS, "1000", DatastoreConfig.CHECKPOINT, "false",
-        DatastoreConfig.WRITE_BUFFER_BYTES, "65536", "other.key", "ignored"));
+    DatastoreConfig c = DatastoreConfig.fromMap(Map.of(
+        DatastoreConfig.SYNC.name(), "every-write",
+        DatastoreConfig.SYNC_INTERVAL_MS.name(), "250",
+        DatastoreConfig.LOAD_FACTOR.name(), "0.8",
+        DatastoreConfig.EXPECTED_KEYS.name(), "1000", DatastoreConfig.CHECKPOINT.name(), "false",
+        DatastoreConfig.WRITE_BUFFER_BYTES.name(), "65536", "other.key", "ignored"));
     assertEquals(SyncPolicy.EVERY_WRITE, c.sync());
     assertEquals(250, c.syncIntervalMs());
     assertEquals(0.8, c.loadFactor());
@@ -47,7 +49,7 @@ class DatastoreConfigTest {
   }
 
   private static void assertRejected(String key, String value, String allowed) {
-    InvalidDatastoreConfigException e = assertThrows(InvalidDatastoreConfigException.class,
+    org.fawnpack.conf.InvalidConfigValueException e = assertThrows(org.fawnpack.conf.InvalidConfigValueException.class,
         () -> DatastoreConfig.fromMap(Map.of(key, value)));
     assertTrue(e.getMessage().contains(key) && e.getMessage().contains(value)
         && e.getMessage().contains(allowed), e.getMessage());
@@ -55,47 +57,47 @@ class DatastoreConfigTest {
 
   @Test
   void sync_unknownPolicy() {
-    assertRejected(DatastoreConfig.SYNC, "sometimes", "every-write");
+    assertRejected(DatastoreConfig.SYNC.name(), "sometimes", "every-write");
   }
 
   @Test
   void syncInterval_zero() {
-    assertRejected(DatastoreConfig.SYNC_INTERVAL_MS, "0", "1..60000");
+    assertRejected(DatastoreConfig.SYNC_INTERVAL_MS.name(), "0", "1..60000");
   }
 
   @Test
   void loadFactor_aboveMaximum() {
-    assertRejected(DatastoreConfig.LOAD_FACTOR, "0.99", "0.95");
+    assertRejected(DatastoreConfig.LOAD_FACTOR.name(), "0.99", "0.95");
   }
 
   @Test
   void loadFactor_notANumber() {
-    assertRejected(DatastoreConfig.LOAD_FACTOR, "high", "a number");
+    assertRejected(DatastoreConfig.LOAD_FACTOR.name(), "high", "a number");
   }
 
   @Test
   void expectedKeys_negative() {
-    assertRejected(DatastoreConfig.EXPECTED_KEYS, "-5", "1..");
+    assertRejected(DatastoreConfig.EXPECTED_KEYS.name(), "-5", "1..");
   }
 
   @Test
   void checkpoint_notBoolean() {
-    assertRejected(DatastoreConfig.CHECKPOINT, "yes", "true or false");
+    assertRejected(DatastoreConfig.CHECKPOINT.name(), "yes", "true or false");
   }
 
   @Test
   void writeBuffer_tooSmall() {
-    assertRejected(DatastoreConfig.WRITE_BUFFER_BYTES, "100", "4096");
+    assertRejected(DatastoreConfig.WRITE_BUFFER_BYTES.name(), "100", "4096");
   }
 
   @Test
   void writebackBytes_belowOneMebibyte() {
-    assertRejected(DatastoreConfig.WRITEBACK_BYTES, "4096", "0 (off) or 1048576");
+    assertRejected(DatastoreConfig.WRITEBACK_BYTES.name(), "4096", "0 (off) or 1048576");
   }
 
   @Test
   void writebackBytes_zero_turnsItOff() {
-    assertEquals(0, DatastoreConfig.fromMap(Map.of(DatastoreConfig.WRITEBACK_BYTES, "0"))
+    assertEquals(0, DatastoreConfig.fromMap(Map.of(DatastoreConfig.WRITEBACK_BYTES.name(), "0"))
         .writebackBytes());
   }
 
