@@ -10,6 +10,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.Cluster;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
@@ -41,31 +42,41 @@ final class PiRunReport {
       return "pi ran " + how + " in the local job runner (this JVM)";
     }
     Set<String> nodes = mapNodes(job);
-    return "pi ran " + how + " on " + describeNodes(nodes, labelsByHttpAddress(
+    return "pi ran " + how + " on " + describeNodes(nodes, labelsByNodeId(
         PiPlanner.runningNodes(conf)));
   }
 
-  /** The HTTP addresses (host:port) of the nodes where map attempts succeeded. */
+  /**
+   * The NodeIds (host:port) of the NodeManagers where map attempts succeeded: the attempts from
+   * the task completion events, each attempt's node from the AM or JobHistory server (the
+   * events' own address is the shuffle server's, -1 for an uber job's maps).
+   */
   static Set<String> mapNodes(Job job) throws IOException, InterruptedException {
     Set<String> nodes = new TreeSet<>();
-    int from = 0;
-    TaskCompletionEvent[] events;
-    do {
-      events = job.getTaskCompletionEvents(from, 100);
-      for (TaskCompletionEvent e : events) {
-        if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
-          nodes.add(e.getTaskTrackerHttp().replaceFirst("^https?://", ""));
+    Cluster cluster = new Cluster(job.getConfiguration());
+    try {
+      int from = 0;
+      TaskCompletionEvent[] events;
+      do {
+        events = job.getTaskCompletionEvents(from, 100);
+        for (TaskCompletionEvent e : events) {
+          if (e.isMapTask() && e.getStatus() == TaskCompletionEvent.Status.SUCCEEDED) {
+            nodes.add(cluster.getLogParams(job.getJobID(), e.getTaskAttemptId()).getNodeId());
+          }
         }
-      }
-      from += events.length;
-    } while (events.length > 0);
+        from += events.length;
+      } while (events.length > 0);
+    } finally {
+      cluster.close();
+    }
     return nodes;
   }
 
-  static Map<String, Set<String>> labelsByHttpAddress(List<NodeReport> reports) {
+  static Map<String, Set<String>> labelsByNodeId(List<NodeReport> reports) {
     Map<String, Set<String>> labels = new HashMap<>();
     for (NodeReport r : reports) {
-      labels.put(r.getHttpAddress(), r.getNodeLabels() == null ? Set.of() : r.getNodeLabels());
+      labels.put(r.getNodeId().toString(), r.getNodeLabels() == null ? Set.of()
+          : r.getNodeLabels());
     }
     return labels;
   }
@@ -97,7 +108,7 @@ final class PiRunReport {
     long jvms = counters.findCounter(PiCounter.TASK_JVMS).getValue();
     long maps = counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
     double countSeconds = counters.findCounter(PiCounter.COUNT_MILLIS).getValue() / 1000.0;
-    String counting = String.format(Locale.ROOT, "counting took %.1f s per map", maps == 0 ? 0
+    String counting = String.format(Locale.ROOT, "counting took %.2f s per map", maps == 0 ? 0
         : countSeconds / maps);
     if (jvms == 0) {
       return "pi start-up: no task JVM started; " + counting;
