@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.random.RandomGenerator;
 import org.apache.hadoop.mapreduce.Counters;
-import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.fawnpack.jobs.md5.Md5Gen;
 import org.fawnpack.jobs.md5.Md5Search;
 import org.fawnpack.jobs.pi.Pi;
@@ -108,11 +107,10 @@ final class AllJobsDemo {
 
   private JobResult runPi() throws Exception {
     Pi pi = new Pi();
-    // Left to itself pi runs this small a total as an uber job inside the ApplicationMaster,
-    // i.e. on the master NodeManager; the table compares jobs on the wimpy slaves, one map per
-    // container, so the demo asks for that (as PiJobTest's one-container-per-map case does).
-    JobResult row = runner.run(pi, WorkUnit.POINTS, "-D" + MRJobConfig.JOB_UBERTASK_ENABLE
-        + "=false", Integer.toString(PI_MAPS), Long.toString(PI_SAMPLES_PER_MAP));
+    // The ApplicationMasters run on the master by node label, so pi keeps its maps on the
+    // slaves (no uber job) by itself: the table's row describes the wimpy nodes.
+    JobResult row = runner.run(pi, WorkUnit.POINTS, Integer.toString(PI_MAPS),
+        Long.toString(PI_SAMPLES_PER_MAP));
     if (!row.succeeded()) {
       return row;
     }

@@ -1,6 +1,7 @@
 package org.fawnpack.minicluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.math.BigDecimal;
@@ -49,12 +50,15 @@ class PiJobTest {
 
     assertTrue(counters.findCounter(EnergyCounter.TASKS_METERED).getValue() == MAPS,
         "every map metered");
-    // 10^6 points are far below fawn.jobs.pi.uber-max-points: the maps ran inside the AM.
+    // No node label, and 10^6 points are far below fawn.jobs.pi.uber-max-points: the maps ran
+    // inside the AM (the JobHistory server says so), so no task JVM was started.
+    assertTrue(uberized(pi), "uberized");
     assertEquals(MAPS, counters.findCounter(JobCounter.NUM_UBER_SUBMAPS).getValue());
+    assertEquals(0, counters.findCounter(PiCounter.TASK_JVMS).getValue());
   }
 
   @Test
-  void withOneContainerPerMap_sameCounts() throws Exception {
+  void uberForcedOff_containersOfTwoVcores_sameCounts() throws Exception {
     Pi pi = new Pi();
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi, "-Dmapreduce.job.ubertask.enable=false",
         "-Dmapreduce.map.cpu.vcores=2", Long.toString(MAPS), Long.toString(SAMPLES)));
@@ -64,7 +68,17 @@ class PiJobTest {
       direct += HaltonCircle.countInside(map * SAMPLES + 1, SAMPLES);
     }
     assertEquals(direct, counters.findCounter(PiCounter.INSIDE).getValue());
+    assertFalse(uberized(pi), "uberized");
     assertEquals(0, counters.findCounter(JobCounter.NUM_UBER_SUBMAPS).getValue());
-    assertEquals(MAPS, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
+    // One task per 2-vcore slot left beside the AM's vcore (the AM shares the nodes here).
+    int tasks = Math.min(MAPS, (CLUSTER.cluster().totalVcores() - 1) / 2);
+    assertEquals(tasks, counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
+    assertEquals(tasks, counters.findCounter(PiCounter.TASK_JVMS).getValue());
+    assertTrue(counters.findCounter(PiCounter.TASK_START_MILLIS).getValue() > 0);
+  }
+
+  private static boolean uberized(Pi pi) throws Exception {
+    return new JobHistoryRest(CLUSTER.cluster()).get("/jobs/" + pi.lastJob().getJobID())
+        .path("job").path("uberized").asBoolean();
   }
 }

@@ -5,9 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -28,6 +32,8 @@ import org.fawnpack.configs.RenderedCluster;
 import org.fawnpack.configs.Setting;
 import org.fawnpack.configs.Validator;
 import org.fawnpack.jobs.WordCount2;
+import org.fawnpack.jobs.pi.Pi;
+import org.fawnpack.jobs.pi.PiCounter;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -35,7 +41,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * A heterogeneous cluster started from rendered configuration: one brawny master whose
  * NodeManager runs only ApplicationMasters, three Edison slaves. The expectations come from
- * the rendered files, read back with Hadoop's Configuration.
+ * the rendered files, read back with Hadoop's Configuration. Where tasks ran is checked against
+ * the JobHistory server's task attempts.
  */
 class ProfileClusterTest {
 
@@ -121,35 +128,12 @@ class ProfileClusterTest {
     assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(),
         new org.apache.hadoop.fs.Path("/out/profile-wc2")));
 
-    ResourceManager rm = CLUSTER.cluster().resourceManager();
-    NodeId master = CLUSTER.cluster().masterNodeManager();
-    String masterPort = port(rm.getRMContext().getRMNodes().get(master).getHttpAddress());
-    Set<String> edisonPorts = new HashSet<>();
-    rm.getRMContext().getRMNodes().forEach((id, node) -> {
-      if (!id.equals(master)) {
-        edisonPorts.add(port(node.getHttpAddress()));
-      }
-    });
-
     String jobId = tool.lastJob().getJobID().toString();
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
-    List<JsonNode> amAttempts = JobHistoryRest.elements(
-        history.get("/jobs/" + jobId + "/jobattempts").path("jobAttempts").path("jobAttempt"));
-    assertEquals(1, amAttempts.size());
-    assertEquals(masterPort, port(amAttempts.get(0).path("nodeHttpAddress").asText()),
-        "the ApplicationMaster ran on " + amAttempts.get(0));
-
-    List<JsonNode> tasks = JobHistoryRest.elements(
-        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"));
-    assertTrue(tasks.size() >= 2, "tasks: " + tasks.size());
-    for (JsonNode task : tasks) {
-      String taskId = task.path("id").asText();
-      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
-          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
-        assertTrue(edisonPorts.contains(port(attempt.path("nodeHttpAddress").asText())),
-            taskId + " ran on " + attempt.path("nodeHttpAddress").asText());
-      }
-    }
+    assertEquals(masterPort(), amPort(jobId), "the ApplicationMaster's node");
+    List<String> taskPorts = taskAttemptPorts(jobId);
+    assertTrue(taskPorts.size() >= 2, "task attempts: " + taskPorts);
+    assertTrue(edisonPorts().containsAll(taskPorts), "tasks ran on " + taskPorts
+        + ", the Edisons are " + edisonPorts());
 
     // The containers the tasks really got: memory x time over time = each container's size.
     Counters counters = tool.lastJob().getCounters();
@@ -169,6 +153,94 @@ class ProfileClusterTest {
         / counters.findCounter(JobCounter.MILLIS_MAPS).getValue();
     assertTrue(mapVcores >= 1 && mapVcores <= edison.get(Setting.VCORES), "map vcores "
         + mapVcores);
+  }
+
+  @Test
+  void pi_smallTotal_mapsRunOnTheEdisonsNotOnTheMaster() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    Pi pi = new PrintingPi(printed);
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi, "4", "250000"));
+    String jobId = pi.lastJob().getJobID().toString();
+    // The oracle is the JobHistory server: whether the AM ran the maps, and on which nodes.
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    assertFalse(history.get("/jobs/" + jobId).path("job").path("uberized").asBoolean(true),
+        "uberized");
+    assertEquals(masterPort(), amPort(jobId), "the ApplicationMaster's node");
+    List<String> taskPorts = taskAttemptPorts(jobId);
+    assertFalse(taskPorts.isEmpty());
+    assertTrue(edisonPorts().containsAll(taskPorts), "pi's maps ran on " + taskPorts
+        + ", the Edisons are " + edisonPorts() + "; the master is " + masterPort());
+    assertEquals(4 * 250_000L, pi.lastJob().getCounters().findCounter(PiCounter.SAMPLES)
+        .getValue());
+    String out = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(out.contains("each in a container of its own, on ") && out.contains(
+        "without a node label"), out);
+  }
+
+  @Test
+  void pi_forcedUber_runsInsideTheApplicationMasterOnTheMaster() throws Exception {
+    ByteArrayOutputStream printed = new ByteArrayOutputStream();
+    Pi pi = new PrintingPi(printed);
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi,
+        "-Dmapreduce.job.ubertask.enable=true", "4", "250000"));
+    String jobId = pi.lastJob().getJobID().toString();
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    assertTrue(history.get("/jobs/" + jobId).path("job").path("uberized").asBoolean(false),
+        "uberized");
+    List<String> taskPorts = taskAttemptPorts(jobId);
+    assertEquals(Set.of(masterPort()), Set.copyOf(taskPorts), "the maps ran on " + taskPorts);
+    assertEquals(4 * 250_000L, pi.lastJob().getCounters().findCounter(PiCounter.SAMPLES)
+        .getValue());
+    String out = printed.toString(StandardCharsets.UTF_8);
+    assertTrue(out.contains("as an uber job, inside the ApplicationMaster's container on 1 node"
+        + " labelled 'master'"), out);
+  }
+
+  private static String masterPort() {
+    ResourceManager rm = CLUSTER.cluster().resourceManager();
+    return port(rm.getRMContext().getRMNodes().get(CLUSTER.cluster().masterNodeManager())
+        .getHttpAddress());
+  }
+
+  private static Set<String> edisonPorts() {
+    NodeId master = CLUSTER.cluster().masterNodeManager();
+    Set<String> ports = new HashSet<>();
+    CLUSTER.cluster().resourceManager().getRMContext().getRMNodes().forEach((id, node) -> {
+      if (!id.equals(master)) {
+        ports.add(port(node.getHttpAddress()));
+      }
+    });
+    return ports;
+  }
+
+  /** The port of the node the job's (one) ApplicationMaster attempt ran on, from JobHistory. */
+  private static String amPort(String jobId) throws Exception {
+    List<JsonNode> amAttempts = JobHistoryRest.elements(new JobHistoryRest(CLUSTER.cluster())
+        .get("/jobs/" + jobId + "/jobattempts").path("jobAttempts").path("jobAttempt"));
+    assertEquals(1, amAttempts.size(), amAttempts.toString());
+    return port(amAttempts.get(0).path("nodeHttpAddress").asText());
+  }
+
+  /** The ports of the nodes of every task attempt of the job, from JobHistory. */
+  private static List<String> taskAttemptPorts(String jobId) throws Exception {
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    List<String> ports = new ArrayList<>();
+    for (JsonNode task : JobHistoryRest.elements(
+        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"))) {
+      String taskId = task.path("id").asText();
+      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
+          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
+        ports.add(port(attempt.path("nodeHttpAddress").asText()));
+      }
+    }
+    return ports;
+  }
+
+  /** pi with its printed lines captured. */
+  private static final class PrintingPi extends Pi {
+    PrintingPi(ByteArrayOutputStream out) {
+      super(new PrintStream(out, true, StandardCharsets.UTF_8));
+    }
   }
 
   private static Resource size(Profile profile) {

@@ -16,7 +16,9 @@ import org.fawnpack.jobs.JobTool;
 /**
  * {@code pi <maps> <samples-per-map>}: the quasi-Monte-Carlo estimate of pi, with the meaning of
  * Hadoop's QuasiMonteCarlo example (the same Halton points, map i taking the points from
- * {@code i × samples + 1}), as a map-only job whose maps report through counters.
+ * {@code i × samples + 1}), as a map-only job whose maps report through counters. Where the
+ * maps run (an uber job or one task per map vcore, on which nodes) is {@link PiPlacement}'s
+ * rule; the result says where they ran.
  */
 public class Pi extends JobTool {
 
@@ -60,12 +62,7 @@ public class Pi extends JobTool {
           + " (3^33 - 1)");
     }
     FrameworkTuning.apply(getConf());
-    int uberThreads = PiUberMode.applyIfSmall(getConf(), maps, samples);
-    if (uberThreads > 0) {
-      out().printf("pi: %d x %d points is small: an uber job, the maps one after another in the"
-          + " ApplicationMaster's container on %d thread(s) (%s)%n", maps, samples, uberThreads,
-          PiUberMode.MAX_POINTS);
-    }
+    out().println(PiPlanner.apply(getConf(), maps, samples).describe(maps, samples));
     Job job = Job.getInstance(getConf(), name() + " " + maps + " x " + samples);
     job.setJarByClass(Pi.class);
     job.getConfiguration().setInt(PiInputFormat.MAPS, maps);
@@ -105,6 +102,9 @@ public class Pi extends JobTool {
         lastWallMillis() / 1000.0, samples, inside);
     out().printf(Locale.ROOT, "Estimated value of Pi is %s (error %+.3e against Math.PI)%n",
         estimate.toPlainString(), estimate.doubleValue() - Math.PI);
+    // Where the maps ran, before the energy line: the joules describe those nodes.
+    out().println(PiRunReport.whereRan(job, counters, job.getConfiguration()));
+    out().println(PiRunReport.startUp(counters));
     out().println("pi " + JobEnergySummary.of(counters, lastWallMillis())
         .describe("points", samples));
   }

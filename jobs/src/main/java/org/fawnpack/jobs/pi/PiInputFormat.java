@@ -11,14 +11,19 @@ import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 
 /**
- * Splits come from two settings, not from files: map i gets the points from index
- * {@code i × samples + 1}, as QuasiMonteCarlo numbers them, so nothing is written to HDFS before
- * the job (the stock example writes one input file per map) and the results match the stock
- * example's points. Each split yields one record: (first index, count).
+ * Splits come from settings, not from files: the job counts the points with indices
+ * {@code 1 .. maps × samples}, the stock QuasiMonteCarlo's points (its map i takes them from
+ * {@code i × samples + 1}), so nothing is written to HDFS before the job (the stock example
+ * writes one input file per map) and the results match the stock example's. The points are cut
+ * into {@value #TASKS} contiguous, near-equal splits (one per map when it equals the maps); a
+ * count is a sum, so the result is the same however they are cut. Each split yields one record:
+ * (first index, count).
  */
 public final class PiInputFormat extends InputFormat<LongWritable, LongWritable> {
   static final String MAPS = "fawn.jobs.pi.maps";
   static final String SAMPLES_PER_MAP = "fawn.jobs.pi.samples-per-map";
+  /** Map tasks to cut the points into (set by the tool); unset, one per map. */
+  static final String TASKS = "fawn.jobs.pi.tasks";
 
   @Override
   public List<InputSplit> getSplits(JobContext context) {
@@ -29,9 +34,17 @@ public final class PiInputFormat extends InputFormat<LongWritable, LongWritable>
       throw new IllegalStateException(MAPS + " and " + SAMPLES_PER_MAP + " must be positive (set "
           + "by the pi tool), were " + conf.get(MAPS) + " and " + conf.get(SAMPLES_PER_MAP));
     }
-    List<InputSplit> splits = new ArrayList<>(maps);
-    for (int i = 0; i < maps; i++) {
-      splits.add(new PiSplit(i * samples + 1, samples));
+    int tasks = conf.getInt(TASKS, maps);
+    if (tasks <= 0 || tasks > maps) {
+      throw new IllegalStateException(TASKS + " must be between 1 and " + MAPS + " (" + maps
+          + "), was " + tasks);
+    }
+    long points = maps * samples;
+    List<InputSplit> splits = new ArrayList<>(tasks);
+    for (int i = 0; i < tasks; i++) {
+      long first = 1 + points / tasks * i + Math.min(i, points % tasks);
+      long count = points / tasks + (i < points % tasks ? 1 : 0);
+      splits.add(new PiSplit(first, count));
     }
     return splits;
   }
