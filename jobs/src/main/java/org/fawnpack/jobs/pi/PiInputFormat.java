@@ -9,6 +9,8 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.fawnpack.jobs.RangeRecordReader;
+import org.fawnpack.jobs.RangeSplit;
 
 /**
  * Splits come from settings, not from files: the job counts the points with indices
@@ -39,58 +41,14 @@ public final class PiInputFormat extends InputFormat<LongWritable, LongWritable>
       throw new IllegalStateException(TASKS + " must be between 1 and " + MAPS + " (" + maps
           + "), was " + tasks);
     }
-    long points = maps * samples;
-    List<InputSplit> splits = new ArrayList<>(tasks);
-    for (int i = 0; i < tasks; i++) {
-      long first = 1 + points / tasks * i + Math.min(i, points % tasks);
-      long count = points / tasks + (i < points % tasks ? 1 : 0);
-      splits.add(new PiSplit(first, count));
-    }
-    return splits;
+    // No input bytes: a pi map reads nothing. (MapReduce weighs a split by its length, e.g.
+    // against mapreduce.job.ubertask.maxbytes: a point count there would look like gigabytes.)
+    return new ArrayList<>(RangeSplit.cut("Halton points", 1, maps * samples, tasks, 0));
   }
 
   @Override
   public RecordReader<LongWritable, LongWritable> createRecordReader(InputSplit split,
       TaskAttemptContext context) {
-    return new SingleRecordReader();
-  }
-
-  /** The split itself as the one record. */
-  private static final class SingleRecordReader extends RecordReader<LongWritable, LongWritable> {
-    private PiSplit split;
-    private boolean read;
-
-    @Override
-    public void initialize(InputSplit split, TaskAttemptContext context) {
-      this.split = (PiSplit) split;
-    }
-
-    @Override
-    public boolean nextKeyValue() {
-      if (read) {
-        return false;
-      }
-      read = true;
-      return true;
-    }
-
-    @Override
-    public LongWritable getCurrentKey() {
-      return new LongWritable(split.first());
-    }
-
-    @Override
-    public LongWritable getCurrentValue() {
-      return new LongWritable(split.count());
-    }
-
-    @Override
-    public float getProgress() {
-      return read ? 1f : 0f;
-    }
-
-    @Override
-    public void close() {
-    }
+    return new RangeRecordReader();
   }
 }

@@ -7,6 +7,7 @@ import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.Job;
+import org.fawnpack.jobs.RangeSplit;
 import org.junit.jupiter.api.Test;
 
 /** The points 1 .. maps x samples, cut into the planned number of tasks. */
@@ -27,7 +28,7 @@ class PiInputFormatTest {
     List<InputSplit> splits = splits(3, 10, null);
     assertEquals(3, splits.size());
     for (int i = 0; i < 3; i++) {
-      PiSplit s = (PiSplit) splits.get(i);
+      RangeSplit s = (RangeSplit) splits.get(i);
       assertEquals(i * 10L + 1, s.first());
       assertEquals(10, s.count());
     }
@@ -38,13 +39,13 @@ class PiInputFormatTest {
     List<InputSplit> splits = splits(8, 7, 3); // 56 points: 19, 19, 18
     long next = 1;
     for (InputSplit split : splits) {
-      PiSplit s = (PiSplit) split;
+      RangeSplit s = (RangeSplit) split;
       assertEquals(next, s.first());
       next += s.count();
     }
     assertEquals(57, next);
-    assertEquals(19, ((PiSplit) splits.get(0)).count());
-    assertEquals(18, ((PiSplit) splits.get(2)).count());
+    assertEquals(19, ((RangeSplit) splits.get(0)).count());
+    assertEquals(18, ((RangeSplit) splits.get(2)).count());
   }
 
   @Test
