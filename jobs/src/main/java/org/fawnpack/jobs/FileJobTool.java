@@ -62,34 +62,24 @@ public abstract class FileJobTool extends JobTool {
     }
     List<Path> inputs = Arrays.stream(args, 0, args.length - 1).map(Path::new).toList();
     Path output = new Path(args[args.length - 1]);
-    String problem = checkPaths(inputs, output);
-    if (problem != null) {
-      throw new UsageException(problem);
-    }
+    requireInputs(inputs);
+    requireNewOutput(output);
     return createJob(inputs, output);
   }
 
-  /** Null when the paths are usable, else what is wrong with them. */
-  private String checkPaths(List<Path> inputs, Path output) throws IOException {
+  private void requireInputs(List<Path> inputs) throws IOException, UsageException {
     for (Path input : inputs) {
       FileSystem fs = input.getFileSystem(getConf());
       FileStatus[] matches = fs.globStatus(input);
       if (matches == null || matches.length == 0) {
-        return "input path does not exist: " + fs.makeQualified(input);
+        throw new UsageException("input path does not exist: " + fs.makeQualified(input));
       }
     }
-    FileSystem outFs = output.getFileSystem(getConf());
-    if (outFs.exists(output)) {
-      return "output directory already exists: " + outFs.makeQualified(output)
-          + " (remove it or choose another; jobs never overwrite output)";
-    }
-    return null;
   }
 
-  /** Creates a job with this tool's configuration, jar and name. */
+  /** Creates a job with this tool's configuration, jar and name, reading and writing these. */
   protected final Job newJob(List<Path> inputs, Path output) throws IOException {
-    Job job = Job.getInstance(getConf(), name());
-    job.setJarByClass(getClass());
+    Job job = newJob("");
     for (Path input : inputs) {
       FileInputFormat.addInputPath(job, input);
     }

@@ -3,6 +3,8 @@ package org.fawnpack.jobs;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.apache.hadoop.conf.Configured;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
@@ -90,6 +92,25 @@ public abstract class JobTool extends Configured implements Tool {
 
     public UsageException(String message) {
       super(message);
+    }
+  }
+
+  /**
+   * A job with this tool's configuration, its jar, and its name followed by {@code detail}
+   * (what the web UIs list it as).
+   */
+  protected final Job newJob(String detail) throws IOException {
+    Job job = Job.getInstance(getConf(), detail.isEmpty() ? name() : name() + " " + detail);
+    job.setJarByClass(getClass());
+    return job;
+  }
+
+  /** Refuses an output directory that already exists: jobs never overwrite output. */
+  protected final void requireNewOutput(Path output) throws IOException, UsageException {
+    FileSystem fs = output.getFileSystem(getConf());
+    if (fs.exists(output)) {
+      throw new UsageException("output directory already exists: " + fs.makeQualified(output)
+          + " (remove it or choose another; jobs never overwrite output)");
     }
   }
 

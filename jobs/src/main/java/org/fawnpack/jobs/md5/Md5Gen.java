@@ -2,7 +2,6 @@ package org.fawnpack.jobs.md5;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.NullWritable;
@@ -68,14 +67,9 @@ public class Md5Gen extends JobTool {
     Md5Config.bits(getConf()); // a bad -D value fails here, before submission
     Md5Config.explicitMaps(getConf());
     Path output = new Path(options.paths().get(0));
-    FileSystem fs = output.getFileSystem(getConf());
-    if (fs.exists(output)) {
-      throw new UsageException("output directory already exists: " + fs.makeQualified(output)
-          + " (remove it or choose another; jobs never overwrite output)");
-    }
+    requireNewOutput(output);
     FrameworkTuning.apply(getConf());
-    Job job = Job.getInstance(getConf(), name() + " " + Md5Config.bits(getConf()) + " bits");
-    job.setJarByClass(Md5Gen.class);
+    Job job = newJob(Md5Config.bits(getConf()) + " bits");
     job.setInputFormatClass(ValueRangeInputFormat.class);
     job.setMapperClass(ValueGenMapper.class);
     job.setNumReduceTasks(0);

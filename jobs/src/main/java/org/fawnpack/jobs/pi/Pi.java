@@ -63,8 +63,7 @@ public class Pi extends JobTool {
     }
     FrameworkTuning.apply(getConf());
     out().println(PiPlanner.apply(getConf(), maps, samples).describe(maps, samples));
-    Job job = Job.getInstance(getConf(), name() + " " + maps + " x " + samples);
-    job.setJarByClass(Pi.class);
+    Job job = newJob(maps + " x " + samples);
     job.getConfiguration().setInt(PiInputFormat.MAPS, maps);
     job.getConfiguration().setLong(PiInputFormat.SAMPLES_PER_MAP, samples);
     job.setInputFormatClass(PiInputFormat.class);

@@ -2,7 +2,6 @@ package org.fawnpack.jobs.tera;
 
 import java.io.IOException;
 import java.io.PrintStream;
-import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Counters;
 import org.apache.hadoop.mapreduce.Job;
@@ -52,15 +51,10 @@ public class TeraGen extends JobTool {
     }
     long rows = parseRows(args[0]);
     Path out = new Path(args[1]);
-    FileSystem fs = out.getFileSystem(getConf());
-    if (fs.exists(out)) {
-      throw new UsageException("output directory already exists: " + fs.makeQualified(out)
-          + " (remove it or choose another; jobs never overwrite output)");
-    }
+    requireNewOutput(out);
     FrameworkTuning.apply(getConf());
     int maps = TeraSortConfig.maps(getConf());
-    Job job = Job.getInstance(getConf(), name() + " " + rows + " rows");
-    job.setJarByClass(TeraGen.class);
+    Job job = newJob(rows + " rows");
     job.getConfiguration().setLong(RowRangeInputFormat.ROWS, rows);
     job.getConfiguration().setInt(RowRangeInputFormat.MAPS, maps);
     job.setInputFormatClass(RowRangeInputFormat.class);
