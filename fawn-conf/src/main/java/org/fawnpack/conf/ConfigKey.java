@@ -47,7 +47,9 @@ public final class ConfigKey<T> {
     this.inRange = inRange;
     this.spelling = spelling;
     this.defaultValue = defaultValue;
-    check(defaultValue);
+    if (defaultValue != null) {
+      check(defaultValue);
+    }
   }
 
   /** A whole number in {@code [min, max]}. */
@@ -82,6 +84,26 @@ public final class ConfigKey<T> {
   public static ConfigKey<Boolean> booleanKey(String name, boolean defaultValue, String doc) {
     return new ConfigKey<>(name, defaultValue, "true or false", doc, ConfigKey::strictBoolean,
         v -> true, String::valueOf);
+  }
+
+  /**
+   * Free text; {@code allowed} says in words what it may be (e.g. {@code "a host name"}) and
+   * {@code valid} checks it. A null default means the key has no default (unset is allowed and
+   * reads as null).
+   */
+  public static ConfigKey<String> stringKey(String name, String defaultValue, String allowed,
+      Predicate<String> valid, String doc) {
+    return new ConfigKey<>(name, defaultValue, allowed, doc, raw -> {
+      if (!valid.test(raw)) {
+        throw new IllegalArgumentException();
+      }
+      return raw;
+    }, v -> v == null || valid.test(v), v -> v == null ? "(unset)" : v);
+  }
+
+  /** Any text that is not blank; see {@link #stringKey(String, String, String, Predicate, String)}. */
+  public static ConfigKey<String> stringKey(String name, String defaultValue, String doc) {
+    return stringKey(name, defaultValue, "any text that is not blank", v -> !v.isBlank(), doc);
   }
 
   /** One of an enum's constants, each written as {@code spelling} gives it. */

@@ -23,6 +23,12 @@ class ConfigKeyTest {
   private static final ConfigKey<Mode> MODE = ConfigKey.choiceKey("fawn.test.mode", Mode.FAST,
       m -> m.name().toLowerCase().replace('_', '-'), "How.");
 
+  private static final ConfigKey<String> HOST = ConfigKey.stringKey("fawn.test.host", null,
+      "a host name without blanks", v -> !v.isEmpty() && v.chars().noneMatch(Character::isWhitespace),
+      "Where.");
+  private static final ConfigKey<String> LABEL =
+      ConfigKey.stringKey("fawn.test.label", "master", "A label.");
+
   private static void assertRefused(ConfigKey<?> key, String raw, String allowed) {
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> key.parse(raw));
@@ -109,5 +115,16 @@ class ConfigKeyTest {
     assertTrue(missing.get(0).contains("the document has: | `fawn.test.interval-ms` | `200`"),
         missing.get(0));
     assertTrue(missing.get(1).endsWith("(no row)"), missing.get(1));
+  }
+
+  @Test
+  void stringKey_unsetWithoutDefault_readsAsNull_andBadTextIsRefused() {
+    assertEquals(null, HOST.parse(null));
+    assertEquals("edison-01", HOST.parse(" edison-01 "));
+    assertRefused(HOST, "two words", "a host name without blanks");
+    assertEquals("master", LABEL.parse(null));
+    assertRefused(LABEL, "  ", "any text that is not blank");
+    assertEquals("(unset)", HOST.defaultText());
+    assertThrows(InvalidConfigValueException.class, () -> HOST.check(null));
   }
 }
