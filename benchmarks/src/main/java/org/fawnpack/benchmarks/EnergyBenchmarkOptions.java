@@ -1,7 +1,7 @@
 package org.fawnpack.benchmarks;
 
-import static org.fawnpack.minicluster.CommandLineArgs.positive;
-import static org.fawnpack.minicluster.CommandLineArgs.value;
+import static org.fawnpack.demo.CommandLineArgs.positive;
+import static org.fawnpack.demo.CommandLineArgs.value;
 
 import java.nio.file.Path;
 import java.util.LinkedHashSet;

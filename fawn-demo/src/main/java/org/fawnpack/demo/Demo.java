@@ -1,0 +1,174 @@
+package org.fawnpack.demo;
+
+import java.io.PrintStream;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.CountDownLatch;
+import org.apache.hadoop.fs.FileSystem;
+import org.fawnpack.jobs.JobTool;
+import org.fawnpack.jobs.LogCount2;
+import org.fawnpack.jobs.LogCount;
+import org.fawnpack.jobs.WordCount2;
+import org.fawnpack.jobs.WordCount;
+import org.fawnpack.minicluster.EmbeddedCluster;
+import org.fawnpack.minicluster.EmbeddedClusterSpec;
+import org.fawnpack.minicluster.JobOutputs;
+import org.fawnpack.minicluster.SampleInputs;
+
+/**
+ * {@code ./fawn demo}: the whole pack on an embedded cluster in one JVM. Starts HDFS + YARN +
+ * JobHistory with four small NodeManagers, writes many small text and log files, runs each
+ * baseline job beside its optimised twin, checks the twins agree, and prints the table. With
+ * {@code --all} the other jobs of the jar follow on the same cluster ({@link AllJobsDemo}).
+ */
+public final class Demo {
+
+  private final DemoOptions options;
+  private final PrintStream out;
+
+  Demo(DemoOptions options, PrintStream out) {
+    this.options = options;
+    this.out = out;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (java.util.Arrays.asList(args).contains("--help") || java.util.Arrays.asList(args).contains("-h")) {
+      System.out.println(DemoOptions.USAGE);
+      return;
+    }
+    DemoOptions options;
+    try {
+      options = DemoOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("demo: " + e.getMessage());
+      System.err.println(DemoOptions.USAGE);
+      System.exit(JobTool.EXIT_USAGE);
+      return;
+    }
+    try {
+      DemoProfile.slaveProfile(options.profile());
+    } catch (IllegalArgumentException | org.fawnpack.configs.ConfigFileException e) {
+      System.err.println("demo: --profile " + options.profile() + ": " + e.getMessage());
+      System.exit(JobTool.EXIT_USAGE);
+      return;
+    }
+    System.exit(new Demo(options, System.out).run());
+  }
+
+  int run() throws Exception {
+    long started = System.nanoTime();
+    EmbeddedClusterSpec spec = DemoProfile.apply(EmbeddedCluster.builder().name("demo")
+        .baseDir(options.outDir().resolve("cluster")), options.profile(),
+        options.outDir().resolve("profile-conf"), out).spec();
+    EmbeddedCluster cluster = EmbeddedCluster.of(spec);
+    out.printf("Starting the embedded cluster: HDFS, YARN (%d NodeManagers x %d vcores / %d MB,"
+        + " profile %s; ApplicationMasters on a master NodeManager of %d MB), JobHistory ...%n",
+        spec.nodeManagers(), spec.nodeVcores(), spec.nodeMemoryMb(), options.profile(),
+        spec.masterMemoryMb());
+    out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
+        + " (%s W idle, %s W busy): the joules are estimates.%n",
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.idle-watts"),
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.busy-watts"));
+    if (options.all()) {
+      out.printf("--all: then teragen (%,d rows), terasort, teravalidate, pi (%d x %,d points),"
+          + " md5gen (2^%d values) and md5search.%n", options.teraRows(), AllJobsDemo.PI_MAPS,
+          AllJobsDemo.PI_SAMPLES_PER_MAP, options.md5Bits());
+    }
+    cluster.start();
+    try {
+      List<JobResult> rows = runJobs(cluster);
+      out.println();
+      out.print(SummaryTable.text(rows));
+      Path summary = options.outDir().resolve("summary.json");
+      SummaryTable.writeJson(rows, summary);
+      out.printf("%nSummary written to %s; demo took %.0f s.%n", summary.toAbsolutePath(),
+          (System.nanoTime() - started) / 1e9);
+      List<String> failed = rows.stream().filter(r -> !r.succeeded()).map(JobResult::job)
+          .toList();
+      if (!failed.isEmpty()) {
+        out.println("FAILED: " + String.join(", ", failed) + " (see Checks above); exit code 1.");
+      }
+      boolean allOk = failed.isEmpty();
+      if (options.keep()) {
+        keepRunning(cluster);
+      }
+      return allOk ? 0 : 1;
+    } finally {
+      out.println("Stopping the embedded cluster (about 20 s) ...");
+      cluster.close();
+    }
+  }
+
+  private List<JobResult> runJobs(EmbeddedCluster cluster) throws Exception {
+    FileSystem fs = cluster.fileSystem();
+    SampleInputs inputs = new SampleInputs(2016, 20_000);
+    org.apache.hadoop.fs.Path text = new org.apache.hadoop.fs.Path("/demo/in/text");
+    org.apache.hadoop.fs.Path logs = new org.apache.hadoop.fs.Path("/demo/in/logs");
+    inputs.writeTextFiles(fs, text, options.textFiles(), options.textFileKb() * 1024,
+        i -> progress("Writing text files", i + 1, options.textFiles()));
+    inputs.writeLogFiles(fs, logs, options.logFiles(), options.logFileKb() * 1024,
+        i -> progress("Writing log files", i + 1, options.logFiles()));
+
+    DemoJobRunner runner = new DemoJobRunner(cluster, out);
+    List<JobResult> rows = new ArrayList<>();
+    rows.add(runner.run(new WordCount(), WorkUnit.INPUT_RECORDS, text.toString(),
+        "/demo/out/wordcount"));
+    rows.add(runner.run(new WordCount2(), WorkUnit.INPUT_RECORDS, text.toString(),
+        "/demo/out/wordcount2"));
+    checkSame(fs, rows, "/demo/out/wordcount", "/demo/out/wordcount2");
+    rows.add(runner.run(new LogCount(), WorkUnit.INPUT_RECORDS, logs.toString(),
+        "/demo/out/logcount"));
+    rows.add(runner.run(new LogCount2(), WorkUnit.INPUT_RECORDS, logs.toString(),
+        "/demo/out/logcount2"));
+    checkSame(fs, rows, "/demo/out/logcount", "/demo/out/logcount2");
+    if (options.all()) {
+      rows.addAll(new AllJobsDemo(runner, out, options, new Random()).run());
+    }
+    return rows;
+  }
+
+  /**
+   * The optimised twin (the last row) must produce exactly the baseline's output; its row says
+   * so.
+   */
+  private void checkSame(FileSystem fs, List<JobResult> rows, String baseline, String optimised)
+      throws Exception {
+    Map<String, Long> a = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(baseline));
+    Map<String, Long> b = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(optimised));
+    if (!a.equals(b)) {
+      throw new IllegalStateException(optimised + " differs from " + baseline + ": "
+          + a.size() + " vs " + b.size() + " keys");
+    }
+    out.printf("Outputs of %s and %s agree (%d keys).%n", baseline, optimised, a.size());
+    int twin = rows.size() - 1;
+    if (rows.get(twin).succeeded()) {
+      rows.set(twin, rows.get(twin).checked(String.format(Locale.ROOT,
+          "same output as %s (%,d keys)", baseline.substring(baseline.lastIndexOf('/') + 1),
+          a.size())));
+    }
+  }
+
+  private void progress(String what, int done, int total) {
+    if (done == total || done % Math.max(1, total / 10) == 0) {
+      out.printf("%s: %d/%d%n", what, done, total);
+    }
+  }
+
+  private void keepRunning(EmbeddedCluster cluster) throws InterruptedException {
+    out.println("\nThe cluster stays up (--keep). Web addresses (REST for the ResourceManager and"
+        + " JobHistory: their HTML pages do not render in a one-JVM cluster):");
+    cluster.webAddresses().forEach((name, url) -> out.printf("  %-15s %s%n", name, url));
+    out.printf("  client config   %s%n", cluster.clientConfDir());
+    out.println("Press Ctrl-C to stop it.");
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      cluster.close();
+      stopped.countDown();
+    }));
+    stopped.await();
+  }
+}

@@ -1,0 +1,102 @@
+package org.fawnpack.demo;
+
+import static org.fawnpack.demo.CommandLineArgs.positive;
+import static org.fawnpack.demo.CommandLineArgs.value;
+
+import java.nio.file.Path;
+import org.fawnpack.jobs.md5.Md5Config;
+
+/**
+ * The command line of {@code ./fawn demo}. {@code all} adds every other job of the jar (teragen,
+ * terasort, teravalidate, pi, md5gen, md5search) after the four count jobs; {@code teraRows} and
+ * {@code md5Bits} size those and are only accepted with {@code --all}.
+ */
+record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, boolean keep,
+    Path outDir, String profile, boolean all, int teraRows, int md5Bits) {
+
+  /** The slave profile the demo sizes its NodeManagers and jobs from unless told otherwise. */
+  static final String DEFAULT_PROFILE = "edison";
+  /** 10^6 rows = 100 MB: enough for terasort to sample, shuffle and merge, a minute or two here. */
+  static final int DEFAULT_TERA_ROWS = 1_000_000;
+  /** 2^20 values (4 MiB): a few seconds of MD5s per core, so md5search stays short. */
+  static final int DEFAULT_MD5_BITS = 20;
+
+  static final String USAGE = String.join("\n",
+      "Usage: ./fawn demo [--paper] [--keep] [--text-files N] [--log-files N]",
+      "                   [--text-kb N] [--log-kb N] [--out DIR] [--profile NAME]",
+      "                   [--all [--tera-rows N] [--md5-bits B]]",
+      "  Starts an embedded cluster (HDFS, YARN with 4 slave NodeManagers sized by the profile",
+      "  and a master NodeManager that runs the ApplicationMasters, JobHistory), writes many",
+      "  small text and log files, runs wordcount vs wordcount2 and logcount vs logcount2, and",
+      "  prints a table (also written to DIR/summary.json).",
+      "  --paper         the paper's file counts: 200 text files and 500 log files",
+      "  --text-files N  text files (default 32), --text-kb N their size in KB (default 500)",
+      "  --log-files N   log files (default 48), --log-kb N their size in KB (default 200)",
+      "  --keep          leave the cluster up afterwards and print its web UI addresses",
+      "  --out DIR       where the summary goes (default target/demo)",
+      "  --profile NAME  slave profile (built-in name or file; default edison): NodeManager",
+      "                  size and task settings, rendered as by fawn profile render",
+      "  --all           then every other job of fawn-jobs.jar on the same cluster, each checked:",
+      "                  teragen, terasort, teravalidate (rows and checksum must match teragen's),",
+      "                  pi (8 maps x 10^7 points), md5gen and md5search (the MD5 of a random",
+      "                  value; the preimage found must be that value); a few minutes longer",
+      "  --tera-rows N   rows teragen writes with --all (default " + DEFAULT_TERA_ROWS
+          + " = 100 MB)",
+      "  --md5-bits B    md5gen writes all 2^B values with --all, 1-" + Md5Config.MAX_BITS
+          + " (default " + DEFAULT_MD5_BITS + ")");
+
+  static DemoOptions parse(String[] args) {
+    int textFiles = 32;
+    int textKb = 500;
+    int logFiles = 48;
+    int logKb = 200;
+    boolean keep = false;
+    Path out = Path.of("target", "demo");
+    String profile = DEFAULT_PROFILE;
+    boolean all = false;
+    int teraRows = DEFAULT_TERA_ROWS;
+    int md5Bits = DEFAULT_MD5_BITS;
+    String needsAll = null;
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      switch (arg) {
+        case "--paper" -> {
+          textFiles = 200;
+          logFiles = 500;
+        }
+        case "--keep" -> keep = true;
+        case "--text-files" -> textFiles = positive(arg, value(args, ++i, arg));
+        case "--log-files" -> logFiles = positive(arg, value(args, ++i, arg));
+        case "--text-kb" -> textKb = positive(arg, value(args, ++i, arg));
+        case "--log-kb" -> logKb = positive(arg, value(args, ++i, arg));
+        case "--out" -> out = Path.of(value(args, ++i, arg));
+        case "--profile" -> profile = value(args, ++i, arg);
+        case "--all" -> all = true;
+        case "--tera-rows" -> {
+          teraRows = positive(arg, value(args, ++i, arg));
+          needsAll = arg + " " + args[i];
+        }
+        case "--md5-bits" -> {
+          md5Bits = md5Bits(arg, value(args, ++i, arg));
+          needsAll = arg + " " + args[i];
+        }
+        default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+      }
+    }
+    // Silently ignoring a size for jobs that will not run would hide a forgotten --all.
+    if (needsAll != null && !all) {
+      throw new IllegalArgumentException(needsAll + " applies only with --all");
+    }
+    return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out, profile, all, teraRows,
+        md5Bits);
+  }
+
+  private static int md5Bits(String option, String value) {
+    int bits = positive(option, value);
+    if (bits > Md5Config.MAX_BITS) {
+      throw new IllegalArgumentException(option + " must be between 1 and " + Md5Config.MAX_BITS
+          + " (md5gen's values are 4-byte records): " + value);
+    }
+    return bits;
+  }
+}

@@ -1,0 +1,57 @@
+package org.fawnpack.demo;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.minicluster.EmbeddedCluster;
+import org.fawnpack.minicluster.EmbeddedClusterSpec;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+class DemoProfileTest {
+
+  @TempDir
+  Path dir;
+
+  @Test
+  void apply_edison_sizesSlavesAndMasterFromTheRenderedFiles() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    EmbeddedClusterSpec spec = DemoProfile.apply(EmbeddedCluster.builder().baseDir(dir),
+        "edison", dir.resolve("conf"), new PrintStream(out, true, StandardCharsets.UTF_8)).spec();
+
+    // Seed 003 §5.2 (typed in): Edison NodeManagers of 600 MB / 2 vcores, 150 MB maps, 300 MB
+    // reduces; the brawny master's 4096 MB NodeManager runs the 500 MB AMs.
+    assertEquals(4, spec.nodeManagers());
+    assertEquals(600, spec.nodeMemoryMb());
+    assertEquals(2, spec.nodeVcores());
+    assertEquals(4096, spec.masterMemoryMb());
+    Configuration conf = spec.clusterConf();
+    assertEquals(150, conf.getInt("mapreduce.map.memory.mb", -1));
+    assertEquals(300, conf.getInt("mapreduce.reduce.memory.mb", -1));
+    assertEquals(500, conf.getInt("yarn.app.mapreduce.am.resource.mb", -1));
+    assertTrue(conf.get("mapreduce.map.java.opts").startsWith("-Xmx140m "));
+    assertEquals("master", conf.get("mapreduce.job.am.node-label-expression"));
+    assertEquals(1, conf.getInt("dfs.replication", -1));
+    assertTrue(Files.isRegularFile(dir.resolve("conf/demo-master/yarn-site.xml")));
+    assertEquals("", out.toString(StandardCharsets.UTF_8), "no findings for edison");
+  }
+
+  @Test
+  void slaveProfile_masterProfile_isRejected() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DemoProfile.slaveProfile("brawny-master"));
+    assertTrue(e.getMessage().contains("needs a slave profile"), e.getMessage());
+  }
+
+  @Test
+  void slaveProfile_unknownName_isRejected() {
+    assertThrows(IllegalArgumentException.class, () -> DemoProfile.slaveProfile("cray-1"));
+  }
+}

@@ -1,0 +1,287 @@
+package org.fawnpack.minicluster;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.MiniDFSCluster;
+import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.NodeId;
+import org.apache.hadoop.yarn.api.records.Resource;
+import org.apache.hadoop.yarn.api.records.ResourceOption;
+import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
+import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
+import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * HDFS + YARN + MapReduce JobHistory in one JVM, with NodeManagers sized like wimpy nodes.
+ *
+ * <pre>{@code
+ * try (EmbeddedCluster cluster = EmbeddedCluster.builder().nodeManagers(4).build().start()) {
+ *   Configuration conf = cluster.clientConf(); // submit jobs with this
+ * }
+ * }</pre>
+ *
+ * <p>Every NodeManager gets the same size through the ResourceManager's
+ * {@code updateNodeResource} (the mini cluster itself gives each the same 4 GB). The scheduler
+ * counts vcores as well as memory (DominantResourceCalculator), so a 2-vcore node runs two
+ * 1-vcore containers at once, as a real Edison does.
+ */
+public final class EmbeddedCluster implements AutoCloseable {
+
+  private static final Logger LOG = LoggerFactory.getLogger(EmbeddedCluster.class);
+
+  /**
+   * Guice warns (through java.util.logging) once per web UI that several run in one JVM, which
+   * is what an embedded cluster is. Held in a field so the level is not garbage-collected.
+   */
+  private static final java.util.logging.Logger GUICE_SERVLET_LOG =
+      java.util.logging.Logger.getLogger("com.google.inject.servlet");
+
+  static {
+    GUICE_SERVLET_LOG.setLevel(java.util.logging.Level.SEVERE);
+  }
+
+  private final EmbeddedClusterSpec spec;
+  private MiniDFSCluster dfs;
+  private MiniMRYarnCluster yarn;
+  private Configuration clientConf;
+
+  private EmbeddedCluster(EmbeddedClusterSpec spec) {
+    this.spec = spec;
+  }
+
+  /** A builder with the defaults of {@link EmbeddedClusterSpec}. */
+  public static EmbeddedClusterSpec.Builder builder() {
+    return EmbeddedClusterSpec.builder();
+  }
+
+  /** A cluster of {@code spec}, not started yet (the demo prints the spec before it starts). */
+  public static EmbeddedCluster of(EmbeddedClusterSpec spec) {
+    return new EmbeddedCluster(spec);
+  }
+
+  /** Starts HDFS, then YARN with the JobHistory server, then resizes the NodeManagers. */
+  public EmbeddedCluster start() throws IOException {
+    Files.createDirectories(spec.baseDir());
+    Configuration conf = spec.clusterConf();
+    long started = System.nanoTime();
+    boolean ok = false;
+    try {
+      dfs = new MiniDFSCluster.Builder(conf, spec.baseDir().resolve("dfs").toFile())
+          .numDataNodes(spec.dataNodes())
+          .build();
+      dfs.waitClusterUp();
+      conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
+
+      if (spec.energyCollector()) {
+        AuxServicesManifest.install(dfs.getFileSystem(), spec.energyProperties(), conf);
+      }
+      yarn = new MiniMRYarnCluster(spec.name(), spec.totalNodeManagers());
+      yarn.init(conf);
+      yarn.start();
+      resizeNodeManagers();
+      clientConf = new Configuration(yarn.getConfig());
+      // MiniMRYarnCluster sets uber mode off explicitly (for Hadoop's own non-uber tests); a real
+      // cluster leaves it at mapred-default's false, which a job may override (pi does for
+      // small totals). Unset, jobs see the key as on a real cluster.
+      clientConf.unset(MRJobConfig.JOB_UBERTASK_ENABLE);
+      writeClientConf();
+      ok = true;
+      LOG.info("Embedded cluster '{}' up in {} s: {} NodeManagers of {} vcores / {} MB{}",
+          spec.name(), (System.nanoTime() - started) / 1_000_000_000L, spec.nodeManagers(),
+          spec.nodeVcores(), spec.nodeMemoryMb(), spec.hasMasterNodeManager()
+              ? " + a master NodeManager of " + spec.masterVcores() + " vcores / "
+              + spec.masterMemoryMb() + " MB for the AMs" : "");
+      return this;
+    } finally {
+      if (!ok) {
+        close();
+      }
+    }
+  }
+
+  private void resizeNodeManagers() throws IOException {
+    ResourceManager rm = yarn.getResourceManager();
+    Map<NodeId, ResourceOption> sizes = new HashMap<>();
+    Resource size = Resource.newInstance(spec.nodeMemoryMb(), spec.nodeVcores());
+    for (NodeId node : rm.getRMContext().getRMNodes().keySet()) {
+      sizes.put(node, ResourceOption.newInstance(size, -1));
+    }
+    if (sizes.size() != spec.totalNodeManagers()) {
+      throw new IOException("Expected " + spec.totalNodeManagers() + " NodeManagers registered"
+          + " with the ResourceManager, found " + sizes.size());
+    }
+    NodeId master = spec.hasMasterNodeManager() ? masterNodeId() : null;
+    if (master != null) {
+      sizes.put(master, ResourceOption.newInstance(
+          Resource.newInstance(spec.masterMemoryMb(), spec.masterVcores()), -1));
+    }
+    try {
+      rm.getRMContext().getRMAdminService().updateNodeResource(UpdateNodeResourceRequest.newInstance(sizes));
+      if (master != null) {
+        RMNodeLabelsManager labels = rm.getRMContext().getNodeLabelManager();
+        labels.addToCluserNodeLabelsWithDefaultExclusivity(
+            Set.of(EmbeddedClusterSpec.MASTER_LABEL));
+        labels.replaceLabelsOnNode(Map.of(master, Set.of(EmbeddedClusterSpec.MASTER_LABEL)));
+      }
+    } catch (YarnException e) {
+      throw new IOException("Cannot resize the NodeManagers: " + e.getMessage(), e);
+    }
+  }
+
+  /** The first NodeManager is the master's when the spec has one. */
+  private NodeId masterNodeId() {
+    return yarn.getNodeManager(0).getNMContext().getNodeId();
+  }
+
+  /** The NodeId of the master's NodeManager, or null when the spec has none. */
+  public NodeId masterNodeManager() {
+    requireStarted();
+    return spec.hasMasterNodeManager() ? masterNodeId() : null;
+  }
+
+  /** The running ResourceManager, for tests that inspect the scheduler. */
+  public ResourceManager resourceManager() {
+    requireStarted();
+    return yarn.getResourceManager();
+  }
+
+  /** Writes core-site.xml and friends so that a separate JVM (RunJar) can submit to us. */
+  private void writeClientConf() throws IOException {
+    Path dir = clientConfDir();
+    Files.createDirectories(dir);
+    try (OutputStream out = Files.newOutputStream(dir.resolve("core-site.xml"))) {
+      clientConf.writeXml(out);
+    }
+    for (String name : List.of("hdfs-site.xml", "yarn-site.xml", "mapred-site.xml")) {
+      Files.writeString(dir.resolve(name), "<?xml version=\"1.0\"?>\n<configuration/>\n");
+    }
+  }
+
+  /** A directory holding this cluster's client configuration (a HADOOP_CONF_DIR). */
+  public Path clientConfDir() {
+    return spec.baseDir().resolve("client-conf");
+  }
+
+  /** A copy of the configuration to submit jobs and reach HDFS with. */
+  public Configuration clientConf() {
+    requireStarted();
+    return new Configuration(clientConf);
+  }
+
+  public FileSystem fileSystem() throws IOException {
+    requireStarted();
+    return dfs.getFileSystem();
+  }
+
+  public EmbeddedClusterSpec spec() {
+    return spec;
+  }
+
+  /** Total vcores the slave NodeManagers offer (a master NodeManager runs only AMs). */
+  public int totalVcores() {
+    return spec.nodeManagers() * spec.nodeVcores();
+  }
+
+  /**
+   * Web addresses that answer in an embedded cluster: the ResourceManager's and JobHistory's
+   * REST APIs, each NodeManager's page, the NameNode's page. The RM's and JobHistory's HTML
+   * pages do not render here: every YARN web app in one JVM shares Guice's one static servlet
+   * filter, so only the last one started serves HTML; their REST APIs are unaffected.
+   */
+  public Map<String, String> webAddresses() {
+    requireStarted();
+    Map<String, String> addresses = new java.util.LinkedHashMap<>();
+    addresses.put("ResourceManager", "http://"
+        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS) + "/ws/v1/cluster/apps");
+    // The NMs' own configs say port 0 (bind any); the RM knows the ports they bound.
+    List<String> nms = new ArrayList<>();
+    for (RMNode node : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
+      nms.add("http://" + node.getHttpAddress() + "/node");
+    }
+    nms.sort(null);
+    for (int i = 0; i < nms.size(); i++) {
+      addresses.put("NodeManager " + (i + 1), nms.get(i));
+    }
+    addresses.put("JobHistory", "http://"
+        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address")
+        + "/ws/v1/history/mapreduce/jobs");
+    addresses.put("NameNode", "http://localhost:" + dfs.getNameNode().getHttpAddress().getPort()
+        + "/dfshealth.html");
+    return addresses;
+  }
+
+  /**
+   * The mini cluster stops its NodeManagers one after the other, each taking many seconds;
+   * stopping them at once first makes the cluster's own stop find them already stopped.
+   */
+  private void stopNodeManagersTogether() {
+    List<Thread> stoppers = new ArrayList<>();
+    for (int i = 0; i < spec.totalNodeManagers(); i++) {
+      NodeManager nodeManager = yarn.getNodeManager(i);
+      Thread stopper = new Thread(() -> {
+        try {
+          nodeManager.stop();
+        } catch (RuntimeException e) {
+          LOG.warn("Stopping a NodeManager of cluster '{}' failed", spec.name(), e);
+        }
+      }, "stop-nm-" + i);
+      stopper.start();
+      stoppers.add(stopper);
+    }
+    for (Thread stopper : stoppers) {
+      try {
+        stopper.join();
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return; // yarn.stop() still stops whatever is left
+      }
+    }
+  }
+
+  private void requireStarted() {
+    if (clientConf == null) {
+      throw new IllegalStateException("cluster '" + spec.name() + "' is not started");
+    }
+  }
+
+  /** Stops YARN, then HDFS; each stop runs even if the other fails. Idempotent. */
+  @Override
+  public void close() {
+    long started = System.nanoTime();
+    if (yarn != null) {
+      stopNodeManagersTogether();
+      try {
+        yarn.stop();
+      } catch (RuntimeException e) {
+        LOG.warn("Stopping YARN of cluster '{}' failed", spec.name(), e);
+      }
+      yarn = null;
+    }
+    long yarnStopped = System.nanoTime();
+    if (dfs != null) {
+      dfs.shutdown();
+      dfs = null;
+    }
+    if (clientConf != null) {
+      LOG.info("Embedded cluster '{}' stopped: YARN in {} ms, HDFS in {} ms", spec.name(),
+          (yarnStopped - started) / 1_000_000, (System.nanoTime() - yarnStopped) / 1_000_000);
+    }
+    clientConf = null;
+  }
+}

@@ -1,0 +1,40 @@
+package org.fawnpack.integration;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.util.ClassUtil;
+import org.apache.hadoop.util.Tool;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.jobs.WordCount;
+import org.fawnpack.minicluster.EmbeddedCluster;
+
+/** Runs the pack's tools against a test cluster, with the job jar tasks need. */
+final class ClusterJobs {
+
+  private ClusterJobs() {}
+
+  /**
+   * The fawn-jobs.jar to ship to tasks: the jar WordCount was loaded from, else the one the
+   * build wrote (when the reactor resolved the jobs module to its classes directory).
+   */
+  static String jobsJar() {
+    String loadedFrom = ClassUtil.findContainingJar(WordCount.class);
+    if (loadedFrom != null) {
+      return loadedFrom;
+    }
+    Path built = Path.of(System.getProperty("fawn.jobs.jar", "../jobs/target/fawn-jobs.jar"));
+    if (!Files.isRegularFile(built)) {
+      throw new IllegalStateException("No fawn-jobs.jar at " + built.toAbsolutePath()
+          + ": build it first (mvn -DskipTests package)");
+    }
+    return built.toAbsolutePath().toString();
+  }
+
+  /** Runs the tool with the cluster's client configuration plus the job jar. */
+  static int run(EmbeddedCluster cluster, Tool tool, String... args) throws Exception {
+    Configuration conf = cluster.clientConf();
+    conf.set("mapreduce.job.jar", jobsJar());
+    return ToolRunner.run(conf, tool, args);
+  }
+}

@@ -1,0 +1,225 @@
+package org.fawnpack.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.lang.management.ManagementFactory;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import javax.management.MBeanServer;
+import javax.management.ObjectName;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.Job;
+import org.fawnpack.energy.EnergyCounter;
+import org.fawnpack.energy.report.EnergyReport;
+import org.fawnpack.energy.report.EnergyReportModel;
+import org.fawnpack.jobs.WordCount2;
+import org.fawnpack.minicluster.EmbeddedClusterSpec;
+import org.fawnpack.minicluster.MiniClusterExtension;
+import org.fawnpack.minicluster.SampleInputs;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The energy collector in every NodeManager of a real mini cluster, with the Edison power model
+ * (1.40 W idle, 1.68 W busy per node): a job's tasks report joules that the JobHistory server
+ * shows, bounded by what the model allows, and each node writes the application's history file.
+ */
+class EnergyCountersTest {
+  private static final double IDLE_WATTS = 1.40;
+  private static final double BUSY_WATTS = 1.68;
+  private static final int SAMPLE_MS = 250;
+  private static final String GROUP = EnergyCounter.class.getName();
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
+      b -> b.energySet("fawn.energy.sample-interval-ms", Integer.toString(SAMPLE_MS))
+          .energySet("fawn.energy.meter-timeout-ms", "200"));
+
+  private static final Path INPUT = new Path("/in/text");
+
+  @BeforeAll
+  static void writeInput() throws Exception {
+    new SampleInputs(7, 3000).writeTextFiles(CLUSTER.cluster().fileSystem(), INPUT, 8, 40_000,
+        i -> { });
+  }
+
+  @Test
+  void everyTaskReportsJoulesWithinThePowerModel_andTheJobHistoryServerShowsThem() throws Exception {
+    WordCount2 tool = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool,
+        "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/metered"));
+    Job job = tool.lastJob();
+    String jobId = job.getJobID().toString();
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+
+    Map<String, Long> counters = history.jobCounters(jobId, GROUP);
+    List<JsonNode> tasks = JobHistoryRest.elements(
+        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"));
+    assertTrue(tasks.size() >= 2, "tasks: " + tasks);
+    assertEquals(tasks.size(), counters.get("TASKS_METERED"), "every task metered: " + counters);
+    assertEquals(0L, counters.getOrDefault("TASKS_UNMETERED", 0L), counters.toString());
+    assertEquals(tasks.size(), counters.get("TASKS_ESTIMATED"), "the model is an estimate");
+    assertTrue(counters.get("SAMPLES") >= tasks.size(), counters.toString());
+    // The model meter answers at once, but a starved 2-core machine can miss a 200 ms deadline.
+    assertTrue(counters.getOrDefault("METER_GAPS", 0L) < counters.get("SAMPLES"), counters.toString());
+
+    long sum = 0;
+    for (JsonNode task : tasks) {
+      String taskId = task.path("id").asText();
+      Map<String, Long> own = history.taskCounters(jobId, taskId, GROUP);
+      long millijoules = own.get("ENERGY_MILLIJOULES");
+      long idle = own.get("IDLE_SHARE_MILLIJOULES");
+      double seconds = task.path("elapsedTime").asLong() / 1000.0;
+      // A container never gets more than its whole node at full power over its life (plus the
+      // sample interval that straddles its start); with at most two 1-vcore containers on a
+      // 2-vcore node it always gets at least half the node's idle power while it runs.
+      double slack = 2 * SAMPLE_MS / 1000.0;
+      assertTrue(millijoules <= BUSY_WATTS * (seconds + slack) * 1000,
+          taskId + ": " + millijoules + " mJ in " + seconds + " s");
+      assertTrue(idle >= IDLE_WATTS / 2 * (seconds - 2 * slack) * 1000 - 1,
+          taskId + ": idle " + idle + " mJ in " + seconds + " s");
+      assertTrue(idle <= millijoules, taskId + ": idle " + idle + " > " + millijoules);
+      sum += millijoules;
+    }
+    assertEquals(sum, counters.get("ENERGY_MILLIJOULES"), "job total = sum of its tasks");
+  }
+
+  @Test
+  void mapOnlyJobReportsFromEveryMap() throws Exception {
+    WordCount2 tool = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool, "-Dmapreduce.job.reduces=0",
+        "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/map-only"));
+    var counters = tool.lastJob().getCounters();
+    long maps = counters.findCounter(org.apache.hadoop.mapreduce.JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
+    assertTrue(maps >= 1);
+    assertEquals(maps, counters.findCounter(EnergyCounter.TASKS_METERED).getValue());
+    assertTrue(counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES).getValue() > 0);
+  }
+
+  @Test
+  void eachNodeWritesTheApplicationsHistory_whoseSamplesAddUpToItsContainers() throws Exception {
+    WordCount2 tool = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool,
+        "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/history"));
+    String appId = tool.lastJob().getJobID().toString().replace("job_", "application_");
+    FileSystem fs = CLUSTER.cluster().fileSystem();
+    Path dir = new Path("/fawn/energy/" + appId);
+    String jobId = tool.lastJob().getJobID().toString();
+    List<FileStatus> files = waitForHistory(fs, dir, nodesThatRan(jobId));
+    long allContainers = 0;
+    for (FileStatus file : files) {
+      long sampled = 0;
+      long containers = 0;
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(fs.open(file.getPath()),
+          StandardCharsets.UTF_8))) {
+        assertEquals("# fawn-energy history v1", in.readLine());
+        for (String line = in.readLine(); line != null; line = in.readLine()) {
+          String[] f = line.split(",");
+          if (f[0].equals("sample")) {
+            sampled += Long.parseLong(f[4]);
+          } else if (f[0].equals("container")) {
+            containers += Long.parseLong(f[7]);
+          }
+        }
+      }
+      assertTrue(containers > 0, file.getPath() + " has no container energy");
+      assertEquals(containers, sampled, file.getPath() + ": per-sample application energy must "
+          + "add up to its containers' accounts");
+      allContainers += containers;
+    }
+
+    // The report joins the JobHistory counters with these files.
+    EnergyReportModel report = EnergyReport.report(CLUSTER.cluster().clientConf(), jobId);
+    long counted = new JobHistoryRest(CLUSTER.cluster()).jobCounters(jobId, GROUP)
+        .get("ENERGY_MILLIJOULES");
+    assertEquals(counted / 1000.0, report.taskJoules(), 1e-9);
+    assertEquals(files.size(), report.nodes().size());
+    assertEquals(allContainers / 1e6, report.applicationJoules(), 1e-6,
+        "application joules = the files' container accounts");
+    // The ledger books each container until it exits, the counters until its task asked, and
+    // the application's energy also covers its ApplicationMaster.
+    assertTrue(report.applicationJoules() >= report.taskJoules(), report.applicationJoules()
+        + " J for the application < " + report.taskJoules() + " J in its tasks");
+    java.nio.file.Path html = java.nio.file.Files.createTempFile(
+        java.nio.file.Path.of(System.getProperty(EmbeddedClusterSpec.BASE_DIR_PROPERTY, "target")),
+        "energy-report", ".html");
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(CLUSTER.cluster().clientConf(),
+        new EnergyReport(), new String[] {"report", jobId, "--html", html.toString()}));
+    String page = java.nio.file.Files.readString(html);
+    assertEquals(files.size(), page.split("<polyline", -1).length - 1, "one power line per node");
+  }
+
+  @Test
+  void eachNodeManagerPublishesItsPowerAsMetrics() throws Exception {
+    MBeanServer server = ManagementFactory.getPlatformMBeanServer();
+    List<ObjectName> beans = new ArrayList<>();
+    for (ObjectName name : server.queryNames(new ObjectName("Hadoop:*"), null)) {
+      String source = name.getKeyProperty("name");
+      if (source != null && source.startsWith("FawnEnergy")) {
+        beans.add(name);
+      }
+    }
+    assertEquals(CLUSTER.cluster().spec().nodeManagers(), beans.size(), "beans: " + beans);
+    for (ObjectName bean : beans) {
+      long deadline = System.nanoTime() + 30_000_000_000L;
+      while (((Number) server.getAttribute(bean, "Samples")).longValue() == 0
+          && System.nanoTime() < deadline) {
+        Thread.sleep(100); // the JMX view refreshes from the source at most every few seconds
+      }
+      double watts = ((Number) server.getAttribute(bean, "PowerWatts")).doubleValue();
+      // The Edison model never leaves [idle, busy]; the first interval is still being sampled.
+      assertTrue(watts == 0 || (watts >= IDLE_WATTS - 1e-9 && watts <= BUSY_WATTS + 1e-9),
+          bean + " PowerWatts " + watts);
+      assertEquals(1, ((Number) server.getAttribute(bean, "Estimated")).intValue(), bean.toString());
+    }
+  }
+
+  /** NodeManagers that ran a container of the job: its successful task attempts and its AM. */
+  private static int nodesThatRan(String jobId) throws Exception {
+    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    java.util.Set<String> nodes = new java.util.HashSet<>();
+    for (JsonNode task : JobHistoryRest.elements(
+        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"))) {
+      String taskId = task.path("id").asText();
+      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
+          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
+        if ("SUCCEEDED".equals(attempt.path("state").asText())) {
+          nodes.add(attempt.path("nodeHttpAddress").asText());
+        }
+      }
+    }
+    for (JsonNode am : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/jobattempts")
+        .path("jobAttempts").path("jobAttempt"))) {
+      nodes.add(am.path("nodeHttpAddress").asText());
+    }
+    return nodes.size();
+  }
+
+  private static List<FileStatus> waitForHistory(FileSystem fs, Path dir, int nodes)
+      throws Exception {
+    // The NodeManagers write when YARN tells them the application stopped, a few seconds after
+    // the job's end; poll for one file per node with a deadline.
+    long deadline = System.nanoTime() + 90_000_000_000L;
+    List<FileStatus> files = List.of();
+    while (System.nanoTime() < deadline) {
+      if (fs.exists(dir)) {
+        files = new ArrayList<>(List.of(fs.listStatus(dir)));
+        if (files.size() >= nodes) {
+          return files;
+        }
+      }
+      Thread.sleep(200);
+    }
+    throw new AssertionError(files.size() + " energy history files under " + dir + " after 90 s;"
+        + " expected one from each of the " + nodes + " NodeManagers that ran containers");
+  }
+}
