@@ -73,6 +73,24 @@ public final class ConfigKey<T> {
         raw -> Integer.parseInt(raw), v -> v >= min && v <= max, String::valueOf);
   }
 
+  /** A whole number in {@code [min, max]} that fits an int, or unset (reads as null). */
+  public static ConfigKey<Integer> optionalIntKey(String name, int min, int max, String doc) {
+    return new ConfigKey<>(name, null, min + ".." + max + " or unset", doc,
+        raw -> Integer.parseInt(raw), v -> v >= min && v <= max,
+        v -> v == null ? "(unset)" : v.toString());
+  }
+
+  /**
+   * A byte size in {@code [min, max]}: a whole number, optionally followed by one of the binary
+   * suffixes k, m, g, t, p, e (any case), as Hadoop's {@code getLongBytes} reads sizes.
+   */
+  public static ConfigKey<Long> bytesKey(String name, long defaultValue, long min, long max,
+      String doc) {
+    return new ConfigKey<>(name, defaultValue, "a byte size " + ByteSizes.spell(min) + ".."
+        + ByteSizes.spell(max) + " (a number, optionally with k, m, g or t)", doc,
+        ByteSizes::parse, v -> v >= min && v <= max, ByteSizes::spell);
+  }
+
   /** A finite number in {@code [min, max]}. */
   public static ConfigKey<Double> doubleKey(String name, double defaultValue, double min,
       double max, String doc) {

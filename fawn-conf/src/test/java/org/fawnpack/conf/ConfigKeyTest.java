@@ -127,4 +127,23 @@ class ConfigKeyTest {
     assertEquals("(unset)", HOST.defaultText());
     assertThrows(InvalidConfigValueException.class, () -> HOST.check(null));
   }
+
+  @Test
+  void bytesKey_suffixesAndRange_refusedNamingTheRange() {
+    ConfigKey<Long> split = ConfigKey.bytesKey("fawn.test.split-bytes", 256L << 20, 1,
+        1L << 40, "Split.");
+    assertEquals(4L << 20, split.parse("4m"));
+    assertEquals("256m", split.defaultText());
+    assertRefused(split, "0", "a byte size 1..1t (a number, optionally with k, m, g or t)");
+    assertRefused(split, "64mb", "a byte size 1..1t (a number, optionally with k, m, g or t)");
+  }
+
+  @Test
+  void optionalIntKey_unsetReadsNull_setValueChecked() {
+    ConfigKey<Integer> vcores = ConfigKey.optionalIntKey("fawn.test.vcores", 1, 4096, "Vcores.");
+    assertEquals(null, vcores.parse(null));
+    assertEquals(8, vcores.parse("8"));
+    assertEquals("(unset)", vcores.defaultText());
+    assertRefused(vcores, "0", "1..4096 or unset");
+  }
 }
