@@ -16,11 +16,11 @@ public final class ClusterRenderer {
   /** The node label whose NodeManager runs ApplicationMasters. */
   public static final String MASTER_LABEL = "master";
   /** Same as {@link ConfigsKeys#PROFILE}. */
-  public static final String PROFILE_KEY = ConfigsKeys.PROFILE;
+  public static final String PROFILE_KEY = ConfigsKeys.PROFILE.name();
   /** Same as {@link ConfigsKeys#ROLE}. */
-  public static final String ROLE_KEY = ConfigsKeys.ROLE;
+  public static final String ROLE_KEY = ConfigsKeys.ROLE.name();
   /** Same as {@link ConfigsKeys#HOST_MEMORY_MB}. */
-  public static final String HOST_MEMORY_KEY = ConfigsKeys.HOST_MEMORY_MB;
+  public static final String HOST_MEMORY_KEY = ConfigsKeys.HOST_MEMORY_MB.name();
   static final String ENERGY_SERVICE = "org.fawnpack.energy.service.EnergyCollectorService";
   static final int NAMENODE_PORT = 8020;
 

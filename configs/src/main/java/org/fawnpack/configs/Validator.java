@@ -67,8 +67,8 @@ public final class Validator {
     }
     if (master == null) {
       String first = confs.hostNames().get(0);
-      error(first, YARN, ConfigsKeys.ROLE, confs.conf(first, YARN).getTrimmed(ConfigsKeys.ROLE),
-          "no host is the master (" + ConfigsKeys.ROLE + "=master, or the node label"
+      error(first, YARN, ConfigsKeys.ROLE.name(), confs.conf(first, YARN).getTrimmed(ConfigsKeys.ROLE.name()),
+          "no host is the master (" + ConfigsKeys.ROLE.name() + "=master, or the node label"
           + " master): the ApplicationMasters have nowhere to run");
       return;
     }
@@ -93,7 +93,7 @@ public final class Validator {
   private String master() {
     for (String host : confs.hostNames()) {
       Configuration yarn = confs.conf(host, YARN);
-      if ("master".equals(yarn.getTrimmed(ConfigsKeys.ROLE))
+      if ("master".equals(yarn.getTrimmed(ConfigsKeys.ROLE.name()))
           || ClusterRenderer.MASTER_LABEL.equals(
               yarn.getTrimmed("yarn.nodemanager.node-labels.provider.configured-node-partition"))) {
         return host;
@@ -135,11 +135,11 @@ public final class Validator {
   /** Rule: a NodeManager cannot offer more memory than its host has. */
   private void nodeMemory(String host) {
     Configuration y = confs.conf(host, YARN);
-    int physical = y.getInt(ConfigsKeys.HOST_MEMORY_MB, -1);
+    int physical = y.getInt(ConfigsKeys.HOST_MEMORY_MB.name(), -1);
     int node = y.getInt("yarn.nodemanager.resource.memory-mb", -1);
     if (physical > 0 && node > physical) {
       error(host, YARN, "yarn.nodemanager.resource.memory-mb", Integer.toString(node),
-          "is more than the host's " + physical + " MB (" + ConfigsKeys.HOST_MEMORY_MB
+          "is more than the host's " + physical + " MB (" + ConfigsKeys.HOST_MEMORY_MB.name()
           + "): containers would swap or be killed by the kernel");
     }
   }

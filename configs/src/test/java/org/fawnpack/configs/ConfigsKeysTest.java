@@ -42,7 +42,7 @@ class ConfigsKeysTest {
         }
       }
     }
-    assertTrue(literals.contains(ConfigsKeys.ROLE), literals.toString());
+    assertTrue(literals.contains(ConfigsKeys.ROLE.name()), literals.toString());
     String table = ConfigsKeys.referenceTable();
     String energyDoc = Files.readString(Path.of("../docs/energy.md"));
     for (String key : literals) {
@@ -67,10 +67,10 @@ class ConfigsKeysTest {
 
   @Test
   void keys_areNamedForTheModule() {
-    for (String key : new String[] {ConfigsKeys.PROFILE, ConfigsKeys.ROLE,
-        ConfigsKeys.HOST_MEMORY_MB}) {
+    for (String key : new String[] {ConfigsKeys.PROFILE.name(), ConfigsKeys.ROLE.name(),
+        ConfigsKeys.HOST_MEMORY_MB.name()}) {
       assertTrue(key.matches("fawn\\.configs\\.[a-z][a-z.-]*"), key);
     }
-    assertEquals(ConfigsKeys.ROLE, ClusterRenderer.ROLE_KEY);
+    assertEquals(ConfigsKeys.ROLE.name(), ClusterRenderer.ROLE_KEY);
   }
 }

@@ -157,10 +157,10 @@ class ValidatorTest {
 
   @Test
   void validate_noMaster_isAnError() throws Exception {
-    file("boss", "yarn-site.xml").set(ConfigsKeys.ROLE, "slave", "test")
+    file("boss", "yarn-site.xml").set(ConfigsKeys.ROLE.name(), "slave", "test")
         .set("yarn.nodemanager.node-labels.provider.configured-node-partition", "", "test");
     assertNames(only(validate(), Finding.Severity.ERROR), "boss", "yarn-site.xml",
-        ConfigsKeys.ROLE, "slave");
+        ConfigsKeys.ROLE.name(), "slave");
   }
 
   @Test

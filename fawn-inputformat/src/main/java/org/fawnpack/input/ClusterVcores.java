@@ -25,7 +25,7 @@ public final class ClusterVcores {
   private ClusterVcores() {}
 
   /**
-   * Vcores for the job's maps: {@value FawnInputConfig#VCORES} when set, else the
+   * Vcores for the job's maps: {@code fawn.input.combine.vcores} when set, else the
    * ResourceManager's running nodes less the AM's share, else this machine's processors.
    */
   public static int forJob(Configuration conf) throws IOException {
@@ -62,7 +62,7 @@ public final class ClusterVcores {
       if (vcores < 1) {
         throw new IOException("The ResourceManager reports no running node for map tasks"
             + (mapLabel.isEmpty() ? "" : " with label '" + mapLabel + "'") + " (" + nodes.size()
-            + " running nodes); set " + FawnInputConfig.VCORES + " to size the splits by hand");
+            + " running nodes); set " + FawnInputConfig.VCORES.name() + " to size the splits by hand");
       }
       int amVcores = amSharesMapNodes(conf, mapLabel)
           ? conf.getInt(MRJobConfig.MR_AM_CPU_VCORES, MRJobConfig.DEFAULT_MR_AM_CPU_VCORES) : 0;
@@ -72,7 +72,7 @@ public final class ClusterVcores {
       return forMaps;
     } catch (YarnException e) {
       throw new IOException("Cannot ask the ResourceManager for the cluster's vcores: "
-          + e.getMessage() + "; set " + FawnInputConfig.VCORES + " to size the splits by hand", e);
+          + e.getMessage() + "; set " + FawnInputConfig.VCORES.name() + " to size the splits by hand", e);
     }
   }
 

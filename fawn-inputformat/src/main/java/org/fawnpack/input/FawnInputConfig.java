@@ -1,47 +1,62 @@
 package org.fawnpack.input;
 
-import java.util.Locale;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.ConfigKey;
+import org.fawnpack.conf.InvalidConfigValueException;
 
 /**
  * Every configuration key of the combined-split input formats, with its default and meaning.
  *
  * <p>Values are read and validated here, once, so that a bad value fails the job at submission
- * with a message that names the key, the value and what is allowed.
+ * with an {@link InvalidConfigValueException} that names the key, the value and what is allowed.
  */
 public final class FawnInputConfig {
 
-  /** Split-sizing policy: {@code one-per-vcore} (default) or {@code fixed}. */
-  public static final String POLICY = "fawn.input.combine.policy";
-  public static final String DEFAULT_POLICY = "one-per-vcore";
+  public static final ConfigKey<CombineSplitPolicy> POLICY = ConfigKey.choiceKey(
+      "fawn.input.combine.policy", CombineSplitPolicy.ONE_PER_VCORE,
+      CombineSplitPolicy::configName, "How the max split size is chosen. `one-per-vcore`:"
+      + " ceil(total input bytes / vcores), kept within the min and max below, so each vcore"
+      + " gets one map container. `fixed`: exactly `fawn.input.combine.max-split-bytes`.");
+
+  public static final ConfigKey<Integer> VCORES = ConfigKey.optionalIntKey(
+      "fawn.input.combine.vcores", 1, Integer.MAX_VALUE, "Vcores to size for. When set it wins."
+      + " When unset: the sum of the vcores of the RUNNING NodeManagers, asked from the"
+      + " ResourceManager at submission (YARN jobs; nodes with a node label are left out unless"
+      + " `mapreduce.map.node-label-expression` names that label; the ApplicationMaster's"
+      + " `yarn.app.mapreduce.am.resource.cpu-vcores` are taken off when it runs on the same"
+      + " nodes, i.e. when `mapreduce.job.am.node-label-expression` equals the map label), or"
+      + " this machine's processor count (local job runner).");
+
+  public static final ConfigKey<Long> MAX_SPLIT_BYTES = ConfigKey.bytesKey(
+      "fawn.input.combine.max-split-bytes", 256L << 20, 1, 1L << 50, "Cap of a combined split;"
+      + " the split size of the `fixed` policy. Accepts `k`, `m`, `g`, `t` suffixes.");
 
   /**
-   * Vcores to size for. When set it wins; when unset the ResourceManager is asked (YARN jobs) or
-   * this machine's processor count is used (local jobs).
+   * A map container costs a JVM start (seconds on a wimpy node), so tiny inputs are not spread
+   * over every vcore.
    */
-  public static final String VCORES = "fawn.input.combine.vcores";
+  public static final ConfigKey<Long> MIN_SPLIT_BYTES = ConfigKey.bytesKey(
+      "fawn.input.combine.min-split-bytes", 4L << 20, 1, 1L << 50, "Floor of a combined split"
+      + " under `one-per-vcore`: a tiny input is not spread over every vcore, since each map"
+      + " container costs a JVM start. When unset and the max is lower, the max. When set, must"
+      + " not exceed the max.");
 
-  /** Upper bound of a combined split, bytes; also the split size of the {@code fixed} policy. */
-  public static final String MAX_SPLIT_BYTES = "fawn.input.combine.max-split-bytes";
-  public static final long DEFAULT_MAX_SPLIT_BYTES = 256L * 1024 * 1024;
+  public static final ConfigKey<Boolean> SKIP_CORRUPT = ConfigKey.booleanKey(
+      "fawn.input.skip-corrupt", false, "A compressed file that cannot be decoded fails the task"
+      + " with `CorruptInputException` naming the file. With `true` the rest of that file is"
+      + " skipped, logged at WARN with its path, and counted in `CORRUPT_FILES_SKIPPED`.");
 
-  /**
-   * Lower bound of a combined split under {@code one-per-vcore}, bytes: a map container costs a
-   * JVM start (seconds on a wimpy node), so tiny inputs are not spread over every vcore.
-   */
-  public static final String MIN_SPLIT_BYTES = "fawn.input.combine.min-split-bytes";
-  public static final long DEFAULT_MIN_SPLIT_BYTES = 4L * 1024 * 1024;
-
-  /** Skip (and count) a compressed file that cannot be decoded instead of failing the task. */
-  public static final String SKIP_CORRUPT = "fawn.input.skip-corrupt";
-  public static final boolean DEFAULT_SKIP_CORRUPT = false;
+  /** The keys above, in the order of the configuration reference. */
+  public static final List<ConfigKey<?>> KEYS =
+      List.of(POLICY, VCORES, MAX_SPLIT_BYTES, MIN_SPLIT_BYTES, SKIP_CORRUPT);
 
   private FawnInputConfig() {}
 
   /**
    * Reads every key once, so a bad value fails the job before it is submitted.
    *
-   * @throws InvalidConfigException naming the first bad key and its value
+   * @throws InvalidConfigValueException naming the first bad key and its value
    */
   public static void validate(Configuration conf) {
     policy(conf);
@@ -50,33 +65,18 @@ public final class FawnInputConfig {
     skipCorrupt(conf);
   }
 
-  /** The configured policy; rejects unknown names. */
   public static CombineSplitPolicy policy(Configuration conf) {
-    String value = conf.getTrimmed(POLICY, DEFAULT_POLICY);
-    for (CombineSplitPolicy policy : CombineSplitPolicy.values()) {
-      if (policy.configName().equals(value.toLowerCase(Locale.ROOT))) {
-        return policy;
-      }
-    }
-    throw new InvalidConfigException(POLICY, POLICY + " = '" + value
-        + "' is not a policy; allowed: " + CombineSplitPolicy.allowedNames());
+    return read(POLICY, conf);
   }
 
   /** The configured vcores, or 0 when the key is unset. */
   public static int explicitVcores(Configuration conf) {
-    String raw = conf.getTrimmed(VCORES);
-    if (raw == null || raw.isEmpty()) {
-      return 0;
-    }
-    int vcores = parseInt(VCORES, raw);
-    if (vcores < 1) {
-      throw new InvalidConfigException(VCORES, VCORES + " = " + raw + " must be at least 1");
-    }
-    return vcores;
+    Integer vcores = read(VCORES, conf);
+    return vcores == null ? 0 : vcores;
   }
 
   public static long maxSplitBytes(Configuration conf) {
-    return positiveBytes(conf, MAX_SPLIT_BYTES, DEFAULT_MAX_SPLIT_BYTES);
+    return read(MAX_SPLIT_BYTES, conf);
   }
 
   /**
@@ -85,58 +85,28 @@ public final class FawnInputConfig {
    */
   public static long minSplitBytes(Configuration conf) {
     long max = maxSplitBytes(conf);
-    String raw = conf.getTrimmed(MIN_SPLIT_BYTES);
-    if (raw == null || raw.isEmpty()) {
-      return Math.min(DEFAULT_MIN_SPLIT_BYTES, max);
+    if (unset(conf, MIN_SPLIT_BYTES)) {
+      return Math.min(MIN_SPLIT_BYTES.defaultValue(), max);
     }
-    long min = positiveBytes(conf, MIN_SPLIT_BYTES, DEFAULT_MIN_SPLIT_BYTES);
+    long min = read(MIN_SPLIT_BYTES, conf);
     if (min > max) {
-      throw new InvalidConfigException(MIN_SPLIT_BYTES, MIN_SPLIT_BYTES + " = " + min
-          + " exceeds " + MAX_SPLIT_BYTES + " = " + max);
+      throw new InvalidConfigValueException(MIN_SPLIT_BYTES.name(), min,
+          "at most " + MAX_SPLIT_BYTES.name() + " = " + max);
     }
     return min;
   }
 
   public static boolean skipCorrupt(Configuration conf) {
-    String raw = conf.getTrimmed(SKIP_CORRUPT, Boolean.toString(DEFAULT_SKIP_CORRUPT));
-    if (!raw.equalsIgnoreCase("true") && !raw.equalsIgnoreCase("false")) {
-      throw new InvalidConfigException(SKIP_CORRUPT,
-          SKIP_CORRUPT + " = '" + raw + "' must be true or false");
-    }
-    return Boolean.parseBoolean(raw);
+    return read(SKIP_CORRUPT, conf);
   }
 
-  /**
-   * A byte size of at least 1 (plain bytes or with k, m, g, t suffixes), the default when unset.
-   *
-   * @throws InvalidConfigException naming the key and the value
-   */
-  public static long positiveBytes(Configuration conf, String key, long defaultValue) {
-    String raw = conf.getTrimmed(key);
-    if (raw == null || raw.isEmpty()) {
-      return defaultValue;
-    }
-    long value;
-    try {
-      // Accepts plain bytes or Hadoop's size suffixes (k, m, g, t, p, e).
-      value = conf.getLongBytes(key, defaultValue);
-    } catch (IllegalArgumentException e) {
-      // NumberFormatException for "lots", but a plain IllegalArgumentException for an unknown
-      // suffix ("64mb") or an overflow ("9e"): both must name the key.
-      throw new InvalidConfigException(key, key + " = '" + raw
-          + "' is not a byte size (use a number, optionally with k, m, g or t)", e);
-    }
-    if (value < 1) {
-      throw new InvalidConfigException(key, key + " = " + raw + " must be at least 1 byte");
-    }
-    return value;
+  /** The key's value in {@code conf}; a blank value counts as unset, as it always has here. */
+  private static <T> T read(ConfigKey<T> key, Configuration conf) {
+    return unset(conf, key) ? key.defaultValue() : key.parse(conf.get(key.name()));
   }
 
-  private static int parseInt(String key, String raw) {
-    try {
-      return Integer.parseInt(raw);
-    } catch (NumberFormatException e) {
-      throw new InvalidConfigException(key, key + " = '" + raw + "' is not a whole number", e);
-    }
+  private static boolean unset(Configuration conf, ConfigKey<?> key) {
+    String raw = conf.getTrimmed(key.name());
+    return raw == null || raw.isEmpty();
   }
 }

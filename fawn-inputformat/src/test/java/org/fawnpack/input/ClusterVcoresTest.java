@@ -38,7 +38,7 @@ class ClusterVcoresTest {
     Configuration conf = new Configuration(false);
     conf.set("mapreduce.framework.name", "yarn"); // would ask a ResourceManager if consulted
     conf.set("yarn.resourcemanager.address", "127.0.0.1:1");
-    conf.set(FawnInputConfig.VCORES, "12");
+    conf.set(FawnInputConfig.VCORES.name(), "12");
     assertEquals(12, ClusterVcores.forJob(conf));
   }
 
@@ -58,9 +58,9 @@ class ClusterVcoresTest {
   @Test
   void forJob_badExplicitVcores_rejectedNamingTheKey() {
     Configuration conf = new Configuration(false);
-    conf.set(FawnInputConfig.VCORES, "0");
+    conf.set(FawnInputConfig.VCORES.name(), "0");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> ClusterVcores.forJob(conf));
-    assertTrue(e.getMessage().contains(FawnInputConfig.VCORES), e.getMessage());
+    assertTrue(e.getMessage().contains(FawnInputConfig.VCORES.name()), e.getMessage());
   }
 }

@@ -81,10 +81,10 @@ class CombinedLineRecordReaderTest {
   void readAll_plainGzipAndBzip2Files_sameLinesAsNaiveRead(String policy) throws Exception {
     List<String> expected = writeMixedInput(new Random(4242));
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, policy);
-    conf.set(FawnInputConfig.MAX_SPLIT_BYTES, "16k");
-    conf.set(FawnInputConfig.MIN_SPLIT_BYTES, "1k");
-    conf.set(FawnInputConfig.VCORES, "3");
+    conf.set(FawnInputConfig.POLICY.name(), policy);
+    conf.set(FawnInputConfig.MAX_SPLIT_BYTES.name(), "16k");
+    conf.set(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1k");
+    conf.set(FawnInputConfig.VCORES.name(), "3");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
     List<CombineFileSplit> splits = splits(format, job(conf, in()));
     assertTrue(splits.size() > 1, "fixture should give several splits");
@@ -128,8 +128,8 @@ class CombinedLineRecordReaderTest {
       }
     }
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, "fixed");
-    conf.set(FawnInputConfig.MAX_SPLIT_BYTES, "2k");
+    conf.set(FawnInputConfig.POLICY.name(), "fixed");
+    conf.set(FawnInputConfig.MAX_SPLIT_BYTES.name(), "2k");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
 
     List<Line> lines = readAll(format, splits(format, job(conf, in())), conf,
@@ -200,8 +200,8 @@ class CombinedLineRecordReaderTest {
       }
     }
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, "fixed");
-    conf.set(FawnInputConfig.MAX_SPLIT_BYTES, "8k");
+    conf.set(FawnInputConfig.POLICY.name(), "fixed");
+    conf.set(FawnInputConfig.MAX_SPLIT_BYTES.name(), "8k");
     FawnCombineFileLineInputFormat format = new FawnCombineFileLineInputFormat();
 
     List<Line> lines = readAll(format, splits(format, job(conf, in())), conf,
@@ -220,7 +220,7 @@ class CombinedLineRecordReaderTest {
     writeText(tmp.resolve("in/a.txt"), "a1\na2\n");
     writeText(tmp.resolve("in/b.txt"), "b1\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     FawnCombineFileLineInputFormat format = new FawnCombineFileLineInputFormat();
     List<CombineFileSplit> splits = splits(format, job(conf, in()));
     assertEquals(1, splits.size());
@@ -267,7 +267,7 @@ class CombinedLineRecordReaderTest {
     assertTrue(expected.size() > 20, "fixture should keep some lines");
     Configuration conf = localConf();
     conf.setInt("mapreduce.input.linerecordreader.line.maxlength", cap);
-    conf.set(FawnInputConfig.VCORES, "2");
+    conf.set(FawnInputConfig.VCORES.name(), "2");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
 
     List<Line> lines = readAll(format, splits(format, job(conf, in())), conf,
@@ -292,7 +292,7 @@ class CombinedLineRecordReaderTest {
     writeGzip(tmp.resolve("in/b.gz"), "four|five");
     Configuration conf = localConf();
     conf.set("textinputformat.record.delimiter", "|");
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
 
     List<Line> lines = readAll(format, splits(format, job(conf, in())), conf,
@@ -339,7 +339,7 @@ class CombinedLineRecordReaderTest {
     java.nio.file.Path bad = tmp.resolve("in/broken-" + damage + ".gz");
     writeCorruptGzip(bad, damage, random);
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
     List<CombineFileSplit> splits = splits(format, job(conf, in()));
 
@@ -347,7 +347,7 @@ class CombinedLineRecordReaderTest {
         () -> readAll(format, splits, conf, new CountingReporter()));
 
     assertTrue(e.getMessage().contains(bad.toAbsolutePath().toString()), e.getMessage());
-    assertTrue(e.getMessage().contains(FawnInputConfig.SKIP_CORRUPT), e.getMessage());
+    assertTrue(e.getMessage().contains(FawnInputConfig.SKIP_CORRUPT.name()), e.getMessage());
     assertNotNull(e.file());
     assertEquals(bad.toAbsolutePath().toString(), e.file().toUri().getPath());
     assertNotNull(e.getCause());
@@ -372,8 +372,8 @@ class CombinedLineRecordReaderTest {
     List<String> meant = writeCorruptGzip(bad, damage, random);
     inputs.add(3, new Path(bad.toUri()));
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
-    conf.set(FawnInputConfig.SKIP_CORRUPT, "true");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
+    conf.set(FawnInputConfig.SKIP_CORRUPT.name(), "true");
     FawnCombineFileLineInputFormat format = new FawnCombineFileLineInputFormat();
     List<CombineFileSplit> splits = splits(format, job(conf, inputs.toArray(new Path[0])));
     assertEquals(1, splits.size());
@@ -411,15 +411,15 @@ class CombinedLineRecordReaderTest {
   void initialize_skipCorruptNotABoolean_rejectedNamingTheKey() throws Exception {
     writeText(tmp.resolve("in/a.txt"), "a\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
-    conf.set(FawnInputConfig.SKIP_CORRUPT, "yes");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
+    conf.set(FawnInputConfig.SKIP_CORRUPT.name(), "yes");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
     CombineFileSplit split = splits(format, job(conf, in())).get(0);
     TaskAttemptContext context = InputTestSupport.taskContext(conf, new CountingReporter());
     RecordReader<?, Text> reader = format.createRecordReader(split, context);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> reader.initialize(split, context));
-    assertTrue(e.getMessage().contains(FawnInputConfig.SKIP_CORRUPT), e.getMessage());
+    assertTrue(e.getMessage().contains(FawnInputConfig.SKIP_CORRUPT.name()), e.getMessage());
   }
 
   @Test
@@ -427,8 +427,8 @@ class CombinedLineRecordReaderTest {
     java.nio.file.Path file = writeText(tmp.resolve("in/vanishing.txt"), randomLine(new Random(1), 5)
         + "\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
-    conf.set(FawnInputConfig.SKIP_CORRUPT, "true"); // only compressed files are ever skipped
+    conf.set(FawnInputConfig.VCORES.name(), "1");
+    conf.set(FawnInputConfig.SKIP_CORRUPT.name(), "true"); // only compressed files are ever skipped
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
     List<CombineFileSplit> splits = splits(format, job(conf, in()));
     Files.delete(file);

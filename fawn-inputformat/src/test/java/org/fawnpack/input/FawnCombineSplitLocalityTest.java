@@ -63,8 +63,8 @@ class FawnCombineSplitLocalityTest {
     // Splits as large as the larger host's share: that host's files fill one node-local split;
     // the other host's files are left over and go, through its own rack, to one more split.
     long larger = Math.max(bytesOnHost.get("hostA"), bytesOnHost.get("hostB"));
-    conf.set(FawnInputConfig.POLICY, "fixed");
-    conf.setLong(FawnInputConfig.MAX_SPLIT_BYTES, larger);
+    conf.set(FawnInputConfig.POLICY.name(), "fixed");
+    conf.setLong(FawnInputConfig.MAX_SPLIT_BYTES.name(), larger);
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, located(tmp.resolve("in"))));
@@ -99,8 +99,8 @@ class FawnCombineSplitLocalityTest {
       hostOfFile.put(file.toAbsolutePath().toString(), host);
     }
     Configuration conf = locatedConf();
-    conf.set(FawnInputConfig.VCORES, "4");
-    conf.set(FawnInputConfig.MIN_SPLIT_BYTES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "4");
+    conf.set(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1");
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, located(tmp.resolve("in"))));

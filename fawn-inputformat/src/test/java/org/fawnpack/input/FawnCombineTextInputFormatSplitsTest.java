@@ -93,8 +93,8 @@ class FawnCombineTextInputFormatSplitsTest {
       largest = (int) Math.max(largest, length);
     }
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "4");
-    conf.set(FawnInputConfig.MIN_SPLIT_BYTES, "1k");
+    conf.set(FawnInputConfig.VCORES.name(), "4");
+    conf.set(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1k");
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
@@ -120,8 +120,8 @@ class FawnCombineTextInputFormatSplitsTest {
     long length = Files.size(file);
     long max = 1 << 20;
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, "fixed");
-    conf.set(FawnInputConfig.MAX_SPLIT_BYTES, "1m");
+    conf.set(FawnInputConfig.POLICY.name(), "fixed");
+    conf.set(FawnInputConfig.MAX_SPLIT_BYTES.name(), "1m");
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
@@ -137,7 +137,7 @@ class FawnCombineTextInputFormatSplitsTest {
   void getSplits_emptyInputDirectory_noSplits() throws Exception {
     Files.createDirectories(tmp.resolve("in"));
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "4");
+    conf.set(FawnInputConfig.VCORES.name(), "4");
     assertEquals(List.of(), splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri()))));
   }
@@ -148,7 +148,7 @@ class FawnCombineTextInputFormatSplitsTest {
     writeText(tmp.resolve("in/.hidden"), "not input\n");
     writeText(tmp.resolve("in/empty.txt"), "");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "4");
+    conf.set(FawnInputConfig.VCORES.name(), "4");
     assertEquals(List.of(), splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri()))));
   }
@@ -156,7 +156,7 @@ class FawnCombineTextInputFormatSplitsTest {
   @Test
   void getSplits_missingInputPath_fails() throws Exception {
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "4");
+    conf.set(FawnInputConfig.VCORES.name(), "4");
     var job = job(conf, new Path(tmp.resolve("no-such-dir").toUri()));
     IOException e = assertThrows(IOException.class,
         () -> new FawnCombineTextInputFormat().getSplits(job));
@@ -178,8 +178,8 @@ class FawnCombineTextInputFormatSplitsTest {
     writeText(tmp.resolve("in/empty.txt"), "");
     writeText(tmp.resolve("in/sub/deeper/empty2.txt"), "");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "2");
-    conf.set(FawnInputConfig.MIN_SPLIT_BYTES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "2");
+    conf.set(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1");
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
@@ -192,7 +192,7 @@ class FawnCombineTextInputFormatSplitsTest {
     java.nio.file.Path file = writeText(tmp.resolve("in/x/y/z.txt"), "deep\n");
     Configuration conf = localConf();
     conf.setBoolean("mapreduce.input.fileinputformat.input.dir.recursive", false);
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
     assertFilesCoveredExactly(splits, Map.of(path(file), Files.size(file)));
@@ -208,8 +208,8 @@ class FawnCombineTextInputFormatSplitsTest {
         randomText(random, 20_000, false));
     assertTrue(Files.size(gz) > 20 * 1024 && Files.size(bz2) > 20 * 1024, "fixtures too small");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, "fixed");
-    conf.set(FawnInputConfig.MAX_SPLIT_BYTES, "1k");
+    conf.set(FawnInputConfig.POLICY.name(), "fixed");
+    conf.set(FawnInputConfig.MAX_SPLIT_BYTES.name(), "1k");
 
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
@@ -231,7 +231,7 @@ class FawnCombineTextInputFormatSplitsTest {
       lengths.put(path(file), Files.size(file));
     }
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "16"); // 25 KB over 16 vcores, but the 4m floor applies
+    conf.set(FawnInputConfig.VCORES.name(), "16"); // 25 KB over 16 vcores, but the 4m floor applies
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
     assertEquals(1, splits.size());
@@ -242,18 +242,18 @@ class FawnCombineTextInputFormatSplitsTest {
   void getSplits_badPolicy_failsNamingTheKey() throws Exception {
     writeText(tmp.resolve("in/a.txt"), "a\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.POLICY, "per-file");
+    conf.set(FawnInputConfig.POLICY.name(), "per-file");
     var job = job(conf, new Path(tmp.resolve("in").toUri()));
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> new FawnCombineTextInputFormat().getSplits(job));
-    assertTrue(e.getMessage().contains(FawnInputConfig.POLICY), e.getMessage());
+    assertTrue(e.getMessage().contains(FawnInputConfig.POLICY.name()), e.getMessage());
   }
 
   @Test
   void getSplits_calledTwice_listsAfreshEachTime() throws Exception {
     java.nio.file.Path first = writeText(tmp.resolve("in/a.txt"), "a\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     FawnCombineTextInputFormat format = new FawnCombineTextInputFormat();
     assertFilesCoveredExactly(splits(format, job(conf, new Path(tmp.resolve("in").toUri()))),
         Map.of(path(first), 2L));
@@ -266,7 +266,7 @@ class FawnCombineTextInputFormatSplitsTest {
   void getSplits_localFileSystem_pathsAreQualified() throws Exception {
     writeText(tmp.resolve("in/a.txt"), "a\n");
     Configuration conf = localConf();
-    conf.set(FawnInputConfig.VCORES, "1");
+    conf.set(FawnInputConfig.VCORES.name(), "1");
     List<CombineFileSplit> splits = splits(new FawnCombineTextInputFormat(),
         job(conf, new Path(tmp.resolve("in").toUri())));
     Path p = splits.get(0).getPath(0);

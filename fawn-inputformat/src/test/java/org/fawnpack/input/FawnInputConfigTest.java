@@ -41,14 +41,14 @@ class FawnInputConfigTest {
     "One-Per-Vcore, ONE_PER_VCORE"
   })
   void policy_knownName_isParsed(String value, CombineSplitPolicy expected) {
-    assertEquals(expected, FawnInputConfig.policy(conf(FawnInputConfig.POLICY, value)));
+    assertEquals(expected, FawnInputConfig.policy(conf(FawnInputConfig.POLICY.name(), value)));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"per-vcore", "fixed-size", "one_per_vcore", "bogus"})
   void policy_unknownName_rejectedNamingKeyAndValue(String value) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> FawnInputConfig.policy(conf(FawnInputConfig.POLICY, value)));
+        () -> FawnInputConfig.policy(conf(FawnInputConfig.POLICY.name(), value)));
     assertMentions(e, "fawn.input.combine.policy", value, "one-per-vcore", "fixed");
   }
 
@@ -59,20 +59,20 @@ class FawnInputConfigTest {
 
   @Test
   void explicitVcores_blank_isZero() {
-    assertEquals(0, FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES, "  ")));
+    assertEquals(0, FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES.name(), "  ")));
   }
 
   @ParameterizedTest
   @CsvSource({"1, 1", "48, 48", "' 7 ', 7"})
   void explicitVcores_positive_isParsed(String value, int expected) {
-    assertEquals(expected, FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES, value)));
+    assertEquals(expected, FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES.name(), value)));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"0", "-4", "abc", "4.5", "99999999999", "4k"})
   void explicitVcores_notAPositiveInt_rejectedNamingKeyAndValue(String value) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES, value)));
+        () -> FawnInputConfig.explicitVcores(conf(FawnInputConfig.VCORES.name(), value)));
     assertMentions(e, "fawn.input.combine.vcores", value);
   }
 
@@ -94,24 +94,24 @@ class FawnInputConfigTest {
   })
   void maxSplitBytes_sizeWithSuffix_isParsed(String value, long expected) {
     assertEquals(expected,
-        FawnInputConfig.maxSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES, value)));
+        FawnInputConfig.maxSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES.name(), value)));
   }
 
   @Test
   void minSplitBytes_unsetWithMaxBelowDefaultFloor_isTheMax() {
-    assertEquals(1L << 20, FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES, "1m")));
+    assertEquals(1L << 20, FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES.name(), "1m")));
   }
 
   @Test
   void minSplitBytes_sizeWithSuffix_isParsed() {
-    assertEquals(1024, FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MIN_SPLIT_BYTES, "1k")));
+    assertEquals(1024, FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1k")));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"0", "-1k", "lots", "1.5m", "64mb", "9e", "99999999999999999999"})
   void maxSplitBytes_notAPositiveSize_rejectedNamingKeyAndValue(String value) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> FawnInputConfig.maxSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES, value)));
+        () -> FawnInputConfig.maxSplitBytes(conf(FawnInputConfig.MAX_SPLIT_BYTES.name(), value)));
     assertMentions(e, "fawn.input.combine.max-split-bytes", value);
   }
 
@@ -119,14 +119,14 @@ class FawnInputConfigTest {
   @ValueSource(strings = {"0", "none", "9e"})
   void minSplitBytes_notAPositiveSize_rejectedNamingKeyAndValue(String value) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MIN_SPLIT_BYTES, value)));
+        () -> FawnInputConfig.minSplitBytes(conf(FawnInputConfig.MIN_SPLIT_BYTES.name(), value)));
     assertMentions(e, "fawn.input.combine.min-split-bytes", value);
   }
 
   @Test
   void minSplitBytes_aboveMax_rejectedNamingBothKeys() {
-    Configuration conf = conf(FawnInputConfig.MIN_SPLIT_BYTES, "2m",
-        FawnInputConfig.MAX_SPLIT_BYTES, "1m");
+    Configuration conf = conf(FawnInputConfig.MIN_SPLIT_BYTES.name(), "2m",
+        FawnInputConfig.MAX_SPLIT_BYTES.name(), "1m");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> FawnInputConfig.minSplitBytes(conf));
     assertMentions(e, "fawn.input.combine.min-split-bytes", "fawn.input.combine.max-split-bytes",
@@ -135,8 +135,8 @@ class FawnInputConfigTest {
 
   @Test
   void minSplitBytes_equalToMax_isAllowed() {
-    Configuration conf = conf(FawnInputConfig.MIN_SPLIT_BYTES, "1m",
-        FawnInputConfig.MAX_SPLIT_BYTES, "1024k");
+    Configuration conf = conf(FawnInputConfig.MIN_SPLIT_BYTES.name(), "1m",
+        FawnInputConfig.MAX_SPLIT_BYTES.name(), "1024k");
     assertEquals(1 << 20, FawnInputConfig.minSplitBytes(conf));
   }
 
@@ -148,14 +148,14 @@ class FawnInputConfigTest {
   @ParameterizedTest
   @CsvSource({"true, true", "TRUE, true", "' true ', true", "false, false", "False, false"})
   void skipCorrupt_boolean_isParsed(String value, boolean expected) {
-    assertEquals(expected, FawnInputConfig.skipCorrupt(conf(FawnInputConfig.SKIP_CORRUPT, value)));
+    assertEquals(expected, FawnInputConfig.skipCorrupt(conf(FawnInputConfig.SKIP_CORRUPT.name(), value)));
   }
 
   @ParameterizedTest
   @ValueSource(strings = {"yes", "1", "on", "tru"})
   void skipCorrupt_notABoolean_rejectedNamingKeyAndValue(String value) {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> FawnInputConfig.skipCorrupt(conf(FawnInputConfig.SKIP_CORRUPT, value)));
+        () -> FawnInputConfig.skipCorrupt(conf(FawnInputConfig.SKIP_CORRUPT.name(), value)));
     assertMentions(e, "fawn.input.skip-corrupt", value);
   }
 }

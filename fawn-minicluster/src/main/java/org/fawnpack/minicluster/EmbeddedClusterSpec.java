@@ -2,9 +2,11 @@ package org.fawnpack.minicluster;
 
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
+import org.fawnpack.conf.ConfigKey;
 
 /**
  * The shape of an {@link EmbeddedCluster}: how many NodeManagers of what size, where its files
@@ -15,8 +17,15 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
  */
 public final class EmbeddedClusterSpec {
 
-  /** System property naming the directory clusters put their files under (per test fork). */
-  public static final String BASE_DIR_PROPERTY = "fawn.minicluster.base-dir";
+  /** A JVM system property (surefire sets one per test fork), not a Hadoop setting. */
+  public static final ConfigKey<String> BASE_DIR = ConfigKey.stringKey(
+      "fawn.minicluster.base-dir", "target/minicluster", "Directory under which each test"
+      + " class's cluster puts HDFS, temp and client config files; surefire sets one per fork."
+      + " The mini YARN cluster itself works under `./target/<cluster name>` of the current"
+      + " directory.");
+
+  /** The keys of this module (one), for the configuration reference. */
+  public static final List<ConfigKey<?>> KEYS = List.of(BASE_DIR);
 
   /** JVM flags for the cluster's task and AM JVMs. */
   public static final String SHORT_LIVED_JVM = "-XX:+UseSerialGC -XX:TieredStopAtLevel=1";
@@ -36,7 +45,7 @@ public final class EmbeddedClusterSpec {
   private EmbeddedClusterSpec(Builder b) {
     this.name = b.name;
     this.baseDir = b.baseDir != null ? b.baseDir
-        : Path.of(System.getProperty(BASE_DIR_PROPERTY, "target/minicluster")).resolve(b.name);
+        : Path.of(BASE_DIR.read(System::getProperty)).resolve(b.name);
     this.nodeManagers = b.nodeManagers;
     this.nodeVcores = b.nodeVcores;
     this.nodeMemoryMb = b.nodeMemoryMb;

@@ -37,7 +37,7 @@ public abstract class FileJobTool extends JobTool {
   /**
    * Builds the job for the given input paths and output path.
    *
-   * @throws org.fawnpack.input.InvalidConfigException for a bad setting: usage, exit code 2
+   * @throws org.fawnpack.conf.InvalidConfigValueException for a bad setting: usage, exit code 2
    * @throws UsageException for input the job cannot use: usage, exit code 2
    */
   protected abstract Job createJob(List<Path> inputs, Path output)

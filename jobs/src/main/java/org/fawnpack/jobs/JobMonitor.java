@@ -10,13 +10,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Submits a job and prints one progress line whenever the map or reduce percentage moves, like
  * {@code Job.waitForCompletion(true)} but without the full counter dump (the JobHistory server
- * keeps the counters; {@link #PRINT_COUNTERS} prints them here too).
+ * keeps the counters; {@link JobKeys#PRINT_COUNTERS} prints them here too).
  */
 final class JobMonitor {
 
-  /** Print every counter after the job, as Hadoop's own examples do. */
-  static final String PRINT_COUNTERS = "fawn.jobs.print-counters";
-  static final boolean DEFAULT_PRINT_COUNTERS = false;
 
   private static final Logger LOG = LoggerFactory.getLogger(JobMonitor.class);
 
@@ -50,7 +47,7 @@ final class JobMonitor {
       Thread.sleep(Math.min(pollMillis, 1000));
     }
     boolean ok = job.isSuccessful();
-    if (job.getConfiguration().getBoolean(PRINT_COUNTERS, DEFAULT_PRINT_COUNTERS)) {
+    if (JobKeys.PRINT_COUNTERS.read(job.getConfiguration()::get)) {
       out.println(job.getCounters());
     }
     return ok;

@@ -9,9 +9,9 @@ import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.Tool;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.energy.EnergyMetering;
 import org.fawnpack.energy.JobEnergySummary;
-import org.fawnpack.input.InvalidConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -55,7 +55,7 @@ public abstract class JobTool extends Configured implements Tool {
    * Builds the job from the command-line arguments (generic options already removed).
    *
    * @throws UsageException for bad arguments: printed with the usage, exit code 2
-   * @throws InvalidConfigException for a bad setting: printed with the usage, exit code 2
+   * @throws InvalidConfigValueException for a bad setting: printed with the usage, exit code 2
    */
   protected abstract Job jobFromArguments(String[] args) throws IOException, UsageException;
 
@@ -64,7 +64,7 @@ public abstract class JobTool extends Configured implements Tool {
     Job job;
     try {
       job = jobFromArguments(args);
-    } catch (UsageException | InvalidConfigException e) {
+    } catch (UsageException | InvalidConfigValueException e) {
       return usage(e.getMessage());
     }
     // Every job of the pack is metered unless -Dfawn.energy.metering=false; wrapping happens

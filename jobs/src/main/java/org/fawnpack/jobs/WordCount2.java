@@ -9,6 +9,7 @@ import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.input.FawnCombineTextInputFormat;
 import org.fawnpack.input.FawnInputConfig;
 
@@ -19,9 +20,10 @@ import org.fawnpack.input.FawnInputConfig;
  */
 public class WordCount2 extends FileJobTool {
 
-  /** Heap the in-mapper tally may use before it is flushed to the map output. */
-  public static final String TALLY_BYTES = "fawn.jobs.wordcount.tally-bytes";
-  public static final long DEFAULT_TALLY_BYTES = 16L * 1024 * 1024;
+  public static final ConfigKey<Long> TALLY_BYTES = ConfigKey.bytesKey(
+      "fawn.jobs.wordcount.tally-bytes", 16L << 20, 1, 1L << 40, "Heap the wordcount2 in-mapper"
+      + " tally may hold before it is written to the map output and cleared. Keep it well below"
+      + " the map heap (`mapreduce.map.java.opts`) minus `mapreduce.task.io.sort.mb`.");
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new WordCount2(), args));
@@ -48,7 +50,7 @@ public class WordCount2 extends FileJobTool {
 
   /** The tally budget, validated: {@link #TALLY_BYTES} as bytes, at least 1. */
   static long tallyBudgetBytes(Configuration conf) {
-    return FawnInputConfig.positiveBytes(conf, TALLY_BYTES, DEFAULT_TALLY_BYTES);
+    return TALLY_BYTES.read(conf::get);
   }
 
   /**

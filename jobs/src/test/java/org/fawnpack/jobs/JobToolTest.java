@@ -162,7 +162,7 @@ class JobToolTest {
     Outcome outcome = run(new WordCount2(), "-Dfawn.jobs.wordcount.tally-bytes=lots",
         existingInput(), tmp.resolve("out-tally").toUri().toString());
     assertEquals(2, outcome.exit());
-    assertTrue(outcome.stderr().contains("fawn.jobs.wordcount.tally-bytes = 'lots'"),
+    assertTrue(outcome.stderr().contains("fawn.jobs.wordcount.tally-bytes = lots is invalid: must be a byte size"),
         outcome.stderr());
   }
 

@@ -172,7 +172,7 @@ class WordCount2TallyMapperTest {
     List<String> lines = randomLines(new Random(22), 3000);
     Map<String, Long> expected = oracle(lines);
     Configuration conf = new Configuration(false);
-    conf.set(WordCount2.TALLY_BYTES, "1k"); // below an empty tally's size: flush every line
+    conf.set(WordCount2.TALLY_BYTES.name(), "1k"); // below an empty tally's size: flush every line
 
     List<Map.Entry<String, Long>> written = runMapper(lines, conf);
 
@@ -183,9 +183,9 @@ class WordCount2TallyMapperTest {
   @Test
   void run_nonPositiveTallyBudget_rejected() {
     Configuration conf = new Configuration(false);
-    conf.set(WordCount2.TALLY_BYTES, "0");
+    conf.set(WordCount2.TALLY_BYTES.name(), "0");
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> runMapper(List.of("a b"), conf));
-    assertTrue(e.getMessage().contains(WordCount2.TALLY_BYTES), e.getMessage());
+    assertTrue(e.getMessage().contains(WordCount2.TALLY_BYTES.name()), e.getMessage());
   }
 }

@@ -150,7 +150,7 @@ class EnergyCountersTest {
     assertTrue(report.applicationJoules() >= report.taskJoules(), report.applicationJoules()
         + " J for the application < " + report.taskJoules() + " J in its tasks");
     java.nio.file.Path html = java.nio.file.Files.createTempFile(
-        java.nio.file.Path.of(System.getProperty(EmbeddedClusterSpec.BASE_DIR_PROPERTY, "target")),
+        java.nio.file.Path.of(System.getProperty(EmbeddedClusterSpec.BASE_DIR.name(), "target")),
         "energy-report", ".html");
     assertEquals(0, org.apache.hadoop.util.ToolRunner.run(CLUSTER.cluster().clientConf(),
         new EnergyReport(), new String[] {"report", jobId, "--html", html.toString()}));

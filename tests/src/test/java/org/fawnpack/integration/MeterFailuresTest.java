@@ -24,8 +24,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * up as METER_GAPS, and the power held from the last good reading keeps the joules flowing.
  */
 class MeterFailuresTest {
-  private static final Path SYSFS = Path.of(System.getProperty(
-      EmbeddedClusterSpec.BASE_DIR_PROPERTY, "target/minicluster"), "MeterFailuresTest-hwmon");
+  private static final Path SYSFS =
+      Path.of(EmbeddedClusterSpec.BASE_DIR.read(System::getProperty), "MeterFailuresTest-hwmon");
   private static final Path POWER = SYSFS.resolve("hwmon0/power1_input");
   private static final String TWO_WATTS = "2000000\n";
 

@@ -54,8 +54,8 @@ class ProfileClusterTest {
   private static final String INVENTORY = "cluster: hetero\nhosts:\n"
       + "  - {host: boss, profile: brawny-master}\n"
       + "  - {host: \"edison-[1-3]\", profile: edison}\n";
-  private static final Path RENDERED = Path.of(System.getProperty(
-      EmbeddedClusterSpec.BASE_DIR_PROPERTY, "target/minicluster"), "ProfileClusterTest-conf");
+  private static final Path RENDERED =
+      Path.of(EmbeddedClusterSpec.BASE_DIR.read(System::getProperty), "ProfileClusterTest-conf");
   private static final org.apache.hadoop.fs.Path INPUT =
       new org.apache.hadoop.fs.Path("/in/profile-text");
 

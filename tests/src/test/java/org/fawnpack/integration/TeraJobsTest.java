@@ -78,7 +78,7 @@ class TeraJobsTest {
     TeraSort terasort = new TeraSort();
     Path sorted = new Path("/tera/ours-sorted");
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), terasort, "-Dmapreduce.job.reduces=3",
-        "-Dfawn.terasort.sample.size=5000", STOCK_GEN.toString(), sorted.toString()));
+        "-Dfawn.jobs.terasort.sample.size=5000", STOCK_GEN.toString(), sorted.toString()));
     assertEquals(3, terasort.lastJob().getCounters()
         .findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue());
 
@@ -89,7 +89,7 @@ class TeraJobsTest {
     assertEquals(stockGenerated.crcSumHex(), result.crcSumHex());
     assertEquals(3, result.files);
     for (FileStatus part : fs.listStatus(sorted, p -> p.getName().startsWith("part-"))) {
-      assertEquals(1, part.getReplication(), "fawn.terasort.output.replication default");
+      assertEquals(1, part.getReplication(), "fawn.jobs.terasort.output.replication default");
     }
 
     Path report = new Path("/tera/stock-validate-ours");

@@ -42,13 +42,13 @@ public class Md5Gen extends JobTool {
   @Override
   public String description() {
     return "Writes all 2^bits values as 4-byte big-endian records: the input of md5search"
-        + " (default " + Md5Config.DEFAULT_BITS + " bits).";
+        + " (default " + Md5Config.BITS.defaultValue() + " bits).";
   }
 
   @Override
   protected String synopsis() {
-    return "[--bits B (1-32, default " + Md5Config.DEFAULT_BITS + ")] [--maps N (default: one per"
-        + " vcore)] <out>";
+    return "[--bits B (1-32, default " + Md5Config.BITS.defaultValue() + ")]"
+        + " [--maps N (default: one per vcore)] <out>";
   }
 
   @Override
@@ -90,7 +90,7 @@ public class Md5Gen extends JobTool {
     long values = counters.findCounter(TaskCounter.MAP_OUTPUT_RECORDS).getValue();
     out().printf(Locale.ROOT, "md5gen succeeded in %.1f s: %,d values (%d bits) as %,d bytes in %d"
         + " files under %s%n", lastWallMillis() / 1000.0, values,
-        job.getConfiguration().getInt(Md5Config.BITS, Md5Config.DEFAULT_BITS),
+        Md5Config.bits(job.getConfiguration()),
         values * ValueRecords.RECORD_BYTES,
         partFiles(job), FileOutputFormat.getOutputPath(job));
     out().println("md5gen " + JobEnergySummary.of(counters, lastWallMillis())

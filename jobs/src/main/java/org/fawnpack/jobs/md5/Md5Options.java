@@ -100,16 +100,16 @@ final class Md5Options {
   /** Writes the given options into the job configuration (what was not given stays as is). */
   void applyTo(Configuration conf) {
     if (bits != null) {
-      conf.setInt(Md5Config.BITS, bits);
+      conf.setInt(Md5Config.BITS.name(), bits);
     }
     if (maps != null) {
-      conf.setInt(Md5Config.MAPS, maps);
+      conf.setInt(Md5Config.MAPS.name(), maps);
     }
     if (target != null) {
-      conf.set(Md5Config.TARGET, target);
+      conf.set(Md5Config.TARGET.name(), target);
     }
     if (noCombiner) {
-      conf.setBoolean(Md5Config.COMBINE, false);
+      conf.setBoolean(Md5Config.COMBINE.name(), false);
     }
   }
 }

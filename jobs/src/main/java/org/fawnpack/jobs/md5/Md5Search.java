@@ -76,7 +76,7 @@ public class Md5Search extends FileJobTool {
   @Override
   protected Job createJob(List<Path> inputs, Path output) throws IOException, UsageException {
     // Checked after the paths, so every file job reports missing paths the same way.
-    if (options.target() == null && getConf().get(Md5Config.TARGET) == null) {
+    if (options.target() == null && getConf().get(Md5Config.TARGET.name()) == null) {
       throw new UsageException("missing --target <32 hex digits>");
     }
     options.applyTo(getConf());
@@ -85,21 +85,21 @@ public class Md5Search extends FileJobTool {
     FrameworkTuning.apply(getConf());
     Job job = newJob(inputs, output);
     checkRecords(job);
-    job.setJobName(name() + " " + getConf().get(Md5Config.TARGET));
+    job.setJobName(name() + " " + getConf().get(Md5Config.TARGET.name()));
     job.setInputFormatClass(ValueRecordInputFormat.class);
     job.setMapperClass(Md5SearchMapper.class);
     job.setMapOutputKeyClass(ByteWritable.class);
     job.setMapOutputValueClass(ValueDigestWritable.class);
-    if (job.getConfiguration().getBoolean(Md5Config.COMBINE, Md5Config.DEFAULT_COMBINE)) {
+    if (Md5Config.COMBINE.read(job.getConfiguration()::get)) {
       job.setCombinerClass(Md5MatchCombiner.class);
     }
     job.setReducerClass(Md5MatchReducer.class);
-    if (job.getConfiguration().getBoolean(Md5Config.FULL_JIT, Md5Config.DEFAULT_FULL_JIT)) {
+    if (Md5Config.FULL_JIT.read(job.getConfiguration()::get)) {
       // The last of two -XX:TieredStopAtLevel flags wins; without -Xmx Hadoop still sizes the
       // heap from mapreduce.map.memory.mb.
       String opts = job.getConfiguration().get(MRJobConfig.MAP_JAVA_OPTS, "");
       job.getConfiguration().set(MRJobConfig.MAP_JAVA_OPTS,
-          (opts + " -XX:TieredStopAtLevel=4").trim(), "md5search " + Md5Config.FULL_JIT);
+          (opts + " -XX:TieredStopAtLevel=4").trim(), "md5search " + Md5Config.FULL_JIT.name());
     }
     job.setOutputKeyClass(LongWritable.class);
     job.setOutputValueClass(Text.class);
@@ -132,7 +132,7 @@ public class Md5Search extends FileJobTool {
       return;
     }
     long hashes = counters.findCounter(Md5Counter.TRANSFORMATIONS).getValue();
-    String target = job.getConfiguration().get(Md5Config.TARGET);
+    String target = job.getConfiguration().get(Md5Config.TARGET.name());
     out().printf(Locale.ROOT, "md5search succeeded in %.1f s: %,d MD5s computed (%,.0f per s)%n",
         lastWallMillis() / 1000.0, hashes, hashes / (lastWallMillis() / 1000.0));
     List<String> found = preimages(job);

@@ -10,9 +10,10 @@ import org.apache.hadoop.yarn.api.records.NodeState;
 import org.apache.hadoop.yarn.client.api.YarnClient;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.input.ClusterVcores;
-import org.fawnpack.input.InvalidConfigException;
 import org.fawnpack.jobs.FrameworkTuning;
+import org.fawnpack.jobs.JobKeys;
 
 /**
  * Reads what {@link PiPlacement#decide} needs from the job's configuration and the
@@ -21,12 +22,8 @@ import org.fawnpack.jobs.FrameworkTuning;
  */
 final class PiPlanner {
   /** Largest maps × samples run as an uber job (when the AM runs on the map nodes). */
-  static final String MAX_POINTS = "fawn.jobs.pi.uber-max-points";
-  /**
-   * About 8 s of one desktop core at 7.5 ns a point, the order of what starting the containers
-   * of a job costs; on wimpy nodes (several times slower a point) lower it.
-   */
-  static final long DEFAULT_MAX_POINTS = 1_000_000_000L;
+  static final String MAX_POINTS = JobKeys.PI_UBER_MAX_POINTS.name();
+  static final long DEFAULT_MAX_POINTS = JobKeys.PI_UBER_MAX_POINTS.defaultValue();
   /** mapred-default's {@code mapreduce.job.ubertask.maxmaps}. */
   private static final int DEFAULT_UBER_MAX_MAPS = 9;
 
@@ -59,18 +56,14 @@ final class PiPlanner {
 
   /** The settings the rule reads; the labels as YARNRunner and the AM's allocator apply them. */
   static PiPlacement.Settings settings(Configuration conf, int maps, long samples) {
-    long maxPoints = conf.getLong(MAX_POINTS, DEFAULT_MAX_POINTS);
-    if (maxPoints < 0) {
-      throw new InvalidConfigException(MAX_POINTS, MAX_POINTS + " = " + maxPoints
-          + " must be 0 (never) or positive");
-    }
+    long maxPoints = JobKeys.PI_UBER_MAX_POINTS.read(conf::get);
     Boolean userUber = FrameworkTuning.isUserSet(conf, MRJobConfig.JOB_UBERTASK_ENABLE)
         ? conf.getBoolean(MRJobConfig.JOB_UBERTASK_ENABLE, false) : null;
     int userMapVcores = FrameworkTuning.isUserSet(conf, MRJobConfig.MAP_CPU_VCORES)
         ? conf.getInt(MRJobConfig.MAP_CPU_VCORES, 1) : 0;
     if (userMapVcores < 0) {
-      throw new InvalidConfigException(MRJobConfig.MAP_CPU_VCORES, MRJobConfig.MAP_CPU_VCORES
-          + " = " + userMapVcores + " must be positive");
+      throw new InvalidConfigValueException(MRJobConfig.MAP_CPU_VCORES, userMapVcores,
+          "a whole number, not negative");
     }
     String jobLabel = label(conf, MRJobConfig.JOB_NODE_LABEL_EXP, "");
     return new PiPlacement.Settings(userUber, label(conf, MRJobConfig.AM_NODE_LABEL_EXP, jobLabel),

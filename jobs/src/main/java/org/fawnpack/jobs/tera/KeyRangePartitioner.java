@@ -16,7 +16,7 @@ import org.apache.hadoop.mapreduce.Partitioner;
 public final class KeyRangePartitioner extends Partitioner<SortKey, SortValue>
     implements Configurable {
   /** The cut points: reducers − 1 keys, ascending, concatenated, Base64 (set by terasort). */
-  public static final String CUT_POINTS = "fawn.terasort.cut-points";
+  public static final String CUT_POINTS = "fawn.jobs.terasort.cut-points";
 
   private Configuration conf;
   private long[] cutHigh;

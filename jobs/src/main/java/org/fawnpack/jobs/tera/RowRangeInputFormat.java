@@ -17,9 +17,9 @@ import org.fawnpack.jobs.RangeSplit;
  */
 public final class RowRangeInputFormat extends InputFormat<LongWritable, NullWritable> {
   /** Rows to generate (set by teragen from its argument). */
-  public static final String ROWS = "fawn.teragen.rows";
+  public static final String ROWS = "fawn.jobs.teragen.rows";
   /** Ranges (maps) to cut the rows into (set by teragen). */
-  public static final String MAPS = "fawn.teragen.maps";
+  public static final String MAPS = "fawn.jobs.teragen.maps";
 
   @Override
   public List<InputSplit> getSplits(JobContext context) {

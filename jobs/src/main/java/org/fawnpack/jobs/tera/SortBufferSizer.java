@@ -18,8 +18,6 @@ import org.slf4j.LoggerFactory;
  * serial and parallel collectors' default ratio) beside everything else.
  */
 final class SortBufferSizer {
-  /** Set to false to keep the configured mapreduce.task.io.sort.mb. */
-  static final String ENABLED = "fawn.terasort.size-sort-buffer";
   static final double HEAP_SHARE = 0.6;
   /** Spill threshold used when sizing: the buffer is sized for the output, so fill it. */
   static final float SPILL_PERCENT = 0.9f;
@@ -33,7 +31,7 @@ final class SortBufferSizer {
 
   /** Raises mapreduce.task.io.sort.mb for maps of at most {@code recordsPerMap} records. */
   static void size(Configuration conf, long recordsPerMap) {
-    if (!conf.getBoolean(ENABLED, true)) {
+    if (!TeraSortConfig.sizeSortBuffer(conf)) {
       return;
     }
     int configuredMb = conf.getInt(MRJobConfig.IO_SORT_MB, MRJobConfig.DEFAULT_IO_SORT_MB);

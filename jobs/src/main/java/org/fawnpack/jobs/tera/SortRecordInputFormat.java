@@ -27,7 +27,7 @@ import org.slf4j.LoggerFactory;
  */
 public class SortRecordInputFormat extends FileInputFormat<SortKey, SortValue> {
   /** Splits to aim for over the whole input; 0 = one split per file. */
-  public static final String SPLITS = "fawn.terasort.input.splits";
+  public static final String SPLITS = "fawn.jobs.terasort.input.splits";
 
   private static final Logger LOG = LoggerFactory.getLogger(SortRecordInputFormat.class);
 

@@ -16,7 +16,7 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
  */
 public final class SortRecordOutputFormat extends FileOutputFormat<SortKey, SortValue> {
   /** Replicas of each output file; 0 or unset = the file system's default. */
-  public static final String REPLICATION = "fawn.terasort.output.replication";
+  public static final String REPLICATION = TeraSortConfig.OUTPUT_REPLICATION.name();
 
   @Override
   public RecordWriter<SortKey, SortValue> getRecordWriter(TaskAttemptContext context)

@@ -19,8 +19,8 @@ import org.slf4j.LoggerFactory;
 /**
  * {@code terasort <in> [<in>...] <out>}: sorts sort-benchmark records by key into one sorted
  * sequence over the reducers' part files. Before submitting it samples keys from the input
- * ({@value TeraSortConfig#SAMPLE_SIZE} keys from {@value TeraSortConfig#SAMPLE_SPLITS} splits)
- * and cuts them into equal ranges, one per reducer. Maps: one per vcore (fewer, bigger maps
+ * ({@code fawn.jobs.terasort.sample.size} keys from
+ * {@code fawn.jobs.terasort.sample.splits} splits) and cuts them into equal ranges, one per reducer. Maps: one per vcore (fewer, bigger maps
  * than one per block). Reducers: the cluster's vcores unless -D mapreduce.job.reduces=N.
  */
 public class TeraSort extends FileJobTool {

@@ -1,11 +1,13 @@
 package org.fawnpack.jobs.tera;
 
 import java.io.IOException;
+import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.compress.SnappyCodec;
 import org.apache.hadoop.mapreduce.MRJobConfig;
+import org.fawnpack.conf.ConfigKey;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.input.ClusterVcores;
-import org.fawnpack.input.InvalidConfigException;
 import org.fawnpack.jobs.FrameworkTuning;
 
 /**
@@ -13,15 +15,36 @@ import org.fawnpack.jobs.FrameworkTuning;
  * {@link FrameworkTuning}, a value the user set (site file or -D) always wins.
  */
 public final class TeraSortConfig {
-  /** Keys sampled to choose the cut points between reducers. */
-  public static final String SAMPLE_SIZE = "fawn.terasort.sample.size";
-  public static final int DEFAULT_SAMPLE_SIZE = 100_000;
-  /** Input splits the sample is read from, spread evenly over the input. */
-  public static final String SAMPLE_SPLITS = "fawn.terasort.sample.splits";
-  public static final int DEFAULT_SAMPLE_SPLITS = 10;
-  /** Replicas of each output file (the stock TeraSort's default is 1 too). */
-  public static final String OUTPUT_REPLICATION = SortRecordOutputFormat.REPLICATION;
-  public static final int DEFAULT_OUTPUT_REPLICATION = 1;
+  public static final ConfigKey<Integer> SAMPLE_SIZE = ConfigKey.intKey(
+      "fawn.jobs.terasort.sample.size", 100_000, 1, Integer.MAX_VALUE, "Keys terasort samples"
+      + " from its input to choose the cut points between reducers (at least 1).");
+
+  public static final ConfigKey<Integer> SAMPLE_SPLITS = ConfigKey.intKey(
+      "fawn.jobs.terasort.sample.splits", 10, 1, Integer.MAX_VALUE, "Input splits the sample"
+      + " is read from, spread evenly over the input (at least 1).");
+
+  public static final ConfigKey<Boolean> SIZE_SORT_BUFFER = ConfigKey.booleanKey(
+      "fawn.jobs.terasort.size-sort-buffer", true, "Raise `mapreduce.task.io.sort.mb` (never"
+      + " lower it) so the largest map's output fits one spill, at most 60% of the map heap,"
+      + " with `mapreduce.map.sort.spill.percent` 0.9 unless that is set. `false` keeps the"
+      + " configured buffer.");
+
+  public static final ConfigKey<Integer> OUTPUT_REPLICATION = ConfigKey.intKey(
+      "fawn.jobs.terasort.output.replication", 1, 1, Short.MAX_VALUE, "Replicas of each"
+      + " terasort output file (stock TeraSort's default is 1 too).");
+
+  /** The keys above, in the order of the configuration reference. */
+  public static final List<ConfigKey<?>> KEYS =
+      List.of(SAMPLE_SIZE, SAMPLE_SPLITS, SIZE_SORT_BUFFER, OUTPUT_REPLICATION);
+
+  static {
+    // The keys were fawn.terasort.*; a site file or -D option with the old name still works,
+    // with Hadoop's one-time deprecation warning naming the new one.
+    Configuration.addDeprecations(KEYS.stream()
+        .map(key -> new Configuration.DeprecationDelta(
+            key.name().replace("fawn.jobs.terasort.", "fawn.terasort."), key.name()))
+        .toArray(Configuration.DeprecationDelta[]::new));
+  }
 
   /**
    * Map-output compression: snappy through snappy-java (bundled in Hadoop's client, no
@@ -34,21 +57,25 @@ public final class TeraSortConfig {
   private TeraSortConfig() {}
 
   static int sampleSize(Configuration conf) {
-    return atLeastOne(conf, SAMPLE_SIZE, DEFAULT_SAMPLE_SIZE);
+    return SAMPLE_SIZE.read(conf::get);
   }
 
   static int sampleSplits(Configuration conf) {
-    return atLeastOne(conf, SAMPLE_SPLITS, DEFAULT_SAMPLE_SPLITS);
+    return SAMPLE_SPLITS.read(conf::get);
   }
 
   static int outputReplication(Configuration conf) {
-    return atLeastOne(conf, OUTPUT_REPLICATION, DEFAULT_OUTPUT_REPLICATION);
+    return OUTPUT_REPLICATION.read(conf::get);
+  }
+
+  static boolean sizeSortBuffer(Configuration conf) {
+    return SIZE_SORT_BUFFER.read(conf::get);
   }
 
   /** -D mapreduce.job.reduces when given, else the vcores the cluster offers tasks. */
   static int reduces(Configuration conf) throws IOException {
     if (FrameworkTuning.isUserSet(conf, MRJobConfig.NUM_REDUCES)) {
-      return atLeastOne(conf, MRJobConfig.NUM_REDUCES, 1);
+      return atLeastOne(conf, MRJobConfig.NUM_REDUCES);
     }
     return ClusterVcores.forJob(conf);
   }
@@ -56,7 +83,7 @@ public final class TeraSortConfig {
   /** -D mapreduce.job.maps when given, else one map per vcore the cluster offers tasks. */
   static int maps(Configuration conf) throws IOException {
     if (FrameworkTuning.isUserSet(conf, MRJobConfig.NUM_MAPS)) {
-      return atLeastOne(conf, MRJobConfig.NUM_MAPS, 1);
+      return atLeastOne(conf, MRJobConfig.NUM_MAPS);
     }
     return ClusterVcores.forJob(conf);
   }
@@ -86,19 +113,17 @@ public final class TeraSortConfig {
     }
   }
 
-  private static int atLeastOne(Configuration conf, String key, int defaultValue) {
+  /** A Hadoop key the user set (mapreduce.job.maps or .reduces), held to 1 or more. */
+  private static int atLeastOne(Configuration conf, String key) {
     String raw = conf.getTrimmed(key);
-    if (raw == null) {
-      return defaultValue;
-    }
     try {
       int value = Integer.parseInt(raw);
       if (value >= 1) {
         return value;
       }
     } catch (NumberFormatException e) {
-      throw new InvalidConfigException(key, key + " = '" + raw + "' is not a whole number", e);
+      // refused below, naming the key
     }
-    throw new InvalidConfigException(key, key + " = " + raw + " must be at least 1");
+    throw new InvalidConfigValueException(key, raw, "a whole number of at least 1");
   }
 }

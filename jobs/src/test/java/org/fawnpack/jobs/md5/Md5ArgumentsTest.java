@@ -62,7 +62,7 @@ class Md5ArgumentsTest {
   void md5gen_badBitsByGenericOption_exit2NamingTheKey() throws Exception {
     Outcome outcome = run(new Md5Gen(), "-Dfawn.jobs.md5.bits=40", tmp.resolve("o").toString());
     assertEquals(2, outcome.exit());
-    assertTrue(outcome.stderr().contains("fawn.jobs.md5.bits = 40 is out of range"),
+    assertTrue(outcome.stderr().contains("fawn.jobs.md5.bits = 40 is invalid: must be 1..32"),
         outcome.stderr());
   }
 
@@ -70,7 +70,7 @@ class Md5ArgumentsTest {
   void md5gen_badMapsByGenericOption_exit2NamingTheKey() throws Exception {
     Outcome outcome = run(new Md5Gen(), "-Dfawn.jobs.md5.maps=many", tmp.resolve("o").toString());
     assertEquals(2, outcome.exit());
-    assertTrue(outcome.stderr().contains("fawn.jobs.md5.maps = 'many' is not a whole number"),
+    assertTrue(outcome.stderr().contains("fawn.jobs.md5.maps = many is invalid: must be 0..100000"),
         outcome.stderr());
   }
 

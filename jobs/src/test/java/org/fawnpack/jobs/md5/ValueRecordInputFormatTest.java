@@ -38,7 +38,7 @@ class ValueRecordInputFormatTest {
 
   private Job job(int maps) throws Exception {
     Configuration conf = Md5LocalJobTest.localConf();
-    conf.setInt(Md5Config.MAPS, maps);
+    conf.setInt(Md5Config.MAPS.name(), maps);
     Job job = Job.getInstance(conf);
     FileInputFormat.addInputPath(job, new org.apache.hadoop.fs.Path(tmp.toUri()));
     return job;

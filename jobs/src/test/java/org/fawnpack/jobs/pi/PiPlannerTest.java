@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import org.apache.hadoop.conf.Configuration;
-import org.fawnpack.input.InvalidConfigException;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -61,7 +61,7 @@ class PiPlannerTest {
   void settings_negativeLimit_namesTheKey() {
     Configuration conf = new Configuration(false);
     conf.setLong(PiPlanner.MAX_POINTS, -1);
-    InvalidConfigException e = assertThrows(InvalidConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> PiPlanner.settings(conf, 4, 10));
     assertEquals(PiPlanner.MAX_POINTS, e.key());
   }

@@ -45,7 +45,7 @@ class SortBufferSizerTest {
     assertEquals(500, big.getInt("mapreduce.task.io.sort.mb", 0));
 
     Configuration off = conf("-Xmx300m", 64);
-    off.setBoolean(SortBufferSizer.ENABLED, false);
+    off.setBoolean(TeraSortConfig.SIZE_SORT_BUFFER.name(), false);
     SortBufferSizer.size(off, 1_000_000);
     assertEquals(64, off.getInt("mapreduce.task.io.sort.mb", 0));
   }

@@ -64,7 +64,7 @@ class TeraLocalJobTest {
 
     Configuration sortConf = localConf();
     sortConf.setInt("mapreduce.job.reduces", 4);
-    sortConf.setInt(TeraSortConfig.SAMPLE_SIZE, 2_000);
+    sortConf.setInt(TeraSortConfig.SAMPLE_SIZE.name(), 2_000);
     assertEquals(0, ToolRunner.run(sortConf, new TeraSort(), new String[] {gen, sorted}));
 
     // The oracle: the generated records sorted here by an unsigned compare of the whole key.
@@ -150,7 +150,7 @@ class TeraLocalJobTest {
     Path in = Files.createDirectories(dir.resolve("in"));
     Files.write(in.resolve("data"), new byte[200]);
     Configuration conf = localConf();
-    conf.set(TeraSortConfig.SAMPLE_SIZE, "0");
+    conf.set(TeraSortConfig.SAMPLE_SIZE.name(), "0");
     PrintStream original = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
     System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
@@ -160,6 +160,17 @@ class TeraLocalJobTest {
     } finally {
       System.setErr(original);
     }
-    assertTrue(captured.toString(StandardCharsets.UTF_8).contains("fawn.terasort.sample.size"));
+    assertTrue(captured.toString(StandardCharsets.UTF_8).contains(
+        "fawn.jobs.terasort.sample.size = 0 is invalid: must be 1..2147483647"));
+  }
+
+  @Test
+  void terasortKeys_theirFormerNames_stillRead() {
+    Configuration conf = new Configuration(false);
+    conf.set("fawn.terasort.sample.size", "1234");
+    conf.set("fawn.terasort.size-sort-buffer", "false");
+    assertEquals(1234, TeraSortConfig.sampleSize(conf));
+    assertEquals(false, TeraSortConfig.sizeSortBuffer(conf));
+    assertEquals(TeraSortConfig.SAMPLE_SPLITS.defaultValue(), TeraSortConfig.sampleSplits(conf));
   }
 }
