@@ -32,7 +32,7 @@ final class Compactor {
     Path target = old.log().path();
     Path tmp = StoreFiles.compacting(target);
     Files.deleteIfExists(tmp);
-    DataLog fresh = DataLog.create(tmp, config.writeBufferBytes(), config.writebackBytes());
+    DataLog fresh = DataLogFiles.create(tmp, config.writeBufferBytes(), config.writebackBytes());
     boolean swapped = false;
     try {
       long copiedTo = flushedEnd(old, writes);

@@ -24,8 +24,8 @@ final class DatastoreLoader {
     // The log is opened (and so locked) first: the leftovers below may belong to a store that
     // another process has open, and are touched only once this one owns the file.
     DataLog log = exists
-        ? DataLog.open(path, config.writeBufferBytes(), config.writebackBytes())
-        : DataLog.create(path, config.writeBufferBytes(), config.writebackBytes());
+        ? DataLogFiles.open(path, config.writeBufferBytes(), config.writebackBytes())
+        : DataLogFiles.create(path, config.writeBufferBytes(), config.writebackBytes());
     try {
       Path leftover = StoreFiles.compacting(path);
       if (Files.deleteIfExists(leftover)) {

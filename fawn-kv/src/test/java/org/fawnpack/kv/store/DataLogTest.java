@@ -71,7 +71,7 @@ class DataLogTest {
     Random random = new Random(7);
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     Path file = dir.resolve("a.log");
-    try (DataLog log = DataLog.create(file, SMALL_BUFFER, 0)) {
+    try (DataLog log = DataLogFiles.create(file, SMALL_BUFFER, 0)) {
       for (long seq = 1; seq <= 600; seq++) {
         appendExpecting(log, expected, bytes(random, 1 + random.nextInt(30)),
             bytes(random, random.nextInt(700)), seq);
@@ -99,7 +99,7 @@ class DataLogTest {
     FaultyChannel channel = faultyChannel(file);
     channel.failWritesFrom(3 * SMALL_BUFFER);
     Random random = new Random(3);
-    try (DataLog log = DataLog.create(file, channel, SMALL_BUFFER, 0)) {
+    try (DataLog log = DataLogFiles.create(file, channel, SMALL_BUFFER, 0)) {
       IOException failure = assertThrows(IOException.class, () -> {
         for (long seq = 1; seq < 1_000; seq++) {
           log.append(RecordFormat.KIND_PUT, bytes(random, 20), bytes(random, 200), seq);
@@ -120,7 +120,7 @@ class DataLogTest {
     FaultyChannel channel = faultyChannel(file);
     Random random = new Random(5);
     int atCreate;
-    try (DataLog log = DataLog.create(file, channel, 64 << 10, 1 << 20)) {
+    try (DataLog log = DataLogFiles.create(file, channel, 64 << 10, 1 << 20)) {
       atCreate = channel.forces.get();
       for (long seq = 1; seq <= 3 * 4400; seq++) {
         log.append(RecordFormat.KIND_PUT, bytes(random, 20), bytes(random, 220), seq);
@@ -138,7 +138,7 @@ class DataLogTest {
     Path file = dir.resolve("nowb.log");
     FaultyChannel channel = faultyChannel(file);
     Random random = new Random(6);
-    try (DataLog log = DataLog.create(file, channel, 64 << 10, 0)) {
+    try (DataLog log = DataLogFiles.create(file, channel, 64 << 10, 0)) {
       int atCreate = channel.forces.get();
       for (long seq = 1; seq <= 3 * 4400; seq++) {
         log.append(RecordFormat.KIND_PUT, bytes(random, 20), bytes(random, 220), seq);
@@ -155,7 +155,7 @@ class DataLogTest {
     Random random = new Random(8);
     ByteArrayOutputStream expected = new ByteArrayOutputStream();
     Path file = dir.resolve("big.log");
-    try (DataLog log = DataLog.create(file, SMALL_BUFFER, 0)) {
+    try (DataLog log = DataLogFiles.create(file, SMALL_BUFFER, 0)) {
       for (long seq = 1; seq <= 40; seq++) {
         int valueLength = seq % 10 == 0 ? 3 * SMALL_BUFFER : random.nextInt(500);
         appendExpecting(log, expected, bytes(random, 10), bytes(random, valueLength), seq);
