@@ -159,8 +159,8 @@ public final class Demo {
   }
 
   private void keepRunning(EmbeddedCluster cluster) throws InterruptedException {
-    out.println("\nThe cluster stays up (--keep). Web addresses (REST for the ResourceManager and"
-        + " JobHistory: their HTML pages do not render in a one-JVM cluster):");
+    out.println("\nThe cluster stays up (--keep). Web UIs (a job's joules: JobHistory, the job,"
+        + " Counters, group FAWN energy):");
     cluster.webAddresses().forEach((name, url) -> out.printf("  %-15s %s%n", name, url));
     out.printf("  client config   %s%n", cluster.clientConfDir());
     out.println("Press Ctrl-C to stop it.");

@@ -94,6 +94,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       yarn = new MiniMRYarnCluster(spec.name(), spec.totalNodeManagers());
       yarn.init(conf);
       yarn.start();
+      WebAppFilters.giveEachItsOwn(yarn, spec.totalNodeManagers());
       resizeNodeManagers();
       clientConf = new Configuration(yarn.getConfig());
       // MiniMRYarnCluster sets uber mode off explicitly (for Hadoop's own non-uber tests); a real
@@ -199,16 +200,15 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
-   * Web addresses that answer in an embedded cluster: the ResourceManager's and JobHistory's
-   * REST APIs, each NodeManager's page, the NameNode's page. The RM's and JobHistory's HTML
-   * pages do not render here: every YARN web app in one JVM shares Guice's one static servlet
-   * filter, so only the last one started serves HTML; their REST APIs are unaffected.
+   * The web UIs of the embedded cluster: the ResourceManager's applications page, each
+   * NodeManager's page, the JobHistory server's jobs page, the NameNode's page. (All render:
+   * see {@link WebAppFilters} for what makes several YARN web apps work in one JVM.)
    */
   public Map<String, String> webAddresses() {
     requireStarted();
     Map<String, String> addresses = new java.util.LinkedHashMap<>();
     addresses.put("ResourceManager", "http://"
-        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS) + "/ws/v1/cluster/apps");
+        + yarn.getConfig().get(YarnConfiguration.RM_WEBAPP_ADDRESS) + "/cluster/apps");
     // The NMs' own configs say port 0 (bind any); the RM knows the ports they bound.
     List<String> nms = new ArrayList<>();
     for (RMNode node : yarn.getResourceManager().getRMContext().getRMNodes().values()) {
@@ -219,8 +219,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       addresses.put("NodeManager " + (i + 1), nms.get(i));
     }
     addresses.put("JobHistory", "http://"
-        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address")
-        + "/ws/v1/history/mapreduce/jobs");
+        + yarn.getConfig().get("mapreduce.jobhistory.webapp.address") + "/jobhistory");
     addresses.put("NameNode", "http://localhost:" + dfs.getNameNode().getHttpAddress().getPort()
         + "/dfshealth.html");
     return addresses;
