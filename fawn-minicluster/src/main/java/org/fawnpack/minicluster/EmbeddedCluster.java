@@ -1,7 +1,6 @@
 package org.fawnpack.minicluster;
 
 import java.io.IOException;
-import java.io.OutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -162,16 +161,13 @@ public final class EmbeddedCluster implements AutoCloseable {
     return yarn.getResourceManager();
   }
 
-  /** Writes core-site.xml and friends so that a separate JVM (RunJar) can submit to us. */
+  /**
+   * Writes the client configuration a separate JVM (hadoop jar, ./fawn) submits to us with;
+   * see {@link ClientConfFiles}.
+   */
   private void writeClientConf() throws IOException {
-    Path dir = clientConfDir();
-    Files.createDirectories(dir);
-    try (OutputStream out = Files.newOutputStream(dir.resolve("core-site.xml"))) {
-      clientConf.writeXml(out);
-    }
-    for (String name : List.of("hdfs-site.xml", "yarn-site.xml", "mapred-site.xml")) {
-      Files.writeString(dir.resolve(name), "<?xml version=\"1.0\"?>\n<configuration/>\n");
-    }
+    ClientConfFiles.write(clientConf, spec.overrides().keySet(),
+        System.getProperty("java.class.path"), clientConfDir());
   }
 
   /** A directory holding this cluster's client configuration (a HADOOP_CONF_DIR). */

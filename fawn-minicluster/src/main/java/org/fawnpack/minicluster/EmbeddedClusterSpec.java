@@ -100,6 +100,11 @@ public final class EmbeddedClusterSpec {
   }
 
   /** The collector's properties (in the aux-services manifest). */
+  /** The settings given with {@link Builder#set}, over the cluster's own. */
+  public Map<String, String> overrides() {
+    return overrides;
+  }
+
   public Map<String, String> energyProperties() {
     return energyProperties;
   }

@@ -74,12 +74,18 @@ class WordCountJobsTest {
 
   @Test
   void hadoopJar_wordcount2_runsOnTheClusterLikeTheHadoopCommand() throws Exception {
+    long appsBefore = CLUSTER.cluster().resourceManager().getRMContext().getRMApps().size();
     HadoopCommand.Result result = HadoopCommand.hadoopJar(CLUSTER.cluster().clientConfDir(),
         "wordcount2", "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(),
         "/out/wordcount2-runjar");
 
     assertEquals(0, result.exitCode(), result.stderr());
     assertTrue(result.stdout().contains("wordcount2 succeeded"), result.stdout());
+    // On the cluster, not in the client's local job runner: the ResourceManager ran it.
+    assertEquals(appsBefore + 1,
+        CLUSTER.cluster().resourceManager().getRMContext().getRMApps().size(), result.stdout());
+    assertTrue(!result.stdout().contains("job_local") && !result.stderr().contains("job_local"),
+        result.stdout());
     assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(),
         new Path("/out/wordcount2-runjar")));
   }
