@@ -7,7 +7,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import org.apache.hadoop.fs.FileSystem;
 import org.fawnpack.jobs.JobTool;
 import org.fawnpack.jobs.LogCount2;
@@ -26,6 +25,9 @@ import org.fawnpack.minicluster.SampleInputs;
  * {@code --all} the other jobs of the jar follow on the same cluster ({@link AllJobsDemo}).
  */
 public final class Demo {
+
+  /** How long a stop may take before the demo exits without it. */
+  private static final int STOP_LIMIT_SECONDS = 120;
 
   private final DemoOptions options;
   private final PrintStream out;
@@ -99,7 +101,7 @@ public final class Demo {
       return allOk ? 0 : 1;
     } finally {
       out.println("Stopping the embedded cluster (about 20 s) ...");
-      cluster.close();
+      closeWithin(cluster, STOP_LIMIT_SECONDS); // one line per service, from the cluster's log
     }
   }
 
@@ -158,17 +160,29 @@ public final class Demo {
     }
   }
 
+  /**
+   * Stops the cluster, or gives up after {@code limitSeconds}: a daemon that hangs in its stop
+   * must not keep the terminal.
+   */
+  private void closeWithin(EmbeddedCluster cluster, int limitSeconds) throws InterruptedException {
+    Thread stopper = new Thread(cluster::close, "demo-stop");
+    stopper.start();
+    stopper.join(limitSeconds * 1000L);
+    if (stopper.isAlive()) {
+      out.printf("The cluster did not stop within %d s; exiting without waiting for it.%n",
+          limitSeconds);
+      out.flush();
+      Runtime.getRuntime().halt(1);
+    }
+  }
+
   private void keepRunning(EmbeddedCluster cluster) throws InterruptedException {
     out.println("\nThe cluster stays up (--keep). Web UIs (a job's joules: JobHistory, the job,"
         + " Counters, group FAWN energy):");
     cluster.webAddresses().forEach((name, url) -> out.printf("  %-15s %s%n", name, url));
     out.printf("  client config   %s%n", cluster.clientConfDir());
+    StopSignals signals = StopSignals.install();
     out.println("Press Ctrl-C to stop it.");
-    CountDownLatch stopped = new CountDownLatch(1);
-    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
-      cluster.close();
-      stopped.countDown();
-    }));
-    stopped.await();
+    out.println(signals.await() + ": stopping.");
   }
 }

@@ -255,28 +255,41 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  /** Stops YARN, then HDFS; each stop runs even if the other fails. Idempotent. */
+  /**
+   * Stops YARN, then HDFS, logging one line per service; each stop runs even if another fails.
+   * Idempotent. Daemon threads' complaints about being interrupted by the stop are silenced
+   * ({@link ShutdownNoise}).
+   */
   @Override
   public void close() {
-    long started = System.nanoTime();
-    if (yarn != null) {
-      stopNodeManagersTogether();
-      try {
-        yarn.stop();
-      } catch (RuntimeException e) {
-        LOG.warn("Stopping YARN of cluster '{}' failed", spec.name(), e);
+    try (ShutdownNoise quiet = ShutdownNoise.silence()) {
+      if (yarn != null) {
+        long started = System.nanoTime();
+        stopNodeManagersTogether();
+        LOG.info("Cluster '{}': {} NodeManagers stopped in {}", spec.name(),
+            spec.totalNodeManagers(), seconds(started));
+        started = System.nanoTime();
+        try {
+          yarn.stop();
+          LOG.info("Cluster '{}': ResourceManager and JobHistory server stopped in {}",
+              spec.name(), seconds(started));
+        } catch (RuntimeException e) {
+          LOG.warn("Stopping YARN of cluster '{}' failed", spec.name(), e);
+        }
+        yarn = null;
       }
-      yarn = null;
-    }
-    long yarnStopped = System.nanoTime();
-    if (dfs != null) {
-      dfs.shutdown();
-      dfs = null;
-    }
-    if (clientConf != null) {
-      LOG.info("Embedded cluster '{}' stopped: YARN in {} ms, HDFS in {} ms", spec.name(),
-          (yarnStopped - started) / 1_000_000, (System.nanoTime() - yarnStopped) / 1_000_000);
+      if (dfs != null) {
+        long started = System.nanoTime();
+        dfs.shutdown();
+        dfs = null;
+        LOG.info("Cluster '{}': HDFS (NameNode, {} DataNode(s)) stopped in {}", spec.name(),
+            spec.dataNodes(), seconds(started));
+      }
     }
     clientConf = null;
+  }
+
+  private static String seconds(long startedNanos) {
+    return String.format("%.1f s", (System.nanoTime() - startedNanos) / 1e9);
   }
 }
