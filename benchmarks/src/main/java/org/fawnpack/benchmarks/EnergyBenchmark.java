@@ -24,6 +24,7 @@ import org.apache.hadoop.yarn.api.records.ContainerId;
 import org.fawnpack.energy.CollectorClient;
 import org.fawnpack.energy.ContainerEnergy;
 import org.fawnpack.energy.EnergyCounter;
+import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.energy.EnergyMetering;
 import org.fawnpack.energy.EnergyProtocol;
 import org.fawnpack.jobs.JobTool;
@@ -143,12 +144,12 @@ public final class EnergyBenchmark {
    */
   private static Map<String, String> modelMeter(String utilisation) {
     Map<String, String> settings = new LinkedHashMap<>();
-    settings.put("fawn.energy.meters", "model");
-    settings.put("fawn.energy.meter.model.idle-watts", "1.40");
-    settings.put("fawn.energy.meter.model.busy-watts", "1.68");
-    settings.put("fawn.energy.meter.model.utilisation", utilisation);
-    settings.put("fawn.energy.sample-interval-ms", "1000");
-    settings.put("fawn.energy.history.enabled", "false");
+    settings.put(EnergyKeys.METERS.name(), "model");
+    settings.put(EnergyKeys.meterKey("model", "idle-watts"), "1.40");
+    settings.put(EnergyKeys.meterKey("model", "busy-watts"), "1.68");
+    settings.put(EnergyKeys.meterKey("model", "utilisation"), utilisation);
+    settings.put(EnergyKeys.SAMPLE_INTERVAL_MS.name(), "1000");
+    settings.put(EnergyKeys.HISTORY_ENABLED.name(), "false");
     return settings;
   }
 
@@ -279,7 +280,7 @@ public final class EnergyBenchmark {
     Map<String, String> settings = modelMeter("containers");
     // Idle power as the embedded cluster configures it: the dynamic part is then exactly the
     // model's (busy - idle) x utilisation, split by the containers' CPU time.
-    settings.put("fawn.energy.node.idle-watts", "1.40");
+    settings.put(EnergyKeys.NODE_IDLE_WATTS.name(), "1.40");
     Path localDir = Files.createTempDirectory("fawn-energy-bench-");
     try (ChildProcesses children = new ChildProcesses()) {
       // All four busy processes on one CPU: one run queue, whose fair scheduler gives equal
@@ -341,7 +342,7 @@ public final class EnergyBenchmark {
   List<Double> queryLatency() throws Exception {
     out.printf("[overhead] timing %d ENERGY queries ...%n", QUERIES);
     Map<String, String> settings = modelMeter("containers");
-    settings.put("fawn.energy.node.idle-watts", "1.40");
+    settings.put(EnergyKeys.NODE_IDLE_WATTS.name(), "1.40");
     Path localDir = Files.createTempDirectory("fawn-energy-bench-");
     try (ChildProcesses children = new ChildProcesses()) {
       Process sleeper = children.shell("sleep 3600 & wait");

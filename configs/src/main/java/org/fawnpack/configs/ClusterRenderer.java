@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.fawnpack.energy.EnergyKeys;
 
 /**
  * Renders an inventory into one Hadoop configuration directory per host: core-site, hdfs-site,
@@ -124,30 +125,30 @@ public final class ClusterRenderer {
       if (power.isEmpty()) {
         // No meter and no measured power: the collector runs with no meter (every sample a
         // gap), which validate reports as a warning rather than inventing figures.
-        y.set("fawn.energy.meters", "", "no meter in the inventory and no power figures in "
+        y.set(EnergyKeys.METERS.name(), "", "no meter in the inventory and no power figures in "
             + profile.name() + ": unmetered");
         return;
       }
       meters.add("model");
-      y.set("fawn.energy.meter.model.type", "model", "no meter in the inventory: the profile's"
+      y.set(EnergyKeys.meterKey("model", "type"), "model", "no meter in the inventory: the profile's"
           + " power model, an estimate");
-      y.set("fawn.energy.meter.model.idle-watts", power.get().idleWatts().value(),
+      y.set(EnergyKeys.meterKey("model", "idle-watts"), power.get().idleWatts().value(),
           profile.name() + ": " + power.get().idleWatts().source());
-      y.set("fawn.energy.meter.model.busy-watts", power.get().busyWatts().value(),
+      y.set(EnergyKeys.meterKey("model", "busy-watts"), power.get().busyWatts().value(),
           profile.name() + ": " + power.get().busyWatts().source());
     } else {
       for (String meter : meters) {
-        inventory.meters().get(meter).forEach((k, v) -> y.set("fawn.energy.meter." + meter + "."
+        inventory.meters().get(meter).forEach((k, v) -> y.set(EnergyKeys.METER_PREFIX + meter + "."
             + k, v, "inventory meter " + meter));
         List<String> fed = inventory.hostsOf(meter);
         if (fed.size() > 1) {
-          y.set("fawn.energy.meter." + meter + ".hosts", String.join(",", fed), "the meter feeds "
+          y.set(EnergyKeys.meterKey(meter, "hosts"), String.join(",", fed), "the meter feeds "
               + fed.size() + " hosts; each books an equal share");
         }
       }
     }
-    y.set("fawn.energy.meters", String.join(",", meters), "this host's meters");
-    power.ifPresent(p -> y.set("fawn.energy.node.idle-watts", p.idleWatts().value(),
+    y.set(EnergyKeys.METERS.name(), String.join(",", meters), "this host's meters");
+    power.ifPresent(p -> y.set(EnergyKeys.NODE_IDLE_WATTS.name(), p.idleWatts().value(),
         profile.name() + ": " + p.idleWatts().source()));
   }
 

@@ -6,6 +6,7 @@ import java.util.Objects;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.energy.EnergyKeys;
 
 /**
  * Checks a cluster's configuration files for settings that cannot work or waste the nodes.
@@ -268,8 +269,8 @@ public final class Validator {
   private void meters(String host) {
     Configuration y = confs.conf(host, YARN);
     if (y.getTrimmed("yarn.nodemanager.aux-services", "").contains("fawn_energy")
-        && y.getTrimmedStrings("fawn.energy.meters").length == 0) {
-      warn(host, YARN, "fawn.energy.meters", "", "no meter: the energy collector records only"
+        && y.getTrimmedStrings(EnergyKeys.METERS.name()).length == 0) {
+      warn(host, YARN, EnergyKeys.METERS.name(), "", "no meter: the energy collector records only"
           + " gaps on this host; add a meter in the inventory or power figures to its profile");
     }
   }

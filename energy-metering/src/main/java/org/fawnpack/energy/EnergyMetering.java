@@ -15,9 +15,9 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
  */
 public final class EnergyMetering {
   /** Whether a driver that honours it (every job in fawn-jobs.jar) meters the job. */
-  public static final String ENABLED_KEY = "fawn.energy.metering";
+  public static final String ENABLED_KEY = EnergyKeys.METERING.name();
   /** The job's real output format while {@link MeteringOutputFormat} stands in front of it. */
-  public static final String DELEGATE_KEY = "fawn.energy.metering.output-format";
+  public static final String DELEGATE_KEY = EnergyKeys.METERING_OUTPUT_FORMAT.name();
 
   private EnergyMetering() {
   }
@@ -43,11 +43,14 @@ public final class EnergyMetering {
   }
 
   /**
-   * For drivers: meters the job unless {@value #ENABLED_KEY} says otherwise ({@code defaultOn}
-   * when unset). Returns whether the job is metered.
+   * For drivers: meters the job unless {@code fawn.energy.metering} says otherwise
+   * ({@code defaultOn} when unset). Returns whether the job is metered.
+   *
+   * @throws org.fawnpack.conf.InvalidConfigValueException when the key is neither true nor false
    */
   public static boolean enableUnlessDisabled(Job job, boolean defaultOn) {
-    if (job.getConfiguration().getBoolean(ENABLED_KEY, defaultOn)) {
+    String raw = job.getConfiguration().getTrimmed(ENABLED_KEY);
+    if (raw == null ? defaultOn : EnergyKeys.METERING.parse(raw)) {
       enable(job);
       return true;
     }

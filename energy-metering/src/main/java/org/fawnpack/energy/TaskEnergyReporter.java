@@ -14,8 +14,7 @@ import org.slf4j.LoggerFactory;
  * unanswered query is logged once per JVM and counted as TASKS_UNMETERED.
  */
 final class TaskEnergyReporter {
-  static final String CLIENT_TIMEOUT_KEY = "fawn.energy.client.timeout-ms";
-  static final int DEFAULT_CLIENT_TIMEOUT_MS = 5000;
+  static final String CLIENT_TIMEOUT_KEY = EnergyKeys.CLIENT_TIMEOUT_MS.name();
   private static final Logger LOG = LoggerFactory.getLogger(TaskEnergyReporter.class);
 
   /**
@@ -52,7 +51,7 @@ final class TaskEnergyReporter {
       context.getCounter(EnergyCounter.TASKS_UNMETERED).increment(1);
       return;
     }
-    int timeout = context.getConfiguration().getInt(CLIENT_TIMEOUT_KEY, DEFAULT_CLIENT_TIMEOUT_MS);
+    int timeout = clientTimeoutMillis(context.getConfiguration());
     try {
       int port = EnergyProtocol.decodePort(metadata);
       ContainerEnergy total = new CollectorClient(port, timeout).containerEnergy(containerId);
@@ -92,6 +91,16 @@ final class TaskEnergyReporter {
   private static void logOnce(String cause, String message) {
     if (LOGGED_CAUSES.add(cause)) {
       LOG.warn(message);
+    }
+  }
+
+  /** The job never fails because of metering: a bad timeout is logged and the default used. */
+  private static int clientTimeoutMillis(org.apache.hadoop.conf.Configuration conf) {
+    try {
+      return EnergyKeys.CLIENT_TIMEOUT_MS.read(conf::get);
+    } catch (IllegalArgumentException e) {
+      LOG.warn("{}; using {} ms", e.getMessage(), EnergyKeys.CLIENT_TIMEOUT_MS.defaultValue());
+      return EnergyKeys.CLIENT_TIMEOUT_MS.defaultValue();
     }
   }
 }

@@ -91,6 +91,14 @@ public final class ConfigKey<T> {
         ByteSizes::parse, v -> v >= min && v <= max, ByteSizes::spell);
   }
 
+  /** A finite number in {@code [min, max]}, or unset (reads as null). */
+  public static ConfigKey<Double> optionalDoubleKey(String name, double min, double max,
+      String doc) {
+    return new ConfigKey<>(name, null, "a number in " + min + ".." + max + " or unset", doc,
+        raw -> Double.parseDouble(raw), v -> v >= min && v <= max,
+        v -> v == null ? "(unset)" : v.toString());
+  }
+
   /** A finite number in {@code [min, max]}. */
   public static ConfigKey<Double> doubleKey(String name, double defaultValue, double min,
       double max, String doc) {

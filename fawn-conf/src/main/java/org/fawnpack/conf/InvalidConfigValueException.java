@@ -5,7 +5,7 @@ package org.fawnpack.conf;
  * given and what is allowed: {@code fawn.kv.sync = sometimes is invalid: must be one of none,
  * interval, every-write}.
  */
-public final class InvalidConfigValueException extends IllegalArgumentException {
+public class InvalidConfigValueException extends IllegalArgumentException {
 
   private static final long serialVersionUID = 1L;
 
@@ -14,7 +14,16 @@ public final class InvalidConfigValueException extends IllegalArgumentException 
   private final String allowed;
 
   public InvalidConfigValueException(String key, Object value, String allowed) {
-    super(key + " = " + value + " is invalid: must be " + allowed);
+    this(key, value, allowed, key + " = " + value + " is invalid: must be " + allowed);
+  }
+
+  /**
+   * For checks whose words do not fit the one-line shape (a meter's options that depend on
+   * each other); the message still names the key.
+   */
+  protected InvalidConfigValueException(String key, Object value, String allowed,
+      String message) {
+    super(message);
     this.key = key;
     this.value = String.valueOf(value);
     this.allowed = allowed;

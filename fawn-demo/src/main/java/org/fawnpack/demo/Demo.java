@@ -8,11 +8,12 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import org.apache.hadoop.fs.FileSystem;
+import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.jobs.JobTool;
-import org.fawnpack.jobs.LogCount2;
 import org.fawnpack.jobs.LogCount;
-import org.fawnpack.jobs.WordCount2;
+import org.fawnpack.jobs.LogCount2;
 import org.fawnpack.jobs.WordCount;
+import org.fawnpack.jobs.WordCount2;
 import org.fawnpack.minicluster.EmbeddedCluster;
 import org.fawnpack.minicluster.EmbeddedClusterSpec;
 import org.fawnpack.minicluster.JobOutputs;
@@ -73,8 +74,8 @@ public final class Demo {
         spec.masterMemoryMb());
     out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
         + " (%s W idle, %s W busy): the joules are estimates.%n",
-        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.idle-watts"),
-        EmbeddedClusterSpec.EDISON_MODEL_METER.get("fawn.energy.meter.edison-model.busy-watts"));
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", "idle-watts")),
+        EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", "busy-watts")));
     if (options.all()) {
       out.printf("--all: then teragen (%,d rows), terasort, teravalidate, pi (%d x %,d points),"
           + " md5gen (2^%d values) and md5search.%n", options.teraRows(), AllJobsDemo.PI_MAPS,

@@ -7,6 +7,7 @@ import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.fawnpack.conf.ConfigKey;
+import org.fawnpack.energy.EnergyKeys;
 
 /**
  * The shape of an {@link EmbeddedCluster}: how many NodeManagers of what size, where its files
@@ -87,12 +88,12 @@ public final class EmbeddedClusterSpec {
    * the host's /proc/stat would charge each for all). The figures are estimates, and say so.
    */
   public static final Map<String, String> EDISON_MODEL_METER = Map.of(
-      "fawn.energy.meters", "edison-model",
-      "fawn.energy.meter.edison-model.type", "model",
-      "fawn.energy.meter.edison-model.idle-watts", "1.40",
-      "fawn.energy.meter.edison-model.busy-watts", "1.68",
-      "fawn.energy.meter.edison-model.utilisation", "containers",
-      "fawn.energy.node.idle-watts", "1.40");
+      EnergyKeys.METERS.name(), "edison-model",
+      EnergyKeys.meterKey("edison-model", "type"), "model",
+      EnergyKeys.meterKey("edison-model", "idle-watts"), "1.40",
+      EnergyKeys.meterKey("edison-model", "busy-watts"), "1.68",
+      EnergyKeys.meterKey("edison-model", "utilisation"), "containers",
+      EnergyKeys.NODE_IDLE_WATTS.name(), "1.40");
 
   /** Whether every NodeManager runs the fawn_energy collector. */
   public boolean energyCollector() {

@@ -16,6 +16,7 @@ import java.util.stream.Collectors;
 import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.conf.ConfigReference;
 import org.fawnpack.configs.ConfigsKeys;
+import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.input.FawnInputConfig;
 import org.fawnpack.jobs.JobKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
@@ -40,7 +41,8 @@ class ConfigurationReferenceTest {
       "fawn.jobs.", JobKeys.KEYS,
       "fawn.configs.", ConfigsKeys.KEYS,
       "fawn.kv.", DatastoreConfig.KEYS,
-      "fawn.minicluster.", EmbeddedClusterSpec.KEYS);
+      "fawn.minicluster.", EmbeddedClusterSpec.KEYS,
+      "fawn.energy.", EnergyKeys.KEYS);
 
   @Test
   void reference_hasEveryKeysRowAsTheCodeDefinesIt() throws Exception {

@@ -3,7 +3,6 @@ package org.fawnpack.energy.meter;
 import java.io.IOException;
 import java.util.Map;
 import java.util.OptionalDouble;
-import org.fawnpack.energy.EnergyConfigException;
 
 /**
  * Power drawn through a UPS, from apcupsd's Network Information Server: {@code LOADPCT / 100 ×

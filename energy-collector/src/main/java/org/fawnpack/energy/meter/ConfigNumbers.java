@@ -1,6 +1,5 @@
 package org.fawnpack.energy.meter;
 
-import org.fawnpack.energy.EnergyConfigException;
 
 /** Reads a whole-number setting within bounds; errors name the key and the value. */
 public final class ConfigNumbers {

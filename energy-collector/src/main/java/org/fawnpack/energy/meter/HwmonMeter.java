@@ -1,7 +1,6 @@
 package org.fawnpack.energy.meter;
 
 import java.util.List;
-import org.fawnpack.energy.EnergyConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

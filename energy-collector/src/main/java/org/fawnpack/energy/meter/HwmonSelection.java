@@ -9,7 +9,6 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
-import org.fawnpack.energy.EnergyConfigException;
 
 /**
  * Turns the keys {@code sysfs-root}, {@code chip} and {@code channels} into the list of channels

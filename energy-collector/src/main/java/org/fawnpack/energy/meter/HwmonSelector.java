@@ -3,7 +3,6 @@ package org.fawnpack.energy.meter;
 import java.util.Locale;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.fawnpack.energy.EnergyConfigException;
 
 /**
  * One entry of {@code channels}: {@code power<N>}, or {@code in<A>*curr<B>} for a chip that

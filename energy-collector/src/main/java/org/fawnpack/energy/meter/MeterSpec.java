@@ -6,7 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import org.apache.hadoop.conf.Configuration;
-import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.EnergyKeys;
 
 /**
  * The configuration of one named meter: the keys {@code fawn.energy.meter.<name>.*}. Getters
@@ -14,9 +14,9 @@ import org.fawnpack.energy.EnergyConfigException;
  * yarn-site.xml is found at NodeManager start, not as a silent zero.
  */
 public final class MeterSpec {
-  public static final String PREFIX = "fawn.energy.meter.";
+  public static final String PREFIX = EnergyKeys.METER_PREFIX;
   /** The collector's key: how long a sample waits for each meter's read. */
-  public static final String METER_TIMEOUT_KEY = "fawn.energy.meter-timeout-ms";
+  public static final String METER_TIMEOUT_KEY = EnergyKeys.METER_TIMEOUT_MS.name();
 
   private final String name;
   private final Configuration conf;
@@ -90,7 +90,6 @@ public final class MeterSpec {
   public int getInt(String setting, int defaultValue, int min, int max) {
     return ConfigNumbers.intIn(key(setting), get(setting, null), defaultValue, min, max);
   }
-
 
   public double getDouble(String setting, double defaultValue) {
     String value = get(setting, null);

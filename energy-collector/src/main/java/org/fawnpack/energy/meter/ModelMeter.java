@@ -2,7 +2,6 @@ package org.fawnpack.energy.meter;
 
 import java.io.IOException;
 import java.util.Objects;
-import org.fawnpack.energy.EnergyConfigException;
 import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.fawnpack.energy.cpu.HostCpuUtilisation;
 

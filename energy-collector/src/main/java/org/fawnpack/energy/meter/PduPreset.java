@@ -5,7 +5,6 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Set;
 import java.util.stream.Collectors;
-import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.smi.OID;
 
 /**

@@ -5,7 +5,6 @@ import java.nio.file.AccessDeniedException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.fawnpack.energy.EnergyConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

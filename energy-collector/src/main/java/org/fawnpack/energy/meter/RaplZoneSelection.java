@@ -9,7 +9,6 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
-import org.fawnpack.energy.EnergyConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,7 +3,6 @@ package org.fawnpack.energy.meter;
 import java.io.IOException;
 import java.util.Locale;
 import java.util.OptionalDouble;
-import org.fawnpack.energy.EnergyConfigException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -3,7 +3,6 @@ package org.fawnpack.energy.meter;
 import java.io.IOException;
 import java.util.List;
 import java.util.Locale;
-import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.security.AuthenticationProtocol;
 import org.snmp4j.security.PrivacyProtocol;
 import org.snmp4j.security.SecurityLevel;

@@ -2,7 +2,6 @@ package org.fawnpack.energy.meter;
 
 import java.net.InetAddress;
 import java.net.UnknownHostException;
-import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.smi.UdpAddress;
 
 /**

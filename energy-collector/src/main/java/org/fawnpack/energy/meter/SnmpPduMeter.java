@@ -4,7 +4,6 @@ import java.io.IOException;
 import java.util.List;
 import java.util.OptionalInt;
 import java.util.function.LongSupplier;
-import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.smi.Counter64;
 import org.snmp4j.smi.Integer32;
 import org.snmp4j.smi.OID;

@@ -1,7 +1,6 @@
 package org.fawnpack.energy.meter;
 
 import java.util.regex.Pattern;
-import org.fawnpack.energy.EnergyConfigException;
 import org.snmp4j.smi.OID;
 
 /**

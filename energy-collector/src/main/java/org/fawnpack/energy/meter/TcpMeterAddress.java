@@ -1,6 +1,5 @@
 package org.fawnpack.energy.meter;
 
-import org.fawnpack.energy.EnergyConfigException;
 
 /**
  * The {@code host[:port]} of a meter reached over TCP (SCPI supplies, apcupsd). An IPv6 literal

@@ -24,10 +24,11 @@ import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
 import org.fawnpack.energy.ContainerEnergy;
-import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.energy.EnergyProtocol;
 import org.fawnpack.energy.cpu.ContainerCpuSource;
 import org.fawnpack.energy.cpu.CpuUtilisation;
+import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.meter.MeterSpec;
 import org.fawnpack.energy.meter.PowerMeter;
 import org.slf4j.Logger;
@@ -94,7 +95,7 @@ public class EnergyCollectorService extends AuxiliaryService {
     historyWriter = new HistoryWriter(conf, settings.historyDir(), node);
     if (channels.isEmpty()) {
       LOG.warn("{} has no meters ({} is empty): tasks will report gaps and no energy",
-          EnergyProtocol.SERVICE_NAME, EnergySettings.METERS);
+          EnergyProtocol.SERVICE_NAME, EnergyKeys.METERS.name());
     }
     LOG.info("{} on {}: meters {}, sample every {} ms (meter timeout {} ms), idle power {}",
         EnergyProtocol.SERVICE_NAME, node, meterSummary, settings.sampleIntervalMillis(),

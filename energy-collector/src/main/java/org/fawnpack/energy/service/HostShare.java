@@ -1,7 +1,7 @@
 package org.fawnpack.energy.service;
 
 import java.util.List;
-import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.meter.MeterSpec;
 
 /**

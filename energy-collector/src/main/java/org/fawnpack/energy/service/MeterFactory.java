@@ -3,7 +3,7 @@ package org.fawnpack.energy.service;
 import java.io.IOException;
 import java.lang.reflect.Constructor;
 import java.lang.reflect.InvocationTargetException;
-import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.fawnpack.energy.meter.ApcupsdMeter;
 import org.fawnpack.energy.meter.HwmonMeter;

@@ -8,7 +8,6 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.apache.hadoop.conf.Configuration;
-import org.fawnpack.energy.EnergyConfigException;
 import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.junit.jupiter.api.Test;
 

@@ -6,7 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
-import org.fawnpack.energy.EnergyConfigException;
+import org.fawnpack.energy.EnergyKeys;
+import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.meter.MeterSpec;
 import org.fawnpack.energy.meter.PowerMeter;
 import org.junit.jupiter.api.Test;
@@ -48,14 +49,14 @@ class SnmpMeterWaitTest {
 
     EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> create(conf));
     assertEquals(METER + "timeout-ms", e.key());
-    assertTrue(e.getMessage().contains(EnergySettings.METER_TIMEOUT_MS + " (500 ms)"),
+    assertTrue(e.getMessage().contains(EnergyKeys.METER_TIMEOUT_MS.name() + " (500 ms)"),
         e.getMessage());
   }
 
   @Test
   void fasterSampling_needsShorterSnmpTimeouts() throws IOException {
     Configuration conf = pduConf();
-    conf.set(EnergySettings.SAMPLE_INTERVAL_MS, "400");
+    conf.set(EnergyKeys.SAMPLE_INTERVAL_MS.name(), "400");
 
     // The wait is then 200 ms: the default 200 ms x 2 tries does not fit, 90 ms x 2 does.
     EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> create(conf));

@@ -9,6 +9,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.energy.report.JobHistoryClient.CounterValues;
 import org.fawnpack.energy.report.JobHistoryClient.JobInfo;
 import org.fawnpack.energy.report.JobHistoryClient.TaskInfo;
@@ -34,7 +35,7 @@ public class EnergyReport extends Configured implements Tool {
           + "  --html <file>        also write a self-contained HTML page with a power chart per"
           + " node\n"
           + "  --history-dir <dir>  the collector's history directory (default: "
-          + HistoryFileReader.HISTORY_DIR + ", else " + HistoryFileReader.DEFAULT_HISTORY_DIR
+          + EnergyKeys.HISTORY_DIR.name() + ", else " + EnergyKeys.HISTORY_DIR.defaultValue()
           + ")\n"
           + "  --jhs <host:port>    the JobHistory server's web address (default: "
           + JobHistoryClient.WEBAPP_ADDRESS + ", else " + JobHistoryClient.DEFAULT_WEBAPP_ADDRESS
@@ -187,7 +188,7 @@ public class EnergyReport extends Configured implements Tool {
    * The report of a finished job.
    *
    * @param historyDir the collector's history directory (any Hadoop file system URI); null for
-   *     {@value HistoryFileReader#HISTORY_DIR} from {@code conf}
+   *     {@code fawn.energy.history.dir} from {@code conf}
    * @param jhsAddress the JobHistory server's {@code host:port} (or {@code http(s)://host:port});
    *     null for {@value JobHistoryClient#WEBAPP_ADDRESS} from {@code conf}
    * @throws JobNotFoundException if the server does not know the job

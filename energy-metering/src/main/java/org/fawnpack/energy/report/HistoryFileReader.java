@@ -18,6 +18,7 @@ import org.apache.hadoop.fs.FSDataInputStream;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.fawnpack.energy.HistoryFormat;
 
 /**
  * Reads the energy collector's per-application, per-node history files
@@ -26,10 +27,7 @@ import org.apache.hadoop.fs.Path;
  * damaged file never yields quietly wrong joules.
  */
 public final class HistoryFileReader {
-  /** The collector's key for the history directory, and its default. */
-  public static final String HISTORY_DIR = "fawn.energy.history.dir";
-  public static final String DEFAULT_HISTORY_DIR = "/fawn/energy";
-  static final String MAGIC = "# fawn-energy history v1";
+  static final String MAGIC = HistoryFormat.MAGIC;
   private static final Pattern HEADER_FIELD = Pattern.compile("(\\w+)=(\\S*)");
 
   private HistoryFileReader() {
@@ -37,14 +35,13 @@ public final class HistoryFileReader {
 
   /** The history directory the configuration names. */
   public static String historyDir(Configuration conf) {
-    return conf.getTrimmed(HISTORY_DIR, DEFAULT_HISTORY_DIR);
+    return HistoryFormat.historyDir(conf);
   }
 
   /** {@code <historyDir>/<applicationId>}, qualified against the directory's file system. */
   public static Path applicationDir(Configuration conf, String historyDir, String applicationId)
       throws IOException {
-    Path dir = new Path(new Path(historyDir), applicationId);
-    return dir.getFileSystem(conf).makeQualified(dir);
+    return HistoryFormat.applicationDir(conf, historyDir, applicationId);
   }
 
   /**
@@ -137,8 +134,9 @@ public final class HistoryFileReader {
       }
       String[] f = line.split(",", -1);
       switch (f[0]) {
-        case "sample" -> {
-          expectFields(f, 6, where, lineNumber, "sample,<end ms>,<watts>,<node uJ>,<app uJ>,<gap>");
+        case HistoryFormat.SAMPLE -> {
+          expectFields(f, HistoryFormat.SAMPLE_FIELDS, where, lineNumber,
+              HistoryFormat.SAMPLE_FORM);
           double watts = parseDouble(f[2], where, lineNumber, "watts");
           String gap = f[5].trim();
           if (!gap.equals("0") && !gap.equals("1")) {
@@ -148,9 +146,9 @@ public final class HistoryFileReader {
               parseLong(f[3], where, lineNumber, "node uJ"),
               parseLong(f[4], where, lineNumber, "application uJ"), gap.equals("1")));
         }
-        case "container" -> {
-          expectFields(f, 12, where, lineNumber, "container,<id>,<type>,<vcores>,<memory MB>,"
-              + "<start ms>,<stop ms>,<energy uJ>,<idle uJ>,<samples>,<gaps>,<estimated>");
+        case HistoryFormat.CONTAINER -> {
+          expectFields(f, HistoryFormat.CONTAINER_FIELDS, where, lineNumber,
+              HistoryFormat.CONTAINER_FORM);
           if (f[1].isBlank()) {
             throw damaged(where, lineNumber, "container id is empty");
           }

@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.fawnpack.energy.EnergyKeys;
 
 /** The whole tool: a real HTTP server in the JobHistory server's shapes, files on local disk. */
 class EnergyReportTest {
@@ -88,7 +89,7 @@ class EnergyReportTest {
   void takesServerAndDirectoryFromGenericOptions() throws Exception {
     Fixtures.writeHistory(tmp.resolve("history"), true);
     int rc = run("-D", JobHistoryClient.WEBAPP_ADDRESS + "=" + jhs.address(),
-        "-D", HistoryFileReader.HISTORY_DIR + "=" + historyUri(), "report", JOB_ID);
+        "-D", EnergyKeys.HISTORY_DIR.name() + "=" + historyUri(), "report", JOB_ID);
     assertEquals(0, rc, err());
     assertEquals(5000.0, number(out(), "node energy", "J"), EPS);
     assertTrue(value(out(), "ESTIMATED (model)").contains("nodeA.csv says estimated=true"));
@@ -172,7 +173,7 @@ class EnergyReportTest {
     Fixtures.writeHistory(tmp.resolve("history"), false);
     Configuration conf = new Configuration();
     conf.set(JobHistoryClient.WEBAPP_ADDRESS, jhs.address());
-    conf.set(HistoryFileReader.HISTORY_DIR, historyUri());
+    conf.set(EnergyKeys.HISTORY_DIR.name(), historyUri());
     EnergyReportModel m = EnergyReport.report(conf, JOB_ID);
     assertEquals(JOB_ID, m.jobId());
     assertEquals(APP_ID, m.applicationId());
