@@ -154,8 +154,8 @@ final class Fixtures {
     JobHistoryClient.JobInfo job = new JobHistoryClient.JobInfo(JOB_ID, JOB_NAME, "alice",
         "default", "SUCCEEDED", T0 - 3000, T0, T0 + 100_000, 2, 2, 1, 1);
     return EnergyReportModel.build(job,
-        JobHistoryClient.countersFrom(Json.parse(countersJson(tasksEstimated))),
-        JobHistoryClient.tasksFrom(Json.parse(tasksJson())),
+        JobHistoryClient.countersFrom(JettisonJson.parse(countersJson(tasksEstimated))),
+        JobHistoryClient.tasksFrom(JettisonJson.parse(tasksJson())),
         "file:/tmp/fawn/energy/" + APP_ID,
         List.of(parse(nodeA(estimatedNode), "nodeA.csv"), parse(nodeB(), "nodeB.csv")));
   }

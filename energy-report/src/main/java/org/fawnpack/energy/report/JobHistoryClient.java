@@ -1,5 +1,11 @@
 package org.fawnpack.energy.report;
 
+import static org.fawnpack.energy.report.JettisonJson.list;
+import static org.fawnpack.energy.report.JettisonJson.member;
+import static org.fawnpack.energy.report.JettisonJson.number;
+import static org.fawnpack.energy.report.JettisonJson.text;
+
+import com.fasterxml.jackson.databind.JsonNode;
 import java.io.IOException;
 import java.net.ConnectException;
 import java.net.InetAddress;
@@ -39,7 +45,7 @@ import org.apache.hadoop.conf.Configuration;
  *         "status":".."}]}}
  * </pre>
  * Jettison writes a one-element list as the bare element and an empty list as {@code ""};
- * both are read as lists here (see {@link Json#list}).
+ * both are read as lists here (see {@link JettisonJson#list}).
  */
 public final class JobHistoryClient {
   /** Where the JobHistory server's web application listens (Hadoop's key and default). */
@@ -182,38 +188,37 @@ public final class JobHistoryClient {
   }
 
   /** {@code {"job":{...}}}; null if there is no job object. */
-  static JobInfo jobFrom(Object root) {
-    Object job = Json.member(root, "job");
-    if (!(job instanceof Map<?, ?>)) {
+  static JobInfo jobFrom(JsonNode root) {
+    JsonNode job = member(root, "job");
+    if (job == null || !job.isObject()) {
       return null;
     }
-    return new JobInfo(Json.text(job, "id"), Json.text(job, "name"), Json.text(job, "user"),
-        Json.text(job, "queue"), Json.text(job, "state"), Json.number(job, "submitTime", 0),
-        Json.number(job, "startTime", 0), Json.number(job, "finishTime", 0),
-        (int) Json.number(job, "mapsTotal", -1), (int) Json.number(job, "mapsCompleted", -1),
-        (int) Json.number(job, "reducesTotal", -1),
-        (int) Json.number(job, "reducesCompleted", -1));
+    return new JobInfo(text(job, "id"), text(job, "name"), text(job, "user"), text(job, "queue"),
+        text(job, "state"), number(job, "submitTime", 0), number(job, "startTime", 0),
+        number(job, "finishTime", 0), (int) number(job, "mapsTotal", -1),
+        (int) number(job, "mapsCompleted", -1), (int) number(job, "reducesTotal", -1),
+        (int) number(job, "reducesCompleted", -1));
   }
 
   /** {@code {"jobCounters":{"counterGroup":[...]}}}; null if there is no jobCounters member. */
-  static CounterValues countersFrom(Object root) {
-    Object jobCounters = Json.member(root, "jobCounters");
+  static CounterValues countersFrom(JsonNode root) {
+    JsonNode jobCounters = member(root, "jobCounters");
     if (jobCounters == null) {
       return null;
     }
     Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
-    for (Object group : Json.list(jobCounters, "counterGroup")) {
-      String groupName = Json.text(group, "counterGroupName");
+    for (JsonNode group : list(jobCounters, "counterGroup")) {
+      String groupName = text(group, "counterGroupName");
       if (groupName == null) {
         continue;
       }
       Map<String, Long> values = groups.computeIfAbsent(groupName, g -> new LinkedHashMap<>());
-      for (Object counter : Json.list(group, "counter")) {
-        String name = Json.text(counter, "name");
+      for (JsonNode counter : list(group, "counter")) {
+        String name = text(counter, "name");
         if (name != null) {
-          values.put(name, Json.number(counter, "totalCounterValue",
-              Json.number(counter, "mapCounterValue", 0)
-                  + Json.number(counter, "reduceCounterValue", 0)));
+          values.put(name, number(counter, "totalCounterValue",
+              number(counter, "mapCounterValue", 0)
+                  + number(counter, "reduceCounterValue", 0)));
         }
       }
     }
@@ -221,18 +226,18 @@ public final class JobHistoryClient {
   }
 
   /** {@code {"tasks":{"task":[...]}}} (or a bare task object, or {@code ""} for none). */
-  static List<TaskInfo> tasksFrom(Object root) {
-    Object tasks = Json.member(root, "tasks");
+  static List<TaskInfo> tasksFrom(JsonNode root) {
+    JsonNode tasks = member(root, "tasks");
     List<TaskInfo> result = new ArrayList<>();
-    for (Object task : Json.list(tasks, "task")) {
-      result.add(new TaskInfo(Json.text(task, "id"), Json.text(task, "type"),
-          Json.text(task, "state"), Json.number(task, "startTime", 0),
-          Json.number(task, "finishTime", 0)));
+    for (JsonNode task : list(tasks, "task")) {
+      result.add(new TaskInfo(text(task, "id"), text(task, "type"),
+          text(task, "state"), number(task, "startTime", 0),
+          number(task, "finishTime", 0)));
     }
     return result;
   }
 
-  private Object get(String jobId, String suffix) throws IOException {
+  private JsonNode get(String jobId, String suffix) throws IOException {
     if (!isJobId(jobId)) {
       throw new IllegalArgumentException("not a job id: " + jobId);
     }
@@ -265,7 +270,7 @@ public final class JobHistoryClient {
           + status + (detail == null ? "" : ": " + detail));
     }
     try {
-      return Json.parse(response.body());
+      return JettisonJson.parse(response.body());
     } catch (IOException e) {
       throw new IOException("the JobHistory server at " + address + " sent unreadable JSON for "
           + uri + ": " + e.getMessage(), e);
@@ -278,8 +283,8 @@ public final class JobHistoryClient {
       return null;
     }
     try {
-      Object remote = Json.member(Json.parse(body), "RemoteException");
-      String message = Json.text(remote, "message");
+      JsonNode remote = member(JettisonJson.parse(body), "RemoteException");
+      String message = text(remote, "message");
       if (message != null) {
         return message;
       }
