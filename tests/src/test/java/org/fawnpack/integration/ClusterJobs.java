@@ -6,6 +6,7 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.util.ClassUtil;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.energy.report.JobHistoryClient;
 import org.fawnpack.jobs.WordCount;
 import org.fawnpack.minicluster.EmbeddedCluster;
 
@@ -29,6 +30,11 @@ final class ClusterJobs {
           + ": build it first (mvn -DskipTests package)");
     }
     return built.toAbsolutePath().toString();
+  }
+
+  /** The cluster's JobHistory server, through the report's REST client (the one we ship). */
+  static JobHistoryClient history(EmbeddedCluster cluster) {
+    return JobHistoryClient.fromConf(cluster.clientConf());
   }
 
   /** Runs the tool with the cluster's client configuration plus the job jar. */

@@ -3,7 +3,6 @@ package org.fawnpack.integration;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
@@ -20,6 +19,7 @@ import org.apache.hadoop.mapreduce.Job;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.energy.report.EnergyReport;
 import org.fawnpack.energy.report.EnergyReportModel;
+import org.fawnpack.energy.report.JobHistoryClient;
 import org.fawnpack.jobs.WordCount2;
 import org.fawnpack.minicluster.EmbeddedClusterSpec;
 import org.fawnpack.minicluster.MiniClusterExtension;
@@ -59,11 +59,10 @@ class EnergyCountersTest {
         "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/metered"));
     Job job = tool.lastJob();
     String jobId = job.getJobID().toString();
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    JobHistoryClient history = ClusterJobs.history(CLUSTER.cluster());
 
-    Map<String, Long> counters = history.jobCounters(jobId, GROUP);
-    List<JsonNode> tasks = JobHistoryRest.elements(
-        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"));
+    Map<String, Long> counters = history.counters(jobId).groups().getOrDefault(GROUP, Map.of());
+    List<JobHistoryClient.TaskInfo> tasks = history.tasks(jobId);
     assertTrue(tasks.size() >= 2, "tasks: " + tasks);
     assertEquals(tasks.size(), counters.get("TASKS_METERED"), "every task metered: " + counters);
     assertEquals(0L, counters.getOrDefault("TASKS_UNMETERED", 0L), counters.toString());
@@ -73,12 +72,13 @@ class EnergyCountersTest {
     assertTrue(counters.getOrDefault("METER_GAPS", 0L) < counters.get("SAMPLES"), counters.toString());
 
     long sum = 0;
-    for (JsonNode task : tasks) {
-      String taskId = task.path("id").asText();
-      Map<String, Long> own = history.taskCounters(jobId, taskId, GROUP);
+    for (JobHistoryClient.TaskInfo task : tasks) {
+      String taskId = task.id();
+      Map<String, Long> own = history.taskCounters(jobId, taskId).groups()
+          .getOrDefault(GROUP, Map.of());
       long millijoules = own.get("ENERGY_MILLIJOULES");
       long idle = own.get("IDLE_SHARE_MILLIJOULES");
-      double seconds = task.path("elapsedTime").asLong() / 1000.0;
+      double seconds = (task.finishTime() - task.startTime()) / 1000.0;
       // A container never gets more than its whole node at full power over its life (plus the
       // sample interval that straddles its start); with at most two 1-vcore containers on a
       // 2-vcore node it always gets at least half the node's idle power while it runs.
@@ -139,8 +139,8 @@ class EnergyCountersTest {
 
     // The report joins the JobHistory counters with these files.
     EnergyReportModel report = EnergyReport.report(CLUSTER.cluster().clientConf(), jobId);
-    long counted = new JobHistoryRest(CLUSTER.cluster()).jobCounters(jobId, GROUP)
-        .get("ENERGY_MILLIJOULES");
+    long counted = ClusterJobs.history(CLUSTER.cluster()).counters(jobId)
+        .get(GROUP, "ENERGY_MILLIJOULES");
     assertEquals(counted / 1000.0, report.taskJoules(), 1e-9);
     assertEquals(files.size(), report.nodes().size());
     assertEquals(allContainers / 1e6, report.applicationJoules(), 1e-6,
@@ -185,22 +185,16 @@ class EnergyCountersTest {
 
   /** NodeManagers that ran a container of the job: its successful task attempts and its AM. */
   private static int nodesThatRan(String jobId) throws Exception {
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    JobHistoryClient history = ClusterJobs.history(CLUSTER.cluster());
     java.util.Set<String> nodes = new java.util.HashSet<>();
-    for (JsonNode task : JobHistoryRest.elements(
-        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"))) {
-      String taskId = task.path("id").asText();
-      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
-          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
-        if ("SUCCEEDED".equals(attempt.path("state").asText())) {
-          nodes.add(attempt.path("nodeHttpAddress").asText());
+    for (JobHistoryClient.TaskInfo task : history.tasks(jobId)) {
+      for (JobHistoryClient.AttemptInfo attempt : history.taskAttempts(jobId, task.id())) {
+        if (attempt.succeeded()) {
+          nodes.add(attempt.nodeHttpAddress());
         }
       }
     }
-    for (JsonNode am : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/jobattempts")
-        .path("jobAttempts").path("jobAttempt"))) {
-      nodes.add(am.path("nodeHttpAddress").asText());
-    }
+    nodes.addAll(history.applicationMasterNodes(jobId));
     return nodes.size();
   }
 

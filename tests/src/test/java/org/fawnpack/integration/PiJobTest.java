@@ -79,7 +79,6 @@ class PiJobTest {
   }
 
   private static boolean uberized(Pi pi) throws Exception {
-    return new JobHistoryRest(CLUSTER.cluster()).get("/jobs/" + pi.lastJob().getJobID())
-        .path("job").path("uberized").asBoolean();
+    return ClusterJobs.history(CLUSTER.cluster()).uberized(pi.lastJob().getJobID().toString());
   }
 }

@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.PrintStream;
@@ -31,6 +30,7 @@ import org.fawnpack.configs.ProfileReader;
 import org.fawnpack.configs.RenderedCluster;
 import org.fawnpack.configs.Setting;
 import org.fawnpack.configs.Validator;
+import org.fawnpack.energy.report.JobHistoryClient;
 import org.fawnpack.jobs.WordCount2;
 import org.fawnpack.jobs.pi.Pi;
 import org.fawnpack.jobs.pi.PiCounter;
@@ -167,9 +167,7 @@ class ProfileClusterTest {
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi, "4", "250000"));
     String jobId = pi.lastJob().getJobID().toString();
     // The oracle is the JobHistory server: whether the AM ran the maps, and on which nodes.
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
-    assertFalse(history.get("/jobs/" + jobId).path("job").path("uberized").asBoolean(true),
-        "uberized");
+    assertFalse(ClusterJobs.history(CLUSTER.cluster()).uberized(jobId), "uberized");
     assertEquals(masterPort(), amPort(jobId), "the ApplicationMaster's node");
     List<String> taskPorts = taskAttemptPorts(jobId);
     assertFalse(taskPorts.isEmpty());
@@ -189,9 +187,7 @@ class ProfileClusterTest {
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi,
         "-Dmapreduce.job.ubertask.enable=true", "4", "250000"));
     String jobId = pi.lastJob().getJobID().toString();
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
-    assertTrue(history.get("/jobs/" + jobId).path("job").path("uberized").asBoolean(false),
-        "uberized");
+    assertTrue(ClusterJobs.history(CLUSTER.cluster()).uberized(jobId), "uberized");
     List<String> taskPorts = taskAttemptPorts(jobId);
     assertEquals(Set.of(masterPort()), Set.copyOf(taskPorts), "the maps ran on " + taskPorts);
     assertEquals(4 * 250_000L, pi.lastJob().getCounters().findCounter(PiCounter.SAMPLES)
@@ -220,22 +216,18 @@ class ProfileClusterTest {
 
   /** The port of the node the job's (one) ApplicationMaster attempt ran on, from JobHistory. */
   private static String amPort(String jobId) throws Exception {
-    List<JsonNode> amAttempts = JobHistoryRest.elements(new JobHistoryRest(CLUSTER.cluster())
-        .get("/jobs/" + jobId + "/jobattempts").path("jobAttempts").path("jobAttempt"));
-    assertEquals(1, amAttempts.size(), amAttempts.toString());
-    return port(amAttempts.get(0).path("nodeHttpAddress").asText());
+    List<String> amNodes = ClusterJobs.history(CLUSTER.cluster()).applicationMasterNodes(jobId);
+    assertEquals(1, amNodes.size(), amNodes.toString());
+    return port(amNodes.get(0));
   }
 
   /** The ports of the nodes of every task attempt of the job, from JobHistory. */
   private static List<String> taskAttemptPorts(String jobId) throws Exception {
-    JobHistoryRest history = new JobHistoryRest(CLUSTER.cluster());
+    JobHistoryClient history = ClusterJobs.history(CLUSTER.cluster());
     List<String> ports = new ArrayList<>();
-    for (JsonNode task : JobHistoryRest.elements(
-        history.get("/jobs/" + jobId + "/tasks").path("tasks").path("task"))) {
-      String taskId = task.path("id").asText();
-      for (JsonNode attempt : JobHistoryRest.elements(history.get("/jobs/" + jobId + "/tasks/"
-          + taskId + "/attempts").path("taskAttempts").path("taskAttempt"))) {
-        ports.add(port(attempt.path("nodeHttpAddress").asText()));
+    for (JobHistoryClient.TaskInfo task : history.tasks(jobId)) {
+      for (JobHistoryClient.AttemptInfo attempt : history.taskAttempts(jobId, task.id())) {
+        ports.add(port(attempt.nodeHttpAddress()));
       }
     }
     return ports;

@@ -75,6 +75,13 @@ public final class JobHistoryClient {
     }
   }
 
+  /** One attempt of a task: how it ended and the NodeManager (web address) it ran on. */
+  public record AttemptInfo(String id, String state, String nodeHttpAddress) {
+    public boolean succeeded() {
+      return "SUCCEEDED".equals(state);
+    }
+  }
+
   /** A job's counter totals by group name and counter name. */
   public static final class CounterValues {
     private final Map<String, Map<String, Long>> groups;
@@ -185,6 +192,46 @@ public final class JobHistoryClient {
 
   public List<TaskInfo> tasks(String jobId) throws IOException {
     return tasksFrom(get(jobId, "/tasks"));
+  }
+
+  /** Whether the job ran as an uber job (its tasks inside the ApplicationMaster). */
+  public boolean uberized(String jobId) throws IOException {
+    return "true".equals(text(member(get(jobId, ""), "job"), "uberized"));
+  }
+
+  /** One task's counters (its successful attempt's), by group and name. */
+  public CounterValues taskCounters(String jobId, String taskId) throws IOException {
+    Map<String, Map<String, Long>> groups = new LinkedHashMap<>();
+    JsonNode counters = member(get(jobId, "/tasks/" + taskId + "/counters"), "jobTaskCounters");
+    for (JsonNode group : list(counters, "taskCounterGroup")) {
+      Map<String, Long> values = groups.computeIfAbsent(text(group, "counterGroupName"),
+          g -> new LinkedHashMap<>());
+      for (JsonNode counter : list(group, "counter")) {
+        values.put(text(counter, "name"), number(counter, "value", 0));
+      }
+    }
+    return new CounterValues(groups);
+  }
+
+  /** Every attempt of one task. */
+  public List<AttemptInfo> taskAttempts(String jobId, String taskId) throws IOException {
+    List<AttemptInfo> attempts = new ArrayList<>();
+    JsonNode root = member(get(jobId, "/tasks/" + taskId + "/attempts"), "taskAttempts");
+    for (JsonNode attempt : list(root, "taskAttempt")) {
+      attempts.add(new AttemptInfo(text(attempt, "id"), text(attempt, "state"),
+          text(attempt, "nodeHttpAddress")));
+    }
+    return attempts;
+  }
+
+  /** The web addresses of the NodeManagers the job's ApplicationMaster attempts ran on. */
+  public List<String> applicationMasterNodes(String jobId) throws IOException {
+    List<String> nodes = new ArrayList<>();
+    for (JsonNode attempt : list(member(get(jobId, "/jobattempts"), "jobAttempts"),
+        "jobAttempt")) {
+      nodes.add(text(attempt, "nodeHttpAddress"));
+    }
+    return nodes;
   }
 
   /** {@code {"job":{...}}}; null if there is no job object. */
