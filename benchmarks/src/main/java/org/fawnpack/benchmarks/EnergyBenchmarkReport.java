@@ -361,7 +361,7 @@ final class EnergyBenchmarkReport {
             + "%.2f %% of the unmetered median runtime (plus loading a few small classes in each "
             + "task JVM, not timed): a bound on the task-side cost that the job times above are "
             + "too noisy to resolve.%n",
-        o.queryMillis().size(), EnergyBenchmark.QUERY_WARM_UP_COUNT, o.queryPercentile(50),
+        o.queryMillis().size(), MeteringOverheadPart.QUERY_WARM_UP_COUNT, o.queryPercentile(50),
         o.queryPercentile(95), o.queryPercentile(100), o.tasksLaunched(),
         o.serialQueryBoundPercent()));
     md.append(String.format(Locale.ROOT,

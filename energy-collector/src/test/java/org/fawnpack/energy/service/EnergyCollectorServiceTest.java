@@ -205,14 +205,17 @@ class EnergyCollectorServiceTest {
     awaitSamples(client, 1);
     ContainerId id = containerId(1, 2);
     open(service, id, 1024, 1);
-    long openedAt = System.nanoTime();
+    // Times on the service's own clock (the seam it measures with), not the test's.
+    long openedAt = clock.nanoTime();
 
     ContainerEnergy first = await("energy", () -> client.containerEnergy(id.toString()),
         e -> e.energyMicrojoules() > 0 && e.samples() >= 2);
-    Thread.sleep(300); // not a wait for anything: elapsed time is what the energy must grow by
-    long askedAt = System.nanoTime();
+    // The energy must grow with the container's life: wait for three more of its samples.
+    await("three more samples", () -> client.containerEnergy(id.toString()),
+        e -> e.samples() >= first.samples() + 3);
+    long askedAt = clock.nanoTime();
     ContainerEnergy second = client.containerEnergy(id.toString());
-    long answeredAt = System.nanoTime();
+    long answeredAt = clock.nanoTime();
 
     assertTrue(second.energyMicrojoules() > first.energyMicrojoules(), first + " -> " + second);
     assertTrue(second.samples() > first.samples());
@@ -259,7 +262,7 @@ class EnergyCollectorServiceTest {
     ContainerId big = containerId(7, 1);
     ContainerId small = containerId(7, 2);
     String app = big.getApplicationAttemptId().getApplicationId().toString();
-    long startMillis = System.currentTimeMillis();
+    long startMillis = clock.currentTimeMillis();
     // Open (and later stop) both at one instant between two samples (the sampler's monitor keeps
     // its timer out meanwhile), so their lives cover exactly the same intervals.
     long openedNanos;
@@ -282,7 +285,7 @@ class EnergyCollectorServiceTest {
     await("both retired", () -> nodeLong(client, "containers"), c -> c == 0);
     ContainerEnergy bigEnergy = client.containerEnergy(big.toString());
     ContainerEnergy smallEnergy = client.containerEnergy(small.toString());
-    long stopMillis = System.currentTimeMillis();
+    long stopMillis = clock.currentTimeMillis();
 
     // CPU unreadable: everything by allocation, 2 vcores : 1 vcore, in every interval (each
     // split rounds by under 1 µJ, twice per interval: idle and dynamic part).
