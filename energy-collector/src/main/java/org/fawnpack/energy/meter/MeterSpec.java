@@ -6,6 +6,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.OptionalInt;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.energy.EnergyKeys;
 
 /**
@@ -87,35 +88,29 @@ public final class MeterSpec {
     return Arrays.stream(value.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
   }
 
+  // A meter's options are named at run time (fawn.energy.meter.<name>.<option>), so each read
+  // builds its ConfigKey then: the same parsing and the same error as every fixed key.
+
+  /** A whole number in [min, max]; {@code defaultValue} when unset or blank. */
   public int getInt(String setting, int defaultValue, int min, int max) {
-    return ConfigNumbers.intIn(key(setting), get(setting, null), defaultValue, min, max);
+    String raw = get(setting, null);
+    if (raw == null) {
+      return defaultValue; // callers may pass a default outside the range as "no value"
+    }
+    return ConfigKey.intKey(key(setting), Math.max(min, Math.min(max, defaultValue)), min, max,
+        setting).parse(raw);
   }
 
+  /** A finite number; {@code defaultValue} (which may be NaN: "no value") when unset or blank. */
   public double getDouble(String setting, double defaultValue) {
-    String value = get(setting, null);
-    if (value == null) {
-      return defaultValue;
-    }
-    try {
-      double parsed = Double.parseDouble(value);
-      if (!Double.isFinite(parsed)) {
-        throw new NumberFormatException();
-      }
-      return parsed;
-    } catch (NumberFormatException e) {
-      throw new EnergyConfigException(key(setting), "must be a number, was '" + value + "'");
-    }
+    Double value = ConfigKey.optionalDoubleKey(key(setting), -Double.MAX_VALUE,
+        Double.MAX_VALUE, setting).parse(get(setting, null));
+    return value == null ? defaultValue : value;
   }
 
+  /** {@code true} or {@code false} (any case), nothing else; the default when unset or blank. */
   public boolean getBoolean(String setting, boolean defaultValue) {
-    String value = get(setting, null);
-    if (value == null) {
-      return defaultValue;
-    }
-    if (value.equalsIgnoreCase("true") || value.equalsIgnoreCase("false")) {
-      return Boolean.parseBoolean(value);
-    }
-    throw new EnergyConfigException(key(setting), "must be true or false, was '" + value + "'");
+    return ConfigKey.booleanKey(key(setting), defaultValue, setting).parse(get(setting, null));
   }
 
   /**

@@ -23,12 +23,12 @@ import org.apache.hadoop.yarn.server.api.ApplicationTerminationContext;
 import org.apache.hadoop.yarn.server.api.AuxiliaryService;
 import org.apache.hadoop.yarn.server.api.ContainerInitializationContext;
 import org.apache.hadoop.yarn.server.api.ContainerTerminationContext;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.energy.ContainerEnergy;
 import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.energy.EnergyProtocol;
 import org.fawnpack.energy.cpu.ContainerCpuSource;
 import org.fawnpack.energy.cpu.CpuUtilisation;
-import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.meter.MeterSpec;
 import org.fawnpack.energy.meter.PowerMeter;
 import org.slf4j.Logger;
@@ -130,7 +130,7 @@ public class EnergyCollectorService extends AuxiliaryService {
       } catch (IOException | RuntimeException | LinkageError e) {
         // A meter's own constructor may throw anything (or its class may not link): disable the
         // meter, never the NodeManager.
-        String problem = e instanceof EnergyConfigException ? e.getMessage() : e.toString();
+        String problem = e instanceof InvalidConfigValueException ? e.getMessage() : e.toString();
         LOG.error("Energy meter '{}' is disabled: {}", name, problem);
         meter = new BrokenMeter(name, problem);
       }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -182,7 +183,7 @@ class ApcupsdMeterTest {
     "timeout-ms    | fast"
   })
   void constructor_badSetting_namesKeyAndValue(String setting, String value) {
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> new ApcupsdMeter(MeterSpecs.of("ups", setting, value)));
 
     assertEquals("fawn.energy.meter.ups." + setting, e.key());

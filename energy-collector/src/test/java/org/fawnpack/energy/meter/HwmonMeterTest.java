@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -169,10 +170,10 @@ class HwmonMeterTest {
   void scaleMultipliesTheSum() throws IOException {
     ina226("hwmon0");
     assertEquals(2 * 14.75, watts(meter("scale", "2")), EPS);
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("scale", "0"));
     assertEquals("fawn.energy.meter.board.scale", e.key());
-    assertThrows(EnergyConfigException.class, () -> meter("scale", "lots"));
+    assertThrows(InvalidConfigValueException.class, () -> meter("scale", "lots"));
   }
 
   @Test
@@ -207,7 +208,7 @@ class HwmonMeterTest {
   void anUnknownChipNameIsAConfigErrorListingTheDevices() {
     coretemp("hwmon0");
     ina226("hwmon1");
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("chip", "ina3221"));
     assertEquals("fawn.energy.meter.board.chip", e.key());
     assertTrue(e.getMessage().contains("'ina3221'"), e.getMessage());
@@ -217,18 +218,18 @@ class HwmonMeterTest {
   @Test
   void aChipWithoutPowerIsAConfigError() {
     coretemp("hwmon0");
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter());
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.board.chip", e.key());
     assertTrue(e.getMessage().contains("hwmon0 (coretemp): no power or in/curr inputs"),
         e.getMessage());
-    e = assertThrows(EnergyConfigException.class, () -> meter("chip", "coretemp"));
+    e = assertThrows(InvalidConfigValueException.class, () -> meter("chip", "coretemp"));
     assertEquals("fawn.energy.meter.board.chip", e.key());
   }
 
   @Test
   void aChannelNoDeviceHasIsAConfigErrorListingTheChannels() {
     ina3221(root.resolve("hwmon0"));
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("channels", "power1"));
     assertEquals("fawn.energy.meter.board.channels", e.key());
     assertTrue(e.getMessage().contains("'power1'"), e.getMessage());
@@ -239,7 +240,7 @@ class HwmonMeterTest {
   @Test
   void aMalformedChannelIsAConfigError() {
     ina3221(root.resolve("hwmon0"));
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("channels", "in1+curr1"));
     assertEquals("fawn.energy.meter.board.channels", e.key());
     assertTrue(e.getMessage().contains("'in1+curr1'"), e.getMessage());
@@ -247,10 +248,10 @@ class HwmonMeterTest {
 
   @Test
   void aMissingOrEmptyRootIsAConfigErrorOnTheRootKey() throws IOException {
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter());
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.board.sysfs-root", e.key());
     Files.createDirectories(root);
-    e = assertThrows(EnergyConfigException.class, () -> meter());
+    e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.board.sysfs-root", e.key());
   }
 }

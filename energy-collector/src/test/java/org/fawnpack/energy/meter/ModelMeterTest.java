@@ -8,6 +8,7 @@ import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.energy.cpu.CpuUtilisation;
 import org.junit.jupiter.api.Test;
 
@@ -80,7 +81,7 @@ class ModelMeterTest {
     assertEquals(IDLE, configError("fifty", "109").key());
     assertEquals(BUSY, configError("52", "NaN").key());
     assertEquals(IDLE, configError("-1", "109").key());
-    EnergyConfigException e = configError("109", "52");
+    InvalidConfigValueException e = configError("109", "52");
     assertEquals(BUSY, e.key());
     assertTrue(e.getMessage().contains("52"), e.getMessage());
     assertTrue(e.getMessage().contains(IDLE), e.getMessage());
@@ -95,8 +96,8 @@ class ModelMeterTest {
     assertEquals("cpu-utilisation", e.causeKey());
   }
 
-  private static EnergyConfigException configError(String idle, String busy) {
-    return assertThrows(EnergyConfigException.class,
+  private static InvalidConfigValueException configError(String idle, String busy) {
+    return assertThrows(InvalidConfigValueException.class,
         () -> new ModelMeter(spec(idle, busy), new Scripted()));
   }
 }

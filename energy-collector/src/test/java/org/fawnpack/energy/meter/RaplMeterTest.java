@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -180,10 +181,10 @@ class RaplMeterTest {
 
   @Test
   void noPackageZoneIsAConfigErrorOnTheRoot() throws IOException {
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter());
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.rapl.powercap-root", e.key());
     controlType();
-    e = assertThrows(EnergyConfigException.class, () -> meter());
+    e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.rapl.powercap-root", e.key());
     assertTrue(e.getMessage().contains("intel_rapl_msr"), e.getMessage());
   }
@@ -192,7 +193,7 @@ class RaplMeterTest {
   void anUnknownZoneIsAConfigErrorListingTheZones() {
     zone("intel-rapl:0", "package-0", 0);
     zone("intel-rapl:0:0", "core", 0);
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("zones", "intel-rapl:1"));
     assertEquals("fawn.energy.meter.rapl.zones", e.key());
     assertTrue(e.getMessage().contains("'intel-rapl:1'"), e.getMessage());
@@ -221,7 +222,7 @@ class RaplMeterTest {
   @Test
   void aCounterOnlyRootMayReadStopsTheMeterAtStartWithTheFix() {
     zone("intel-rapl:0", "package-0", 0);
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter(denyingEnergy(new AtomicBoolean(true))));
     assertEquals("fawn.energy.meter.rapl.zones", e.key());
     assertTrue(e.getMessage().contains(root.resolve("intel-rapl:0/energy_uj").toString()),
@@ -248,7 +249,7 @@ class RaplMeterTest {
     Files.setPosixFilePermissions(counter, PosixFilePermissions.fromString("---------"));
     try {
       assumeFalse(Files.isReadable(counter), "running as root: root reads mode-000 files");
-      EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter());
+      InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
       assertExplainsTheFix(e.getMessage());
     } finally {
       Files.setPosixFilePermissions(counter, PosixFilePermissions.fromString("rw-r--r--"));
@@ -288,7 +289,7 @@ class RaplMeterTest {
   void aZoneWithoutARangeIsAConfigError() {
     Path pkg = zone("intel-rapl:0", "package-0", 0);
     write(pkg, "max_energy_range_uj", 0);
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter());
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.rapl.zones", e.key());
   }
 }

@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.IOException;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -223,7 +224,7 @@ class ScpiMeterTest {
 
   @Test
   void constructor_addressMissing_namesTheKey() {
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> new ScpiMeter(MeterSpecs.of("psu")));
     assertEquals("fawn.energy.meter.psu.address", e.key());
   }
@@ -249,7 +250,7 @@ class ScpiMeterTest {
     String[] settings = setting.equals("address")
         ? new String[] {"address", value}
         : new String[] {"address", "psu.lab", setting, value};
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> new ScpiMeter(MeterSpecs.of("psu", settings)));
 
     assertEquals("fawn.energy.meter.psu." + setting, e.key());
@@ -258,7 +259,7 @@ class ScpiMeterTest {
 
   @Test
   void constructor_queryWithControlCharacter_namesTheKey() {
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> new ScpiMeter(MeterSpecs.of("psu", "address", "psu.lab",
             "volt-query", "MEAS:VOLT?\nMEAS:CURR?")));
     assertEquals("fawn.energy.meter.psu.volt-query", e.key());

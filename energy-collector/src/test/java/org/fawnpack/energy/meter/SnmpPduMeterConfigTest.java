@@ -10,6 +10,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,7 +72,7 @@ class SnmpPduMeterConfigTest {
       conf.set(PREFIX + kv[0], kv[1]);
     }
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + expectedSetting, e.key(), e.getMessage());
     assertTrue(e.getMessage().startsWith(PREFIX + expectedSetting), e.getMessage());
   }
@@ -83,7 +84,7 @@ class SnmpPduMeterConfigTest {
     conf.set(PREFIX + "retries", "1");
 
     // 300 ms x 2 tries = 600 ms > the collector's 500 ms wait.
-    EnergyConfigException e = assertThrows(EnergyConfigException.class,
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> new SnmpPduMeter(new MeterSpec("rack7", conf, 500)));
     assertEquals(PREFIX + "timeout-ms", e.key(), e.getMessage());
     assertTrue(e.getMessage().contains("fawn.energy.meter-timeout-ms"), e.getMessage());
@@ -120,7 +121,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = valid();
     conf.unset(PREFIX + "address");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "address", e.key());
   }
 
@@ -129,7 +130,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = valid();
     conf.set(PREFIX + "preset", "cyberpower-outlet");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "preset", e.key());
     assertTrue(e.getMessage().contains("cyberpower-outlet"), e.getMessage());
     for (String preset : new String[] {"apc-outlet", "apc-device", "raritan-outlet",
@@ -144,7 +145,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = valid();
     conf.unset(PREFIX + "preset");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "preset", e.key());
   }
 
@@ -154,7 +155,7 @@ class SnmpPduMeterConfigTest {
     conf.unset(PREFIX + "preset");
     conf.set(PREFIX + "oid", "PowerNet-MIB::rPDUIdentDevicePowerWatts.0");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "oid", e.key());
   }
 
@@ -165,7 +166,7 @@ class SnmpPduMeterConfigTest {
     conf.set(PREFIX + "oid", "1.3.6.1.4.1.318.1.1.26.9.4.3.1.7.3");
     conf.set(PREFIX + "outlet", "3");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "outlet", e.key());
   }
 
@@ -220,7 +221,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = v3();
     conf.unset(PREFIX + "user");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "user", e.key());
   }
 
@@ -234,7 +235,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = v3();
     conf.set(PREFIX + "community", "public");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "community", e.key());
   }
 
@@ -244,7 +245,7 @@ class SnmpPduMeterConfigTest {
     conf.set(PREFIX + "auth-protocol", "SHA3-256");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "auth-protocol", e.key());
   }
 
@@ -255,7 +256,7 @@ class SnmpPduMeterConfigTest {
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
         PREFIX + "priv-passphrase", PASS_B);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "priv-protocol", e.key());
   }
 
@@ -264,7 +265,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = v3();
     TestCredentialStore.store(conf, dir, PREFIX + "priv-passphrase", PASS_B);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "auth-passphrase", e.key());
   }
 
@@ -274,7 +275,7 @@ class SnmpPduMeterConfigTest {
     conf.set(PREFIX + "priv-protocol", "AES256");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "priv-passphrase", e.key());
   }
 
@@ -294,7 +295,7 @@ class SnmpPduMeterConfigTest {
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
         PREFIX + "priv-passphrase", PASS_B);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "priv-protocol", e.key());
   }
 
@@ -303,7 +304,7 @@ class SnmpPduMeterConfigTest {
     Configuration conf = v3();
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", "short7!");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "auth-passphrase", e.key());
     assertFalse(e.getMessage().contains("short7!"), e.getMessage());
   }
@@ -314,7 +315,7 @@ class SnmpPduMeterConfigTest {
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
     conf.set(PREFIX + "priv-passphrase", PASS_B);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "priv-passphrase", e.key());
     assertFalse(e.getMessage().contains(PASS_B), e.getMessage());
   }

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -460,7 +461,7 @@ class SnmpPduMeterTest {
     storeSecrets(conf, "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
     conf.set(PREFIX + "auth-passphrase", PduTestAgent.V3_AUTH_PASS);
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> meter(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter(conf));
     assertEquals(PREFIX + "auth-passphrase", e.key());
     assertFalse(e.getMessage().contains(PduTestAgent.V3_AUTH_PASS), e.getMessage());
   }

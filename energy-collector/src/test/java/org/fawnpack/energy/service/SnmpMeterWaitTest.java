@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import org.apache.hadoop.conf.Configuration;
+import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.energy.EnergyKeys;
-import org.fawnpack.energy.meter.EnergyConfigException;
 import org.fawnpack.energy.meter.MeterSpec;
 import org.fawnpack.energy.meter.PowerMeter;
 import org.junit.jupiter.api.Test;
@@ -47,7 +47,7 @@ class SnmpMeterWaitTest {
     Configuration conf = pduConf();
     conf.set(METER + "timeout-ms", "1000");
 
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> create(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> create(conf));
     assertEquals(METER + "timeout-ms", e.key());
     assertTrue(e.getMessage().contains(EnergyKeys.METER_TIMEOUT_MS.name() + " (500 ms)"),
         e.getMessage());
@@ -59,7 +59,7 @@ class SnmpMeterWaitTest {
     conf.set(EnergyKeys.SAMPLE_INTERVAL_MS.name(), "400");
 
     // The wait is then 200 ms: the default 200 ms x 2 tries does not fit, 90 ms x 2 does.
-    EnergyConfigException e = assertThrows(EnergyConfigException.class, () -> create(conf));
+    InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> create(conf));
     assertTrue(e.getMessage().contains("(200 ms)"), e.getMessage());
     conf.set(METER + "timeout-ms", "90");
     create(conf).close();
