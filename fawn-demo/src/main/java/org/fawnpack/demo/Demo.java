@@ -1,5 +1,6 @@
 package org.fawnpack.demo;
 
+import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -9,6 +10,8 @@ import java.util.Map;
 import java.util.Random;
 import org.apache.hadoop.fs.FileSystem;
 import org.fawnpack.energy.EnergyKeys;
+import org.fawnpack.energy.report.EnergyReport;
+import org.fawnpack.energy.report.EnergyReportModel;
 import org.fawnpack.jobs.JobTool;
 import org.fawnpack.jobs.LogCount;
 import org.fawnpack.jobs.LogCount2;
@@ -88,6 +91,7 @@ public final class Demo {
       out.print(SummaryTable.text(rows));
       Path summary = options.outDir().resolve("summary.json");
       SummaryTable.writeJson(rows, summary);
+      writeEnergyComparison(cluster, rows, options.outDir().resolve("energy.html"));
       out.printf("%nSummary written to %s; demo took %.0f s.%n", summary.toAbsolutePath(),
           (System.nanoTime() - started) / 1e9);
       List<String> failed = rows.stream().filter(r -> !r.succeeded()).map(JobResult::job)
@@ -158,6 +162,28 @@ public final class Demo {
   private void progress(String what, int done, int total) {
     if (done == total || done % Math.max(1, total / 10) == 0) {
       out.printf("%s: %d/%d%n", what, done, total);
+    }
+  }
+
+  /**
+   * The demo's jobs side by side as an HTML page (the energy report's comparison, read back from
+   * the JobHistory server as a user's {@code fawn energy report JOB1 JOB2 ...} would). A page
+   * that cannot be written is reported, not fatal: the jobs and their checks are the demo.
+   */
+  private void writeEnergyComparison(EmbeddedCluster cluster, List<JobResult> rows, Path page) {
+    List<String> jobIds = rows.stream().map(JobResult::jobId).filter(id -> id != null).toList();
+    if (jobIds.size() < 2) {
+      return;
+    }
+    try {
+      List<EnergyReportModel> models = new java.util.ArrayList<>();
+      for (String jobId : jobIds) {
+        models.add(EnergyReport.report(cluster.clientConf(), jobId));
+      }
+      EnergyReport.writeComparisonHtml(models, page);
+      out.printf("Energy comparison of the %d jobs: %s%n", models.size(), page.toAbsolutePath());
+    } catch (IOException | RuntimeException e) {
+      out.println("Energy comparison page not written: " + e.getMessage());
     }
   }
 

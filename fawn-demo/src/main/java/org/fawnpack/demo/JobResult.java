@@ -13,11 +13,12 @@ import org.fawnpack.energy.JobEnergySummary;
  * ({@code joules} is NaN when no task was metered). {@code work} is the job's own work unit (input
  * records for most jobs, points for pi, MD5s for md5search), so work per joule means what the
  * tool itself prints. {@code check} says what the demo verified about the job's output, or why
- * the row failed; empty when nothing was checked.
+ * the row failed; empty when nothing was checked. {@code jobId} is null when the job never got
+ * one (it failed before submission).
  */
 public record JobResult(String job, boolean succeeded, double wallSeconds, long mapContainers,
     long inputRecords, long outputRecords, double joules, boolean energyEstimated,
-    WorkUnit workUnit, long work, String check) {
+    WorkUnit workUnit, long work, String check, String jobId) {
 
   /** Reads the row from a finished job's counters, counting input records as its work. */
   public static JobResult of(String name, Job job, long wallMillis) throws IOException {
@@ -41,19 +42,20 @@ public record JobResult(String job, boolean succeeded, double wallSeconds, long 
         counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
         counters.findCounter(output).getValue(),
         energy.metered() ? energy.joules() : Double.NaN,
-        energy.tasksEstimated() > 0, unit, unit.count(counters), "");
+        energy.tasksEstimated() > 0, unit, unit.count(counters), "",
+        job.getJobID() == null ? null : job.getJobID().toString());
   }
 
   /** This row with what was verified about the job's output. */
   public JobResult checked(String what) {
     return new JobResult(job, succeeded, wallSeconds, mapContainers, inputRecords, outputRecords,
-        joules, energyEstimated, workUnit, work, what);
+        joules, energyEstimated, workUnit, work, what, jobId);
   }
 
   /** This row marked failed, with the reason. */
   public JobResult failed(String why) {
     return new JobResult(job, false, wallSeconds, mapContainers, inputRecords, outputRecords,
-        joules, energyEstimated, workUnit, work, why);
+        joules, energyEstimated, workUnit, work, why, jobId);
   }
 
   /** Input records per joule (as JobEnergySummary computes it); NaN when nothing was metered. */

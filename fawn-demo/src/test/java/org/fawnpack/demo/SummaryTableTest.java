@@ -13,12 +13,13 @@ import org.junit.jupiter.api.io.TempDir;
 class SummaryTableTest {
 
   private static final JobResult WORDCOUNT = new JobResult("wordcount2", true, 18.24, 4, 90_000,
-      12_000, 30.0, true, WorkUnit.INPUT_RECORDS, 90_000, "same output as wordcount (12,000 keys)");
+      12_000, 30.0, true, WorkUnit.INPUT_RECORDS, 90_000, "same output as wordcount (12,000 keys)",
+      "job_1700000000000_0002");
   private static final JobResult PI = new JobResult("pi", true, 21.0, 8, 8, 0, 40.0, true,
-      WorkUnit.POINTS, 80_000_000, "");
+      WorkUnit.POINTS, 80_000_000, "", "job_1700000000000_0005");
   private static final JobResult UNMETERED = new JobResult("teravalidate", false, 30.0, 4,
       1_000_000, 1, Double.NaN, false, WorkUnit.INPUT_RECORDS, 1_000_000,
-      "terasort's output is INVALID: checksum \"1\", expected 2");
+      "terasort's output is INVALID: checksum \"1\", expected 2", "job_1700000000000_0009");
 
   @Test
   void text_eachRow_showsWorkPerJouleInItsOwnUnit() {

@@ -30,10 +30,12 @@ public class EnergyReport extends Configured implements Tool {
   public static final int EXIT_USAGE = 2;
 
   public static final String USAGE =
-      "Usage: energy report <jobId> [--html <file>] [--history-dir <dir>] [--jhs <host:port>]\n"
-          + "  <jobId>              a finished job, job_<timestamp>_<n>\n"
-          + "  --html <file>        also write a self-contained HTML page with a power chart per"
-          + " node\n"
+      "Usage: energy report <jobId> [<jobId> ...] [--html <file>] [--history-dir <dir>]"
+          + " [--jhs <host:port>]\n"
+          + "  <jobId>              a finished job, job_<timestamp>_<n>; several: side by side,"
+          + " ratios to the first\n"
+          + "  --html <file>        also write a self-contained HTML page (one job: a power chart"
+          + " per node; several: bar charts)\n"
           + "  --history-dir <dir>  the collector's history directory (default: "
           + EnergyKeys.HISTORY_DIR.name() + ", else " + EnergyKeys.HISTORY_DIR.defaultValue()
           + ")\n"
@@ -65,7 +67,10 @@ public class EnergyReport extends Configured implements Tool {
   }
 
   /** The parsed command line. */
-  record Arguments(String jobId, String html, String historyDir, String jhs) {
+  record Arguments(List<String> jobIds, String html, String historyDir, String jhs) {
+    String jobId() {
+      return jobIds.get(0);
+    }
   }
 
   @Override
@@ -83,6 +88,9 @@ public class EnergyReport extends Configured implements Tool {
       return EXIT_OK;
     }
     Configuration conf = getConf() != null ? getConf() : new Configuration();
+    if (a.jobIds().size() > 1) {
+      return compare(conf, a);
+    }
     EnergyReportModel model;
     try {
       model = report(conf, a.jobId(), a.historyDir(), a.jhs());
@@ -113,6 +121,45 @@ public class EnergyReport extends Configured implements Tool {
     return rc;
   }
 
+  /** Several jobs side by side: a text table, and with --html a page with bar charts. */
+  private int compare(Configuration conf, Arguments a) {
+    List<EnergyReportModel> models = new java.util.ArrayList<>();
+    for (String jobId : a.jobIds()) {
+      try {
+        models.add(report(conf, jobId, a.historyDir(), a.jhs()));
+      } catch (JobNotFoundException e) {
+        err.println("energy report: " + e.getMessage());
+        return EXIT_ERROR;
+      } catch (IOException | RuntimeException e) {
+        err.println("energy report: " + jobId + ": " + e.getMessage());
+        return EXIT_ERROR;
+      }
+    }
+    out.print(comparisonText(models));
+    out.flush();
+    if (a.html() != null) {
+      try {
+        writeComparisonHtml(models, Path.of(a.html()));
+        out.println("HTML comparison: " + a.html());
+      } catch (IOException | RuntimeException e) {
+        err.println("energy report: cannot write " + a.html() + ": " + e);
+        return EXIT_ERROR;
+      }
+    }
+    return EXIT_OK;
+  }
+
+  /** Several jobs' reports side by side, as a text table with ratios to the first. */
+  public static String comparisonText(List<EnergyReportModel> models) {
+    return ComparisonText.render(JobComparison.of(models));
+  }
+
+  /** Several jobs' reports side by side, as a self-contained HTML page with bar charts. */
+  public static void writeComparisonHtml(List<EnergyReportModel> models, Path file)
+      throws IOException {
+    ComparisonHtml.write(JobComparison.of(models), file);
+  }
+
   /** Null for help; IllegalArgumentException for anything wrong. */
   static Arguments parse(String[] args) {
     if (args.length == 0) {
@@ -124,7 +171,7 @@ public class EnergyReport extends Configured implements Tool {
     if (!args[0].equals("report")) {
       throw new IllegalArgumentException("unknown command '" + args[0] + "' (expected 'report')");
     }
-    String jobId = null;
+    List<String> jobIds = new java.util.ArrayList<>();
     String html = null;
     String historyDir = null;
     String jhs = null;
@@ -141,20 +188,19 @@ public class EnergyReport extends Configured implements Tool {
           if (arg.startsWith("-")) {
             throw new IllegalArgumentException("unknown option '" + arg + "'");
           }
-          if (jobId != null) {
-            throw new IllegalArgumentException("more than one job id ('" + jobId + "', '" + arg
-                + "')");
+          if (!JobHistoryClient.isJobId(arg)) {
+            throw new IllegalArgumentException("'" + arg + "' is not a job id"
+                + " (job_<timestamp>_<n>, e.g. job_1700000000000_0001)");
           }
-          jobId = arg;
+          if (jobIds.contains(arg)) {
+            throw new IllegalArgumentException("job " + arg + " given twice");
+          }
+          jobIds.add(arg);
         }
       }
     }
-    if (jobId == null) {
+    if (jobIds.isEmpty()) {
       throw new IllegalArgumentException("missing <jobId>");
-    }
-    if (!JobHistoryClient.isJobId(jobId)) {
-      throw new IllegalArgumentException("'" + jobId + "' is not a job id (job_<timestamp>_<n>,"
-          + " e.g. job_1700000000000_0001)");
     }
     if (jhs != null) {
       try {
@@ -163,7 +209,7 @@ public class EnergyReport extends Configured implements Tool {
         throw new IllegalArgumentException("--jhs: " + e.getMessage());
       }
     }
-    return new Arguments(jobId, html, historyDir, jhs);
+    return new Arguments(List.copyOf(jobIds), html, historyDir, jhs);
   }
 
   private static String value(String[] args, int i, String option, String previous) {

@@ -55,6 +55,7 @@ public final class EnergyReportModel {
   }
 
   private final JobInfo job;
+  private final CounterValues counters;
   private final String applicationId;
   private final JobEnergySummary summary;
   private final long tasksCompleted;
@@ -65,10 +66,11 @@ public final class EnergyReportModel {
   private final String historyProblem;
   private final List<NodeFigures> nodes;
 
-  private EnergyReportModel(JobInfo job, String applicationId, JobEnergySummary summary,
+  private EnergyReportModel(JobInfo job, CounterValues counters, String applicationId, JobEnergySummary summary,
       long tasksCompleted, Phase mapPhase, Phase reducePhase, String historyLocation,
       boolean historyFound, String historyProblem, List<NodeFigures> nodes) {
     this.job = job;
+    this.counters = counters;
     this.applicationId = applicationId;
     this.summary = summary;
     this.tasksCompleted = tasksCompleted;
@@ -121,7 +123,7 @@ public final class EnergyReportModel {
         nodes.add(figures(history, windowStart, windowEnd));
       }
     }
-    return new EnergyReportModel(job, JobHistoryClient.applicationId(job.id()), summary,
+    return new EnergyReportModel(job, counters, JobHistoryClient.applicationId(job.id()), summary,
         completed, phase(tasks, true), phase(tasks, false), historyLocation, histories != null,
         historyProblem, nodes);
   }
@@ -178,6 +180,11 @@ public final class EnergyReportModel {
   }
 
   // ---- the job ----
+
+  /** The job's counters as the JobHistory server gave them. */
+  public CounterValues counters() {
+    return counters;
+  }
 
   public JobInfo job() {
     return job;
