@@ -130,8 +130,8 @@ public final class ClusterRenderer {
         return;
       }
       meters.add("model");
-      y.set(EnergyKeys.meterKey("model", "type"), "model", "no meter in the inventory: the profile's"
-          + " power model, an estimate");
+      y.set(EnergyKeys.meterKey("model", "type"), "model",
+          "no meter in the inventory: the profile's power model, an estimate");
       y.set(EnergyKeys.meterKey("model", "idle-watts"), power.get().idleWatts().value(),
           profile.name() + ": " + power.get().idleWatts().source());
       y.set(EnergyKeys.meterKey("model", "busy-watts"), power.get().busyWatts().value(),

@@ -68,8 +68,9 @@ public final class Validator {
     }
     if (master == null) {
       String first = confs.hostNames().get(0);
-      error(first, YARN, ConfigsKeys.ROLE.name(), confs.conf(first, YARN).getTrimmed(ConfigsKeys.ROLE.name()),
-          "no host is the master (" + ConfigsKeys.ROLE.name() + "=master, or the node label"
+      String role = ConfigsKeys.ROLE.name();
+      error(first, YARN, role, confs.conf(first, YARN).getTrimmed(role),
+          "no host is the master (" + role + "=master, or the node label"
           + " master): the ApplicationMasters have nowhere to run");
       return;
     }

@@ -77,8 +77,7 @@ public final class Demo {
         spec.masterMemoryMb());
     out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
         + " (%s W idle, %s W busy): the joules are estimates.%n",
-        EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", "idle-watts")),
-        EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", "busy-watts")));
+        edisonModel("idle-watts"), edisonModel("busy-watts"));
     if (options.all()) {
       out.printf("--all: then teragen (%,d rows), terasort, teravalidate, pi (%d x %,d points),"
           + " md5gen (2^%d values) and md5search.%n", options.teraRows(), AllJobsDemo.PI_MAPS,
@@ -163,6 +162,10 @@ public final class Demo {
     if (done == total || done % Math.max(1, total / 10) == 0) {
       out.printf("%s: %d/%d%n", what, done, total);
     }
+  }
+
+  private static String edisonModel(String option) {
+    return EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", option));
   }
 
   /**

@@ -66,9 +66,10 @@ public final class EnergyReportModel {
   private final String historyProblem;
   private final List<NodeFigures> nodes;
 
-  private EnergyReportModel(JobInfo job, CounterValues counters, String applicationId, JobEnergySummary summary,
-      long tasksCompleted, Phase mapPhase, Phase reducePhase, String historyLocation,
-      boolean historyFound, String historyProblem, List<NodeFigures> nodes) {
+  private EnergyReportModel(JobInfo job, CounterValues counters, String applicationId,
+      JobEnergySummary summary, long tasksCompleted, Phase mapPhase, Phase reducePhase,
+      String historyLocation, boolean historyFound, String historyProblem,
+      List<NodeFigures> nodes) {
     this.job = job;
     this.counters = counters;
     this.applicationId = applicationId;
