@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 class EnergyBenchmarkOptionsTest {
 
   @Test
-  void defaultsRunEverything() {
+  void parse_noOptions_runsEverything() {
     EnergyBenchmarkOptions options = EnergyBenchmarkOptions.parse(new String[0]);
     assertEquals(60, options.seconds());
     assertEquals(3, options.rounds());
@@ -27,7 +27,7 @@ class EnergyBenchmarkOptionsTest {
   }
 
   @Test
-  void onlySelectsParts() {
+  void parse_only_selectsParts() {
     EnergyBenchmarkOptions options = EnergyBenchmarkOptions.parse(
         new String[] {"--only", "sampler,overhead", "--seconds", "5", "--rounds", "1"});
     assertEquals(Set.of("sampler", "overhead"), options.only());
@@ -40,7 +40,7 @@ class EnergyBenchmarkOptionsTest {
   }
 
   @Test
-  void badOptionsAreRejected() {
+  void parse_badOptions_rejected() {
     assertThrows(IllegalArgumentException.class,
         () -> EnergyBenchmarkOptions.parse(new String[] {"--bogus"}));
     assertThrows(IllegalArgumentException.class,

@@ -15,14 +15,14 @@ class ReportSectionsTest {
   private static final String E = "<!-- END x -->";
 
   @Test
-  void replacesOnlyItsOwnSection() {
+  void write_sectionPresent_replacesOnlyItsOwn() {
     String text = "# T\n\nbefore\n" + B + "\nold\n" + E + "\nafter\n";
     assertEquals("# T\n\nbefore\n" + B + "\nnew\n" + E + "\nafter\n",
         ReportSections.replace(text, B, E, B + "\nnew\n" + E + "\n"));
   }
 
   @Test
-  void appendsWhenAbsentOrIncomplete() {
+  void write_sectionAbsentOrIncomplete_appended() {
     assertEquals("# T\n\n" + B + "\nnew\n" + E + "\n",
         ReportSections.replace("# T\n", B, E, B + "\nnew\n" + E + "\n"));
     assertEquals("# T\n\n" + B + "\nnew\n" + E + "\n",
@@ -32,20 +32,20 @@ class ReportSectionsTest {
   }
 
   @Test
-  void endAtEndOfFileWithoutLineBreak() {
+  void write_endMarkerAtEofWithoutLineBreak_found() {
     assertEquals(B + "\nnew\n" + E + "\n",
         ReportSections.replace(B + "\nold\n" + E, B, E, B + "\nnew\n" + E + "\n"));
   }
 
   @Test
-  void between() {
+  void between_markers_textInside() {
     assertEquals(Optional.of("\nin\n"), ReportSections.between("a" + B + "\nin\n" + E, B, E));
     assertEquals(Optional.empty(), ReportSections.between("a" + B + "\nin\n", B, E));
     assertEquals(Optional.empty(), ReportSections.between(E + "a", B, E));
   }
 
   @Test
-  void energyPartsNotRunAreKeptAndOtherSectionsUntouched(@TempDir Path dir) throws Exception {
+  void write_energyPartsNotRun_keptAndOtherSectionsUntouched(@TempDir Path dir) throws Exception {
     Path file = dir.resolve("benchmarks.md");
     String count = "<!-- BEGIN count-benchmark (written by CountBenchmark) -->\ncount rows\n"
         + "<!-- END count-benchmark -->\n";

@@ -10,7 +10,7 @@ import org.junit.jupiter.api.Test;
 class ContainerEnergyTest {
 
   @Test
-  void parsesTheWireForm() {
+  void parse_wireForm_fields() {
     ContainerEnergy energy = ContainerEnergy.fromWire(
         "energy_uj=123456789 idle_uj=23456789 samples=42 gaps=3 estimated=true");
     assertEquals(new ContainerEnergy(123_456_789, 23_456_789, 42, 3, true), energy);
@@ -19,13 +19,13 @@ class ContainerEnergyTest {
   }
 
   @Test
-  void writesTheWireForm() {
+  void toWire_fields_wireForm() {
     assertEquals("energy_uj=5000 idle_uj=1000 samples=7 gaps=2 estimated=false",
         new ContainerEnergy(5000, 1000, 7, 2, false).toWire());
   }
 
   @Test
-  void roundTrips() {
+  void toWireThenParse_sameValue() {
     for (ContainerEnergy energy : List.of(ContainerEnergy.NONE,
         new ContainerEnergy(1, 0, 1, 0, true),
         new ContainerEnergy(Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, Long.MAX_VALUE, false),
@@ -35,14 +35,14 @@ class ContainerEnergyTest {
   }
 
   @Test
-  void unknownFieldsOrderAndSpacingDoNotMatter() {
+  void parse_unknownFieldsOrderOrSpacing_ignored() {
     assertEquals(new ContainerEnergy(300, 100, 5, 1, true), ContainerEnergy.fromWire(
         "  watts=2.5 estimated=true\tgaps=1 future_field=x samples=5 noise idle_uj=100 "
             + "energy_uj=300 node=fawn07  "));
   }
 
   @Test
-  void aMissingFieldIsRejectedByName() {
+  void parse_missingField_rejectedByName() {
     String full = "energy_uj=300 idle_uj=100 samples=5 gaps=1 estimated=false";
     for (String field : List.of("energy_uj", "idle_uj", "samples", "gaps", "estimated")) {
       String without = full.replaceAll(field + "=\\S+", "");
@@ -55,7 +55,7 @@ class ContainerEnergyTest {
   }
 
   @Test
-  void aBadNumberIsRejected() {
+  void parse_badNumber_rejected() {
     for (String bad : List.of("12x", "", "1.5", "0x10", "99999999999999999999")) {
       String wire = "energy_uj=" + bad + " idle_uj=0 samples=1 gaps=0 estimated=false";
       assertThrows(IllegalArgumentException.class, () -> ContainerEnergy.fromWire(wire), wire);
@@ -65,7 +65,7 @@ class ContainerEnergyTest {
   }
 
   @Test
-  void inconsistentFiguresAreRejected() {
+  void parse_inconsistentFigures_rejected() {
     assertThrows(IllegalArgumentException.class, () -> new ContainerEnergy(-1, 0, 0, 0, false));
     assertThrows(IllegalArgumentException.class, () -> new ContainerEnergy(10, -1, 0, 0, false));
     assertThrows(IllegalArgumentException.class, () -> new ContainerEnergy(10, 11, 0, 0, false));
@@ -78,7 +78,7 @@ class ContainerEnergyTest {
   }
 
   @Test
-  void minusIsWhatAccruedSinceTheEarlierAccount() {
+  void minus_earlierAccount_whatAccruedSince() {
     ContainerEnergy earlier = new ContainerEnergy(1_000, 400, 10, 1, false);
     ContainerEnergy later = new ContainerEnergy(2_500, 700, 25, 3, true);
     assertEquals(new ContainerEnergy(1_500, 300, 15, 2, true), later.minus(earlier));

@@ -28,7 +28,7 @@ class EnergyCounterDisplayNamesTest {
   }
 
   @Test
-  void everyCounterAndTheGroupHaveADisplayNameAndNothingElseDoes() throws IOException {
+  void bundle_everyCounterAndGroup_haveDisplayNamesAndNothingElse() throws IOException {
     Properties properties = properties();
     Set<String> expected = Arrays.stream(EnergyCounter.values()).map(c -> c.name() + ".name")
         .collect(Collectors.toCollection(TreeSet::new));
@@ -40,7 +40,7 @@ class EnergyCounterDisplayNamesTest {
   }
 
   @Test
-  void hadoopShowsTheDisplayNames() throws IOException {
+  void counters_inHadoop_showDisplayNames() throws IOException {
     Properties properties = properties();
     Counters counters = new Counters();
     for (EnergyCounter counter : EnergyCounter.values()) {

@@ -30,7 +30,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void enableKeepsTheJobsOutputFormatBehindTheWrapper() throws Exception {
+  void enable_jobWithOutputFormat_keptBehindWrapper() throws Exception {
     Job job = job();
     job.setOutputFormatClass(SequenceFileOutputFormat.class);
     EnergyMetering.enable(job);
@@ -43,7 +43,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void enablingTwiceWrapsOnce() throws Exception {
+  void enable_twice_wrapsOnce() throws Exception {
     Job job = job();
     job.setOutputFormatClass(NullOutputFormat.class);
     EnergyMetering.enable(job);
@@ -54,7 +54,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void aJobWithoutAnOutputFormatGetsTextOutputFormatBehindTheWrapper() throws Exception {
+  void enable_noOutputFormat_textOutputFormatBehindWrapper() throws Exception {
     Job job = job();
     assertNull(outputFormat(job));
     EnergyMetering.enable(job);
@@ -64,7 +64,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void aLaterOutputFormatReplacesTheWrapperAndEnableWrapsTheNewOne() throws Exception {
+  void enable_laterOutputFormatSet_wrapsNewOne() throws Exception {
     Job job = job();
     EnergyMetering.enable(job);
     job.setOutputFormatClass(LazyOutputFormat.class);
@@ -76,7 +76,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void isEnabledOnlyWhenTheWrapperIsTheOutputFormat() throws Exception {
+  void isEnabled_onlyWhenWrapperIsOutputFormat() throws Exception {
     assertFalse(EnergyMetering.isEnabled(new Configuration(false)));
     Job job = job();
     job.setOutputFormatClass(TextOutputFormat.class);
@@ -87,7 +87,7 @@ class EnergyMeteringTest {
   }
 
   @Test
-  void enableUnlessDisabledHonoursTheSwitch() throws Exception {
+  void enableUnlessDisabled_switch_honoured() throws Exception {
     Job off = job();
     off.setOutputFormatClass(SequenceFileOutputFormat.class);
     off.getConfiguration().set(EnergyMetering.ENABLED_KEY, "false");

@@ -18,12 +18,12 @@ class EnergyProtocolTest {
   }
 
   @Test
-  void theEnvironmentVariableIsYarnsNameForTheService() {
+  void environmentVariable_isYarnsNameForService() {
     assertEquals("NM_AUX_SERVICE_fawn_energy", EnergyProtocol.ENV_METADATA);
   }
 
   @Test
-  void encodesThePortAsFourBigEndianBytes() {
+  void encodePort_fourBigEndianBytes() {
     ByteBuffer buffer = EnergyProtocol.encodePort(8042); // 0x1F6A
     assertEquals(4, buffer.remaining());
     assertEquals(4, buffer.array().length, "YARN encodes the whole backing array");
@@ -33,7 +33,7 @@ class EnergyProtocolTest {
   }
 
   @Test
-  void portsRoundTripThroughYarnsBase64() {
+  void encodeThenDecode_portsThroughYarnsBase64() {
     for (int port : List.of(1, 80, 1023, 8042, 13562, 49152, 65535)) {
       String env = asYarnPutsItInTheEnvironment(EnergyProtocol.encodePort(port));
       assertEquals(port, EnergyProtocol.decodePort(env), env);
@@ -44,13 +44,13 @@ class EnergyProtocolTest {
   }
 
   @Test
-  void surroundingWhitespaceIsIgnored() {
+  void decodePort_surroundingWhitespace_ignored() {
     assertEquals(8042, EnergyProtocol.decodePort("AAAfag==\r\n"));
     assertEquals(8042, EnergyProtocol.decodePort("  AAAfag== "));
   }
 
   @Test
-  void otherLengthsAreRejectedWithTheirByteCount() {
+  void decodePort_otherLength_rejectedWithByteCount() {
     for (int length : List.of(0, 1, 2, 3, 5, 8)) {
       String env = Base64.encodeBase64String(new byte[length]);
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -61,7 +61,7 @@ class EnergyProtocolTest {
   }
 
   @Test
-  void portsOutsideOneTo65535AreRejected() {
+  void decodePort_outsideOneTo65535_rejected() {
     for (int port : List.of(0, -1, -8042, 65536, Integer.MAX_VALUE, Integer.MIN_VALUE)) {
       String env = Base64.encodeBase64String(ByteBuffer.allocate(4).putInt(port).array());
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
@@ -71,7 +71,7 @@ class EnergyProtocolTest {
   }
 
   @Test
-  void notBase64IsAnIllegalArgument() {
+  void decodePort_notBase64_illegalArgument() {
     assertThrows(IllegalArgumentException.class, () -> EnergyProtocol.decodePort("*not*"));
     assertThrows(IllegalArgumentException.class, () -> EnergyProtocol.decodePort("AAAfa"));
   }

@@ -63,7 +63,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void aMeteredJob() {
+  void from_meteredJob_figures() {
     Counters counters = counters(2_500_000, 500_000, 1200, 6, 3, 1, 0, 10_000_000);
     counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(5_242_880_000L);
     JobEnergySummary s = JobEnergySummary.of(counters, 61_234);
@@ -97,7 +97,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void combinedSplitBytesCountWhenFileInputFormatsAreSmaller() {
+  void from_combinedSplitBytesLarger_counted() {
     Counters counters = counters(1000, 0, 10, 0, 2, 0, 2, 12);
     counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(1000);
     counters.findCounter(FAWN_INPUT, "BYTES_READ").setValue(512_000);
@@ -115,7 +115,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void fileInputFormatBytesCountWhenLarger() {
+  void from_fileInputFormatBytesLarger_counted() {
     Counters counters = counters(4000, 0, 4, 0, 1, 0, 0, 12);
     counters.findCounter(FileInputFormatCounter.BYTES_READ).setValue(2000);
     counters.findCounter(FAWN_INPUT, "BYTES_READ").setValue(1500);
@@ -131,7 +131,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void anUnmeteredJob() {
+  void from_unmeteredJob_noEnergy() {
     Counters counters = counters(0, 0, 0, 0, 0, 5, 0, 100);
     JobEnergySummary s = JobEnergySummary.of(counters, 3000);
 
@@ -145,7 +145,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void meteredTasksThatReportedNoEnergyHaveNoRates() {
+  void from_meteredTasksWithoutEnergy_noRates() {
     JobEnergySummary s = JobEnergySummary.of(counters(0, 0, 0, 0, 2, 0, 0, 100), 1500);
     assertTrue(s.metered());
     assertTrue(Double.isNaN(s.recordsPerJoule()));
@@ -156,7 +156,7 @@ class JobEnergySummaryTest {
   }
 
   @Test
-  void countersWithoutAnyEnergyGroupAreAnUnmeteredJob() {
+  void from_noEnergyGroup_unmeteredJob() {
     Counters counters = new Counters();
     counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(7);
     JobEnergySummary s = JobEnergySummary.of(counters, 10);

@@ -89,7 +89,7 @@ class LocalJobEnergyTest {
   }
 
   @Test
-  void aMeteredJobWritesTheSameOutputAndCountsEveryTaskUnmetered() throws Exception {
+  void run_localMeteredJob_sameOutputAndEveryTaskUnmetered() throws Exception {
     Job plain = run("plain", false, 1);
     Job metered = run("metered", true, 1);
 
@@ -115,7 +115,7 @@ class LocalJobEnergyTest {
   }
 
   @Test
-  void aMeteredMapOnlyJobCountsItsMaps() throws Exception {
+  void run_localMeteredMapOnlyJob_countsItsMaps() throws Exception {
     Job job = run("map-only", true, 0);
 
     // each map writes its own file's words, one per token, through the wrapped format

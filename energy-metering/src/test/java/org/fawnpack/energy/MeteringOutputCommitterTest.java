@@ -136,7 +136,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void meteredCommitWritesExactlyWhatTheBareCommitterWrites() throws Exception {
+  void commitTask_metered_writesWhatBareCommitterWrites() throws Exception {
     TaskAttemptID id = TaskContexts.attempt(TaskType.MAP, 3, 0);
     Path bareOut = tmp.resolve("bare");
     TextOutputFormat<Text, Text> bare = new TextOutputFormat<>();
@@ -169,7 +169,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void pathsAreTheDelegates() throws Exception {
+  void paths_areDelegates() throws Exception {
     Configuration conf = conf();
     TaskAttemptID id = TaskContexts.attempt(TaskType.REDUCE, 0, 1);
     CountersReporter reporter = new CountersReporter();
@@ -193,7 +193,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void everyOutputCommitterMethodIsOverridden() {
+  void wrapper_everyOutputCommitterMethod_overridden() {
     List<String> inherited = new ArrayList<>();
     for (Class<?> type : List.of(OutputCommitter.class, PathOutputCommitter.class)) {
       for (Method method : type.getDeclaredMethods()) {
@@ -216,7 +216,7 @@ class MeteringOutputCommitterTest {
 
   @Test
   @SuppressWarnings("deprecation")
-  void everyCallIsDelegatedWithItsContext() throws IOException {
+  void wrapper_everyCall_delegatedWithItsContext() throws IOException {
     Configuration conf = conf();
     RecordingCommitter recording = new RecordingCommitter();
     TaskAttemptContext task = TaskContexts.context(conf,
@@ -253,7 +253,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void needsTaskCommitMetersOncePerAttempt() throws IOException {
+  void needsTaskCommit_metersOncePerAttempt() throws IOException {
     for (TaskType type : List.of(TaskType.MAP, TaskType.REDUCE)) {
       RecordingCommitter recording = new RecordingCommitter();
       CountersReporter reporter = new CountersReporter();
@@ -274,7 +274,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void setupAndCleanupAttemptsAreNotMetered() throws IOException {
+  void needsTaskCommit_setupAndCleanupAttempts_notMetered() throws IOException {
     for (TaskType type : List.of(TaskType.JOB_SETUP, TaskType.JOB_CLEANUP,
         TaskType.TASK_CLEANUP)) {
       RecordingCommitter recording = new RecordingCommitter();
@@ -295,7 +295,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void aFailedQueryNeverFailsTheTasksCommit() throws IOException {
+  void needsTaskCommit_queryFails_commitStillSucceeds() throws IOException {
     RecordingCommitter recording = new RecordingCommitter();
     CountersReporter reporter = new CountersReporter();
     TaskAttemptContext task = TaskContexts.context(conf(),
@@ -310,7 +310,7 @@ class MeteringOutputCommitterTest {
   }
 
   @Test
-  void aDelegateThatWritesNoFilesHasNoWorkPath() throws IOException {
+  void workPath_delegateWritesNoFiles_none() throws IOException {
     Configuration conf = conf();
     TaskAttemptID id = TaskContexts.attempt(TaskType.MAP, 0, 0);
     CountersReporter reporter = new CountersReporter();

@@ -45,7 +45,7 @@ class MeteringOutputFormatTest {
   }
 
   @Test
-  void recordsWrittenThroughTheWrapperAreCommittedLikeTheBareFormats() throws Exception {
+  void write_throughWrapper_committedLikeBareFormat() throws Exception {
     // This JVM is no YARN container: the wrapper's tasks find no collector, as in local mode.
     assumeTrue(System.getenv(EnergyProtocol.ENV_METADATA) == null);
     for (TaskType type : List.of(TaskType.MAP, TaskType.REDUCE)) {
@@ -84,7 +84,7 @@ class MeteringOutputFormatTest {
   }
 
   @Test
-  void checkOutputSpecsIsTheDelegates() throws Exception {
+  void checkOutputSpecs_isDelegates() throws Exception {
     Path existing = Files.createDirectory(tmp.resolve("existing"));
     JobContext exists = new JobContextImpl(metered(OutputRuns.conf(existing)), TaskContexts.JOB);
     assertThrows(FileAlreadyExistsException.class,
@@ -100,12 +100,12 @@ class MeteringOutputFormatTest {
   }
 
   @Test
-  void aMissingDelegateIsAnIllegalStateNamingTheKey() {
+  void delegate_missing_illegalStateNamingKey() {
     assertDelegateRejected(OutputRuns.conf(tmp.resolve("out")), "null");
   }
 
   @Test
-  void anInvalidDelegateIsAnIllegalStateNamingTheKey() {
+  void delegate_invalid_illegalStateNamingKey() {
     for (String value : List.of("java.lang.String", MeteringOutputFormat.class.getName(),
         "org.example.NoSuchOutputFormat")) {
       Configuration conf = OutputRuns.conf(tmp.resolve("out"));
@@ -129,7 +129,7 @@ class MeteringOutputFormatTest {
   }
 
   @Test
-  void theWorkFileIsInTheWrappersWorkPath() throws Exception {
+  void workFile_inWrappersWorkPath() throws Exception {
     Configuration conf = metered(OutputRuns.conf(tmp.resolve("out")));
     TaskAttemptContext task = TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 2, 0),
         new CountersReporter());

@@ -56,7 +56,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void addsTheCollectorsFiguresToTheTasksCounters() throws IOException {
+  void report_collectorAnswers_figuresAddedToCounters() throws IOException {
     String container = TaskContexts.newContainerId();
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=1234499 idle_uj=400500 samples=12 gaps=1 estimated=false")) {
@@ -74,7 +74,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void roundsMicrojoulesToTheNearestMillijoule() throws IOException {
+  void report_microjoules_roundedToNearestMillijoule() throws IOException {
     long[][] microToMilli = {{0, 0}, {499, 0}, {500, 1}, {1499, 1}, {1500, 2}, {2_000_499, 2000},
         {9_999_999_500L, 10_000_000}};
     for (long[] pair : microToMilli) {
@@ -88,7 +88,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void aTaskOnEstimatedPowerCountsAsEstimated() throws IOException {
+  void report_estimatedPower_countedAsEstimated() throws IOException {
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=2000000 idle_uj=500000 samples=4 gaps=0 estimated=true")) {
       Counters counters = report(collector.environment(TaskContexts.newContainerId()));
@@ -100,7 +100,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void uberTasksInOneContainerAddOnlyWhatAccruedSinceTheLastReport() throws IOException {
+  void report_uberTasksInOneContainer_onlyWhatAccruedSinceLastReport() throws IOException {
     String container = TaskContexts.newContainerId();
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=1000000 idle_uj=300000 samples=10 gaps=1 estimated=false",
@@ -122,7 +122,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void uberTasksSumToTheContainersEnergyRoundedOnce() throws IOException {
+  void report_uberTasks_sumToContainerEnergyRoundedOnce() throws IOException {
     // Three tasks in one container; its account grows 1499 µJ per task, 4497 µJ in all: the job
     // must sum to 4 mJ (4.497 rounded), not to three separately rounded 1.499 mJ deltas.
     String container = TaskContexts.newContainerId();
@@ -144,7 +144,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void aFailedQueryBetweenUberTasksLosesNoEnergy() throws IOException {
+  void report_queryFailsBetweenUberTasks_noEnergyLost() throws IOException {
     String container = TaskContexts.newContainerId();
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=1000000 idle_uj=0 samples=10 gaps=0 estimated=false",
@@ -162,7 +162,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void withoutTheCollectorsEnvironmentTheTaskIsUnmetered() throws IOException {
+  void report_noCollectorEnvironment_unmetered() throws IOException {
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=1000 idle_uj=0 samples=1 gaps=0 estimated=false")) {
       assertUnmetered(report(Map.of()));
@@ -174,7 +174,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void anErrAnswerLeavesTheTaskUnmetered() throws IOException {
+  void report_errAnswer_unmetered() throws IOException {
     String container = TaskContexts.newContainerId();
     try (FakeCollector collector = new FakeCollector("ERR unknown container " + container)) {
       assertUnmetered(report(collector.environment(container)));
@@ -183,7 +183,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void aCollectorThatNeverAnswersTimesOutAndTheTaskIsUnmetered() throws IOException {
+  void report_collectorNeverAnswers_timesOutUnmetered() throws IOException {
     try (FakeCollector collector = new FakeCollector(FakeCollector.SILENT)) {
       Map<String, String> environment = collector.environment(TaskContexts.newContainerId());
       long start = System.nanoTime();
@@ -199,7 +199,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void aCollectorThatHangsUpLeavesTheTaskUnmetered() throws IOException {
+  void report_collectorHangsUp_unmetered() throws IOException {
     try (FakeCollector collector = new FakeCollector(FakeCollector.HANG_UP)) {
       assertUnmetered(report(collector.environment(TaskContexts.newContainerId())));
       assertEquals(1, collector.requests().size());
@@ -207,7 +207,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void noCollectorListeningLeavesTheTaskUnmetered() throws IOException {
+  void report_noCollectorListening_unmetered() throws IOException {
     int port;
     try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       port = closed.getLocalPort();
@@ -217,7 +217,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void garbageAnswersLeaveTheTaskUnmetered() throws IOException {
+  void report_garbageAnswer_unmetered() throws IOException {
     List<String> garbage = List.of(
         "HELLO",
         "OK",
@@ -238,7 +238,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void malformedMetadataLeavesTheTaskUnmeteredWithoutAQuery() throws IOException {
+  void report_malformedMetadata_unmeteredWithoutQuery() throws IOException {
     try (FakeCollector collector = new FakeCollector(
         "OK energy_uj=1000 idle_uj=0 samples=1 gaps=0 estimated=false")) {
       int port = collector.port();
@@ -262,7 +262,7 @@ class TaskEnergyReporterTest {
   }
 
   @Test
-  void aTaskAtHadoopsCounterLimitStillFinishes() throws IOException {
+  void report_atHadoopsCounterLimit_taskStillFinishes() throws IOException {
     // A job whose own counters already fill mapreduce.job.counters.max: Hadoop refuses any new
     // counter. Metering must then give up quietly instead of failing the task.
     CountersReporter reporter = new CountersReporter();

@@ -94,7 +94,7 @@ class EnergyCountersTest {
   }
 
   @Test
-  void mapOnlyJobReportsFromEveryMap() throws Exception {
+  void counters_mapOnlyJob_reportedFromEveryMap() throws Exception {
     WordCount2 tool = new WordCount2();
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool, "-Dmapreduce.job.reduces=0",
         "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/map-only"));
@@ -159,7 +159,7 @@ class EnergyCountersTest {
   }
 
   @Test
-  void eachNodeManagerPublishesItsPowerAsMetrics() throws Exception {
+  void metrics_eachNodeManager_publishesItsPower() throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     List<ObjectName> beans = new ArrayList<>();
     for (ObjectName name : server.queryNames(new ObjectName("Hadoop:*"), null)) {

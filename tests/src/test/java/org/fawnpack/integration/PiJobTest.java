@@ -27,7 +27,7 @@ class PiJobTest {
   static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
 
   @Test
-  void countsTheSamePointsInsideAsTheStockExampleAndADirectComputation() throws Exception {
+  void run_onCluster_sameInsideCountAsStockExampleAndDirectComputation() throws Exception {
     Pi pi = new Pi();
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), pi, Long.toString(MAPS),
         Long.toString(SAMPLES)));

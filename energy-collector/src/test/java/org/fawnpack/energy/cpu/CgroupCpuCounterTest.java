@@ -15,7 +15,7 @@ class CgroupCpuCounterTest {
   private static final Path ROOT = Path.of("/sys/fs/cgroup");
 
   @Test
-  void candidatesPutV2FirstThenEveryV1Mount() {
+  void candidates_v2AndV1Mounts_v2FirstThenEveryV1Mount() {
     List<CgroupCpuCounter> found = CgroupCpuCounter.candidates(List.of(
         "5:cpuacct,cpu:/hadoop-yarn/" + ID, "0::/hadoop-yarn/" + ID), ROOT, ID);
     assertEquals(List.of(
@@ -30,13 +30,13 @@ class CgroupCpuCounterTest {
   }
 
   @Test
-  void ignoresCgroupsNotNamedAfterTheContainerAndOtherControllers() {
+  void candidates_otherContainersAndControllers_ignored() {
     assertTrue(CgroupCpuCounter.candidates(List.of("0::/user.slice", "4:cpu,cpuacct:/",
         "7:memory:/hadoop-yarn/" + ID, "garbage"), ROOT, ID).isEmpty());
   }
 
   @Test
-  void readsV2UsageFromAnyLineAndV1Nanoseconds(@TempDir Path tmp) throws IOException {
+  void read_v2UsageOnAnyLineOrV1Nanoseconds_parsed(@TempDir Path tmp) throws IOException {
     SmallFileReader reader = new SmallFileReader();
     Path v2 = tmp.resolve("cpu.stat");
     FakeProc.write(v2, "usage_usec_x 1\nuser_usec 3\nusage_usec 42\n");

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.io.TempDir;
 class HostCpuUtilisationTest {
 
   @Test
-  void fallsBackToProcStatWhenSigarIsUnavailable(@TempDir Path proc) throws IOException {
+  void choose_sigarUnavailable_fallsBackToProcStat(@TempDir Path proc) throws IOException {
     CpuUtilisation utilisation = HostCpuUtilisation.create(
         SigarLoader.Status.unavailable("SIGAR 1.6.4 has no native library for Linux/aarch64"),
         proc);

@@ -20,7 +20,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void busyIsTotalMinusIdleAndIowaitBetweenCalls() throws IOException {
+  void read_twoCalls_busyIsTotalMinusIdleAndIowait() throws IOException {
     ProcStatCpuUtilisation utilisation = new ProcStatCpuUtilisation(proc);
     //    user nice system idle iowait irq softirq steal guest guest_nice
     stat("100 0 50 800 50 0 0 0 0 0");
@@ -35,7 +35,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void noTimePassedRepeatsTheLastValue() throws IOException {
+  void read_noTimePassed_repeatsLastValue() throws IOException {
     ProcStatCpuUtilisation utilisation = new ProcStatCpuUtilisation(proc);
     stat("0 0 0 100 0 0 0 0 0 0");
     utilisation.sinceLastCall();
@@ -45,7 +45,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void aCounterGoingBackwardsRestartsTheBaselineAndStaysInRange() throws IOException {
+  void read_counterGoesBackwards_baselineRestartsAndStaysInRange() throws IOException {
     ProcStatCpuUtilisation utilisation = new ProcStatCpuUtilisation(proc);
     stat("100 0 0 100 50 0 0 0 0 0");
     utilisation.sinceLastCall();
@@ -59,7 +59,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void oldKernelsWithFourFieldsAreRead() throws IOException {
+  void read_oldKernelWithFourFields_parsed() throws IOException {
     ProcStatCpuUtilisation utilisation = new ProcStatCpuUtilisation(proc);
     stat("1 0 1 8");
     utilisation.sinceLastCall();
@@ -68,7 +68,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void aMissingOrBrokenFileIsAnIoException() {
+  void read_missingOrBrokenFile_throwsIoException() {
     ProcStatCpuUtilisation utilisation = new ProcStatCpuUtilisation(proc.resolve("none"));
     assertThrows(IOException.class, utilisation::sinceLastCall);
     FakeProc.write(proc.resolve("stat"), "cpu  a b c d\n");
@@ -76,7 +76,7 @@ class ProcStatCpuUtilisationTest {
   }
 
   @Test
-  void readsTheRealProcStat() throws IOException {
+  void read_realProcStat_givesUtilisationInRange() throws IOException {
     if (!java.nio.file.Files.isReadable(Path.of("/proc/stat"))) {
       return;
     }

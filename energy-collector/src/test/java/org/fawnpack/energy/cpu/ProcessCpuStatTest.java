@@ -19,14 +19,14 @@ class ProcessCpuStatTest {
   }
 
   @Test
-  void readsTheFieldsAfterTheLastParenthesis() {
+  void parse_nameWithParentheses_fieldsReadAfterLastParenthesis() {
     for (String comm : new String[] {"java", "Web Content", "a) b (c", ") ) 1 2 3", "(x)"}) {
       assertEquals(new ProcessCpuStat(4242, 17, 110, 98765), parse(line(comm)), comm);
     }
   }
 
   @Test
-  void rejectsMalformedLines() {
+  void parse_malformedLine_rejected() {
     assertNull(parse(""));
     assertNull(parse("4242 (java R 17"));
     assertNull(parse("4242 (java) R 17 4242 4242 0 -1 4194304 1 0 0 0 11 22"));
@@ -35,7 +35,7 @@ class ProcessCpuStatTest {
   }
 
   @Test
-  void toleratesALineWithoutTrailingNewline() {
+  void parse_noTrailingNewline_tolerated() {
     assertEquals(new ProcessCpuStat(7, 1, 10, 5),
         parse("7 (init) S 1 7 7 0 -1 0 0 0 0 0 1 2 3 4 20 0 1 0 5"));
   }

@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class ProcessTreeCpuSourceConfigTest {
 
   @Test
-  void splitsTrimsAndAcceptsFileUris() {
+  void localDirs_listWithSpacesAndFileUris_splitAndTrimmed() {
     Configuration conf = new Configuration(false);
     conf.set("yarn.nodemanager.local-dirs", " /data/1/yarn , file:///data/2/yarn,file:/data/3 ,");
     assertEquals(List.of(Path.of("/data/1/yarn"), Path.of("/data/2/yarn"), Path.of("/data/3")),
@@ -19,7 +19,7 @@ class ProcessTreeCpuSourceConfigTest {
   }
 
   @Test
-  void resolvesVariablesInTheValueAndInTheDefault() {
+  void localDirs_variablesInValueOrDefault_resolved() {
     Configuration conf = new Configuration(false);
     conf.set("hadoop.tmp.dir", "/var/tmp/hadoop-fawn");
     assertEquals(List.of(Path.of("/var/tmp/hadoop-fawn/nm-local-dir")),
@@ -30,7 +30,7 @@ class ProcessTreeCpuSourceConfigTest {
   }
 
   @Test
-  void buildsFromAConfiguration() {
+  void fromConfiguration_settingsGiven_sourceBuilt() {
     Configuration conf = new Configuration(false);
     conf.set("yarn.nodemanager.local-dirs", "/nonexistent/nm");
     conf.set("yarn.nodemanager.linux-container-executor.cgroups.mount-path", "/nonexistent/cg");

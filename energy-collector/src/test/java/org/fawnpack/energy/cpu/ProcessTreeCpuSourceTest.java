@@ -64,13 +64,13 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void sumsTheWholeTreeButNothingElse() {
+  void cpuTimes_processTree_sumsWholeTreeOnly() {
     treeA();
     assertEquals(Map.of(A.containerId(), TREE_A_TICKS * TICK), read(A));
   }
 
   @Test
-  void findsPidFilesInEitherLocalDir() {
+  void cpuTimes_pidFileInEitherLocalDir_found() {
     treeA();
     proc.process(200, "bash", 50, 1, 1, 0, 0, 2000).process(201, "java", 200, 300);
     FakeProc.writePidFile(dir2, B, 200);
@@ -79,7 +79,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aContainerWithoutPidFileIsAbsentUntilTheFileAppears() throws IOException {
+  void cpuTimes_noPidFile_absentUntilFileAppears() throws IOException {
     proc.process(100, "bash", 50, 7);
     assertEquals(Map.of(), read(A));
     FakeProc.writePidFile(dir2, A, 100);
@@ -90,14 +90,14 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aPidFileWithoutAPidIsIgnored() {
+  void cpuTimes_emptyPidFile_ignored() {
     FakeProc.write(FakeProc.pidFile(dir1, A), "");
     FakeProc.write(FakeProc.pidFile(dir1, B), "not-a-pid\n");
     assertEquals(Map.of(), read(A, B));
   }
 
   @Test
-  void countsGrowthBetweenCalls() {
+  void cpuTimes_twoCalls_countsGrowth() {
     treeA();
     long before = read(A).get(A.containerId());
     proc.process(103, "a b)c", 101, 90, 0, 0, 0, 1003);
@@ -105,7 +105,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aContainerWhoseRootExitedIsAbsent() {
+  void cpuTimes_rootProcessExited_containerAbsent() {
     treeA();
     assertTrue(read(A).containsKey(A.containerId()));
     proc.vanish(100);
@@ -113,7 +113,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aRecycledPidIsNotTakenForTheContainer() {
+  void cpuTimes_recycledPid_notTakenForContainer() {
     treeA();
     assertTrue(read(A).containsKey(A.containerId()));
     proc.process(100, "other", 1, 1, 1, 0, 0, 5555); // same pid, later start time
@@ -122,7 +122,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aRelaunchedContainerIsFollowedAndNeverGoesBackwards() {
+  void cpuTimes_containerRelaunched_followedAndNeverBackwards() {
     treeA();
     long before = read(A).get(A.containerId());
     proc.vanish(100);
@@ -139,7 +139,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aDescendantThatVanishesDoesNotMakeTheTimeGoBackwards() {
+  void cpuTimes_descendantVanishes_neverBackwards() {
     treeA();
     long before = read(A).get(A.containerId());
     proc.vanish(103); // exited, not (yet) reaped into 101's cutime
@@ -149,7 +149,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aProcessDirectoryWithoutStatIsSkipped() {
+  void cpuTimes_processDirectoryWithoutStat_skipped() {
     treeA();
     FakeProc.mkdirs(proc.proc.resolve("104"));
     FakeProc.mkdirs(proc.proc.resolve("self"));
@@ -158,14 +158,14 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void honoursAnotherClockTickRate() {
+  void cpuTimes_otherClockTickRate_honoured() {
     treeA();
     source = new ProcessTreeCpuSource(proc.proc, cgroups, List.of(dir1), 250);
     assertEquals(Map.of(A.containerId(), TREE_A_TICKS * 4_000_000L), read(A));
   }
 
   @Test
-  void prefersTheContainersCgroupV2Counter() {
+  void cpuTimes_cgroupV2Counter_preferred() {
     treeA();
     proc.cgroupFile(100, "0::/hadoop-yarn/" + A.containerId() + "\n");
     FakeProc.write(cgroups.resolve("hadoop-yarn").resolve(A.containerId()).resolve("cpu.stat"),
@@ -174,7 +174,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void readsCgroupV1CpuacctUsage() {
+  void cpuTimes_cgroupV1Cpuacct_read() {
     treeA();
     proc.cgroupFile(100, "12:pids:/hadoop-yarn/" + A.containerId() + "\n"
         + "4:cpu,cpuacct:/hadoop-yarn/" + A.containerId() + "\n"
@@ -185,7 +185,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void readsCgroupV1CpuacctMountedAlone() {
+  void cpuTimes_cgroupV1CpuacctMountedAlone_read() {
     treeA();
     proc.cgroupFile(100, "3:cpuacct:/yarn/" + A.containerId() + "\n2:cpu:/yarn/"
         + A.containerId() + "\n");
@@ -195,7 +195,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aCgroupNotNamedAfterTheContainerIsNotUsed() {
+  void cpuTimes_cgroupOfAnotherName_notUsed() {
     treeA();
     proc.cgroupFile(100, "0::/system.slice/hadoop-nodemanager.service\n");
     FakeProc.write(cgroups.resolve("system.slice").resolve("hadoop-nodemanager.service")
@@ -204,14 +204,14 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void aContainerWhoseCgroupCounterIsMissingFallsBackToItsTree() {
+  void cpuTimes_cgroupCounterMissing_fallsBackToTree() {
     treeA();
     proc.cgroupFile(100, "0::/hadoop-yarn/" + A.containerId() + "\n"); // no cpu.stat file
     assertEquals(Map.of(A.containerId(), TREE_A_TICKS * TICK), read(A));
   }
 
   @Test
-  void aCgroupContainerWhoseRootExitedIsAbsent() {
+  void cpuTimes_cgroupContainerRootExited_absent() {
     treeA();
     proc.cgroupFile(100, "0::/hadoop-yarn/" + A.containerId() + "\n");
     FakeProc.write(cgroups.resolve("hadoop-yarn").resolve(A.containerId()).resolve("cpu.stat"),
@@ -222,7 +222,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void doesNotScanProcWhenEveryContainerHasACgroup() {
+  void cpuTimes_everyContainerHasCgroup_procNotScanned() {
     treeA();
     proc.cgroupFile(100, "0::/hadoop-yarn/" + A.containerId() + "\n");
     FakeProc.write(cgroups.resolve("hadoop-yarn").resolve(A.containerId()).resolve("cpu.stat"),
@@ -232,7 +232,7 @@ class ProcessTreeCpuSourceTest {
   }
 
   @Test
-  void neverThrowsWhenNothingCanBeRead() {
+  void cpuTimes_nothingReadable_neverThrows() {
     FakeProc.writePidFile(dir1, A, 100);
     source = new ProcessTreeCpuSource(tmp.resolve("missing-proc"), tmp.resolve("missing-cg"),
         List.of(tmp.resolve("missing-local")));

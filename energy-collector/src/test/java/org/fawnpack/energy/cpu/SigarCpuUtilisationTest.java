@@ -15,7 +15,7 @@ import org.junit.jupiter.api.condition.OS;
 class SigarCpuUtilisationTest {
 
   @Test
-  void givesAUtilisationBetweenZeroAndOne() throws IOException, InterruptedException {
+  void read_onThisHost_betweenZeroAndOne() throws IOException, InterruptedException {
     CpuUtilisation utilisation = SigarCpuUtilisation.create().orElseThrow();
     assertTrue(Double.isNaN(utilisation.sinceLastCall()), "first call has nothing to compare");
     // The counters move in clock ticks: poll until one has passed.
@@ -29,7 +29,7 @@ class SigarCpuUtilisationTest {
   }
 
   @Test
-  void isWhatTheHostChoosesHere() {
+  void choose_sigarLoadable_chosen() {
     assertInstanceOf(SigarCpuUtilisation.class, HostCpuUtilisation.create());
   }
 }

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.condition.OS;
 class SigarLoaderTest {
 
   @Test
-  void mapsPlatformsToTheLibrariesInTheNativeJar() {
+  void libraryFor_knownPlatforms_mappedToNativeJarEntries() {
     assertEquals(Optional.of("libsigar-amd64-linux-1.6.4.so"),
         SigarLoader.libraryResource("Linux", "amd64"));
     assertEquals(Optional.of("libsigar-amd64-linux-1.6.4.so"),
@@ -30,7 +30,7 @@ class SigarLoaderTest {
   }
 
   @Test
-  void hasNoLibraryForArmOrWindows() {
+  void libraryFor_armOrWindows_none() {
     for (String[] platform : new String[][] {{"Linux", "aarch64"}, {"Linux", "arm"},
         {"Mac OS X", "aarch64"}, {"Windows 11", "amd64"}, {"Linux", "riscv64"}}) {
       assertEquals(Optional.empty(), SigarLoader.libraryResource(platform[0], platform[1]),
@@ -39,7 +39,7 @@ class SigarLoaderTest {
   }
 
   @Test
-  void reportsAnUnknownPlatformAsUnavailableWithAReason() {
+  void load_unknownPlatform_unavailableWithReason() {
     SigarLoader.Status status =
         SigarLoader.attempt("Linux", "aarch64", getClass().getClassLoader());
     assertFalse(status.available());
@@ -47,7 +47,7 @@ class SigarLoaderTest {
   }
 
   @Test
-  void reportsAMissingNativeJarAsUnavailable() {
+  void load_nativeJarMissing_unavailable() {
     ClassLoader empty = new ClassLoader(null) {
     };
     SigarLoader.Status status = SigarLoader.attempt("Linux", "amd64", empty);
@@ -58,7 +58,7 @@ class SigarLoaderTest {
   @Test
   @EnabledOnOs(OS.LINUX)
   @EnabledIfSystemProperty(named = "os.arch", matches = "amd64|x86_64")
-  void loadsOnLinuxAmd64OncePerJvm() {
+  void load_linuxAmd64_loadsOncePerJvm() {
     SigarLoader.Status status = SigarLoader.ensureLoaded();
     assertTrue(status.available(), status.detail());
     assertSame(status, SigarLoader.ensureLoaded());

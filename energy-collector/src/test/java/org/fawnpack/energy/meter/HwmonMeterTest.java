@@ -89,7 +89,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void powerFilesInMicrowattsAreSummedAsWatts() throws IOException {
+  void read_powerFilesInMicrowatts_summedAsWatts() throws IOException {
     coretemp("hwmon0");
     ina226("hwmon1");
     HwmonMeter meter = meter();
@@ -100,7 +100,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void ina3221RailsAreMillivoltsTimesMilliampsWithoutTheSumChannels() throws IOException {
+  void read_ina3221Rails_voltsTimesAmpsWithoutSumChannels() throws IOException {
     ina3221(root.resolve("hwmon0"));
     HwmonMeter meter = meter();
     assertEquals(List.of("hwmon0 (ina3221) in1*curr1 \"VDD_IN\"", "hwmon0 (ina3221) in2*curr2",
@@ -109,14 +109,14 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aChannelTheDriverDisabledIsLeftOutByDefault() throws IOException {
+  void read_channelDisabledByDriver_leftOutByDefault() throws IOException {
     Path dir = ina3221(root.resolve("hwmon0"));
     write(dir, "in3_enable", 0);
     assertEquals(5.0 * 1.2 + 3.3 * 0.5, watts(meter()), EPS);
   }
 
   @Test
-  void symlinkedHwmonDirectoriesAreFollowedAndPinnedAtStart() throws IOException {
+  void start_symlinkedHwmonDirectories_followedAndPinned() throws IOException {
     Path devices = tmp.resolve("devices/platform/3160000.i2c/i2c-0");
     Path rails = ina3221(devices.resolve("0-0040/hwmon/hwmon1"));
     Path other = ina226(devices.resolve("0-0045/hwmon/hwmon2"));
@@ -133,7 +133,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void chipIsSelectedByItsNameFile() throws IOException {
+  void start_chipName_selectedByNameFile() throws IOException {
     coretemp("hwmon0");
     ina226("hwmon1");
     ina3221(root.resolve("hwmon2"));
@@ -142,7 +142,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void everyChipWithTheSameNameIsSummed() throws IOException {
+  void read_severalChipsWithSameName_summed() throws IOException {
     ina3221(root.resolve("hwmon2"));
     ina3221(root.resolve("hwmon10"));
     HwmonMeter meter = meter("chip", "ina3221", "channels", "in1*curr1");
@@ -153,7 +153,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void channelsSelectPowerFilesAndInCurrPairs() throws IOException {
+  void read_channelsSetting_selectsPowerFilesAndInCurrPairs() throws IOException {
     ina226("hwmon0");
     ina3221(root.resolve("hwmon1"));
     assertEquals(6.0, watts(meter("chip", "ina3221", "channels", "in1*curr1")), EPS);
@@ -167,7 +167,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void scaleMultipliesTheSum() throws IOException {
+  void read_scale_multipliesSum() throws IOException {
     ina226("hwmon0");
     assertEquals(2 * 14.75, watts(meter("scale", "2")), EPS);
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
@@ -177,7 +177,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aFileThatDisappearsBetweenReadsIsUnreadable() throws IOException {
+  void read_fileDisappears_unreadable() throws IOException {
     Path dir = ina226("hwmon0");
     HwmonMeter meter = meter();
     assertEquals(14.75, watts(meter), EPS);
@@ -189,7 +189,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void garbageContentIsABadValueNamingFileAndContent() throws IOException {
+  void read_garbageContent_badValueNamingFileAndContent() throws IOException {
     Path dir = ina3221(root.resolve("hwmon0"));
     HwmonMeter meter = meter();
     write(dir, "curr2_input", "5OO");
@@ -205,7 +205,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void anUnknownChipNameIsAConfigErrorListingTheDevices() {
+  void start_unknownChipName_configErrorListingDevices() {
     coretemp("hwmon0");
     ina226("hwmon1");
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
@@ -216,7 +216,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aChipWithoutPowerIsAConfigError() {
+  void start_chipWithoutPower_configError() {
     coretemp("hwmon0");
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.board.chip", e.key());
@@ -227,7 +227,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aChannelNoDeviceHasIsAConfigErrorListingTheChannels() {
+  void start_unknownChannel_configErrorListingChannels() {
     ina3221(root.resolve("hwmon0"));
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("channels", "power1"));
@@ -238,7 +238,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aMalformedChannelIsAConfigError() {
+  void start_malformedChannel_configError() {
     ina3221(root.resolve("hwmon0"));
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter("channels", "in1+curr1"));
@@ -247,7 +247,7 @@ class HwmonMeterTest {
   }
 
   @Test
-  void aMissingOrEmptyRootIsAConfigErrorOnTheRootKey() throws IOException {
+  void start_missingOrEmptyRoot_configErrorOnRootKey() throws IOException {
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.board.sysfs-root", e.key());
     Files.createDirectories(root);

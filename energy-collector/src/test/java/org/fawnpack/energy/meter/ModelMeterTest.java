@@ -38,7 +38,7 @@ class ModelMeterTest {
   }
 
   @Test
-  void interpolatesBetweenIdleAndBusyAsAnEstimate() throws IOException {
+  void read_utilisation_interpolatesIdleToBusyAsEstimate() throws IOException {
     Scripted cpu = new Scripted();
     ModelMeter meter = new ModelMeter(spec("52", "109"), cpu); // Dell R620, FAWN paper
     assertEquals("model", meter.name());
@@ -53,7 +53,7 @@ class ModelMeterTest {
   }
 
   @Test
-  void clampsUtilisationToZeroOne() throws IOException {
+  void read_utilisationOutOfRange_clampedToZeroOne() throws IOException {
     Scripted cpu = new Scripted();
     ModelMeter meter = new ModelMeter(spec("1.40", "1.68"), cpu); // Edison + USB Ethernet
     cpu.values.addAll(java.util.List.of(-0.2, 1.7, 0.5));
@@ -63,21 +63,21 @@ class ModelMeterTest {
   }
 
   @Test
-  void equalFiguresMakeAConstantModel() throws IOException {
+  void read_idleEqualsBusy_constant() throws IOException {
     Scripted cpu = new Scripted();
     cpu.values.add(0.9);
     assertEquals(3.0, new ModelMeter(spec("3", "3"), cpu).read().value(), 1e-12);
   }
 
   @Test
-  void bothFiguresAreRequired() {
+  void create_figureMissing_refused() {
     assertEquals(IDLE, configError(null, "109").key());
     assertEquals(BUSY, configError("52", null).key());
     assertEquals(BUSY, configError("52", "  ").key());
   }
 
   @Test
-  void figuresMustBeNumbersWithBusyAtLeastIdleAtLeastZero() {
+  void create_badFigures_refused() {
     assertEquals(IDLE, configError("fifty", "109").key());
     assertEquals(BUSY, configError("52", "NaN").key());
     assertEquals(IDLE, configError("-1", "109").key());
@@ -88,7 +88,7 @@ class ModelMeterTest {
   }
 
   @Test
-  void aFailedUtilisationReadIsAMeterException() {
+  void read_utilisationReadFails_throwsMeterException() {
     ModelMeter meter = new ModelMeter(spec("1", "2"), () -> {
       throw new IOException("/proc/stat: no such file");
     });

@@ -81,7 +81,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void firstReadIsTheBaselineThenDeltasAccumulate() throws IOException {
+  void read_firstReadBaseline_thenDeltasAccumulate() throws IOException {
     Path pkg0 = zone("intel-rapl:0", "package-0", 1_000_000);
     Path pkg1 = zone("intel-rapl:1", "package-1", 70_000_000);
     RaplMeter meter = meter();
@@ -96,7 +96,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aCounterThatWrapsAtItsMaxRangeKeepsCounting() throws IOException {
+  void read_counterWrapsAtMaxRange_keepsCounting() throws IOException {
     Path pkg = zone("intel-rapl:0", "package-0", 262_143_000_000L);
     RaplMeter meter = meter();
     assertEquals(0.0, joules(meter), EPS);
@@ -109,7 +109,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void wrapIncrementIsModuloTheRange() {
+  void increment_wrap_moduloRange() {
     long range = MAX + 1;
     assertEquals(828_851, RaplCounter.increment(262_143_000_000L, 500_000, range));
     assertEquals(1, RaplCounter.increment(MAX, 0, range));
@@ -118,7 +118,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aSubZoneSelectedWithItsParentIsCountedOnlyInTheParent() throws IOException {
+  void read_subZoneWithItsParent_countedOnlyInParent() throws IOException {
     Path pkg = zone("intel-rapl:0", "package-0", 10_000_000);
     Path core = zone("intel-rapl:0:0", "core", 5_000_000);
     Path dram = zone("intel-rapl:1:0", "dram", 1_000_000);
@@ -133,7 +133,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aSubZoneAloneIsCounted() throws IOException {
+  void read_subZoneAlone_counted() throws IOException {
     zone("intel-rapl:0", "package-0", 10_000_000);
     Path dram = zone("intel-rapl:0:2", "dram", 2_000_000);
     RaplMeter meter = meter("zones", "intel-rapl:0:2");
@@ -144,7 +144,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void psysSelectedWithPackagesIsCountedAlone() throws IOException {
+  void read_psysWithPackages_psysCountedAlone() throws IOException {
     Path pkg = zone("intel-rapl:0", "package-0", 1_000_000);
     zone("intel-rapl:0:0", "core", 1_000_000);
     Path psys = zone("intel-rapl:1", "psys", 4_000_000);
@@ -157,7 +157,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void byDefaultEveryPackageIsCountedButNotPsysSubZonesOrMmio() throws IOException {
+  void start_defaultZones_everyPackageButNotPsysSubZonesOrMmio() throws IOException {
     controlType();
     zone("intel-rapl:0", "package-0", 0);
     zone("intel-rapl:0:0", "dram", 0);
@@ -171,7 +171,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void defaultZonesAreInNumericOrder() {
+  void start_defaultZones_numericOrder() {
     for (int n : new int[] {10, 2, 0, 1}) {
       zone("intel-rapl:" + n, "package-" + n, 0);
     }
@@ -180,7 +180,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void noPackageZoneIsAConfigErrorOnTheRoot() throws IOException {
+  void start_noPackageZone_configErrorOnRoot() throws IOException {
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());
     assertEquals("fawn.energy.meter.rapl.powercap-root", e.key());
     controlType();
@@ -190,7 +190,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void anUnknownZoneIsAConfigErrorListingTheZones() {
+  void start_unknownZone_configErrorListingZones() {
     zone("intel-rapl:0", "package-0", 0);
     zone("intel-rapl:0:0", "core", 0);
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
@@ -220,7 +220,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aCounterOnlyRootMayReadStopsTheMeterAtStartWithTheFix() {
+  void start_counterReadableOnlyByRoot_failsNamingTheFix() {
     zone("intel-rapl:0", "package-0", 0);
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
         () -> meter(denyingEnergy(new AtomicBoolean(true))));
@@ -231,7 +231,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aCounterThatBecomesRootOnlyLaterFailsTheReadWithThePermissionKey() throws IOException {
+  void read_counterBecomesRootOnly_failsNamingPermissionKey() throws IOException {
     zone("intel-rapl:0", "package-0", 0);
     AtomicBoolean deny = new AtomicBoolean(false);
     RaplMeter meter = meter(denyingEnergy(deny));
@@ -243,7 +243,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aRealModeZeroFileIsDeniedForAnyoneButRoot() throws IOException {
+  void start_modeZeroFile_deniedUnlessRoot() throws IOException {
     Path pkg = zone("intel-rapl:0", "package-0", 0);
     Path counter = pkg.resolve("energy_uj");
     Files.setPosixFilePermissions(counter, PosixFilePermissions.fromString("---------"));
@@ -257,7 +257,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aFailedReadKeepsTheBaselinesSoTheNextReadCoversBothIntervals() throws IOException {
+  void read_afterFailedRead_nextReadCoversBothIntervals() throws IOException {
     Path pkg0 = zone("intel-rapl:0", "package-0", 0);
     Path pkg1 = zone("intel-rapl:1", "package-1", 0);
     RaplMeter meter = meter();
@@ -273,7 +273,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void garbageInTheCounterIsABadValue() throws IOException {
+  void read_garbageCounter_badValue() throws IOException {
     Path pkg = zone("intel-rapl:0", "package-0", 0);
     RaplMeter meter = meter();
     joules(meter);
@@ -286,7 +286,7 @@ class RaplMeterTest {
   }
 
   @Test
-  void aZoneWithoutARangeIsAConfigError() {
+  void start_zoneWithoutRange_configError() {
     Path pkg = zone("intel-rapl:0", "package-0", 0);
     write(pkg, "max_energy_range_uj", 0);
     InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class, () -> meter());

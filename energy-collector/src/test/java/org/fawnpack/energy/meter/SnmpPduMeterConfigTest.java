@@ -65,7 +65,7 @@ class SnmpPduMeterConfigTest {
 
   @ParameterizedTest(name = "{1} -> {0}")
   @MethodSource("badSettings")
-  void badSettingIsNamedByKey(String expectedSetting, String[] settings) {
+  void create_badSetting_namedByKey(String expectedSetting, String[] settings) {
     Configuration conf = valid();
     for (String setting : settings) {
       String[] kv = setting.split("=", 2);
@@ -117,7 +117,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void missingAddressIsNamed() {
+  void create_missingAddress_named() {
     Configuration conf = valid();
     conf.unset(PREFIX + "address");
 
@@ -126,7 +126,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void unknownPresetListsTheKnownOnes() {
+  void create_unknownPreset_listsKnownOnes() {
     Configuration conf = valid();
     conf.set(PREFIX + "preset", "cyberpower-outlet");
 
@@ -141,7 +141,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void neitherPresetNorOidNamesPreset() {
+  void create_neitherPresetNorOid_namesPreset() {
     Configuration conf = valid();
     conf.unset(PREFIX + "preset");
 
@@ -150,7 +150,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void nonNumericOidIsRefused() {
+  void create_nonNumericOid_refused() {
     Configuration conf = valid();
     conf.unset(PREFIX + "preset");
     conf.set(PREFIX + "oid", "PowerNet-MIB::rPDUIdentDevicePowerWatts.0");
@@ -160,7 +160,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void indexSettingNextToRawOidIsRefused() {
+  void create_indexWithRawOid_refused() {
     Configuration conf = valid();
     conf.unset(PREFIX + "preset");
     conf.set(PREFIX + "oid", "1.3.6.1.4.1.318.1.1.26.9.4.3.1.7.3");
@@ -173,7 +173,7 @@ class SnmpPduMeterConfigTest {
   @ParameterizedTest
   @ValueSource(strings = {"pdu7.example.org", "pdu7.example.org:1161", "192.0.2.7",
       "192.0.2.7:161", "[2001:db8::7]:1161", "2001:db8::7"})
-  void addressForms(String address) throws IOException {
+  void create_addressForms_parsed(String address) throws IOException {
     Configuration conf = valid();
     conf.set(PREFIX + "address", address);
 
@@ -184,7 +184,7 @@ class SnmpPduMeterConfigTest {
   @ParameterizedTest
   @ValueSource(strings = {"apc-outlet", "apc-device", "raritan-outlet", "raritan-inlet",
       "servertech-outlet", "servertech-inlet", "eaton-outlet", "eaton-inlet"})
-  void everyPresetConstructs(String preset) throws IOException {
+  void create_everyPreset_constructs(String preset) throws IOException {
     Configuration conf = valid();
     conf.set(PREFIX + "preset", preset);
     if (preset.endsWith("-outlet")) {
@@ -196,7 +196,7 @@ class SnmpPduMeterConfigTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"MD5", "SHA", "sha-1", "SHA-224", "sha256", "SHA-384", "SHA_512"})
-  void everyAuthProtocolName(String name) throws IOException {
+  void create_everyAuthProtocolName_accepted(String name) throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "auth-protocol", name);
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
@@ -207,7 +207,7 @@ class SnmpPduMeterConfigTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"AES", "AES128", "aes-192", "AES256", "DES"})
-  void everyPrivProtocolName(String name) throws IOException {
+  void create_everyPrivProtocolName_accepted(String name) throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "priv-protocol", name);
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
@@ -217,7 +217,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void v3WithoutUserNamesUser() {
+  void create_v3WithoutUser_namesUser() {
     Configuration conf = v3();
     conf.unset(PREFIX + "user");
 
@@ -226,12 +226,12 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void v3NoAuthNoPrivNeedsNoSecrets() {
+  void create_v3NoAuthNoPriv_needsNoSecrets() {
     assertDoesNotThrow(() -> meter(v3()).close());
   }
 
   @Test
-  void communityIsRefusedWithV3() {
+  void create_communityWithV3_refused() {
     Configuration conf = v3();
     conf.set(PREFIX + "community", "public");
 
@@ -240,7 +240,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void unknownAuthProtocolIsNamed() throws IOException {
+  void create_unknownAuthProtocol_named() throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "auth-protocol", "SHA3-256");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
@@ -250,7 +250,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void unknownPrivProtocolIsNamed() throws IOException {
+  void create_unknownPrivProtocol_named() throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "priv-protocol", "3DES-EDE");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
@@ -261,7 +261,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void privWithoutAuthNamesAuthPassphrase() throws IOException {
+  void create_privWithoutAuth_namesAuthPassphrase() throws IOException {
     Configuration conf = v3();
     TestCredentialStore.store(conf, dir, PREFIX + "priv-passphrase", PASS_B);
 
@@ -270,7 +270,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void explicitPrivProtocolWithoutPassphraseNamesPrivPassphrase() throws IOException {
+  void create_privProtocolWithoutPassphrase_namesPrivPassphrase() throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "priv-protocol", "AES256");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
@@ -280,7 +280,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void privProtocolNoneIsAuthNoPriv() throws IOException {
+  void create_privProtocolNone_authNoPriv() throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "priv-protocol", "none");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
@@ -289,7 +289,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void privProtocolNoneWithStoredPrivPassphraseIsContradiction() throws IOException {
+  void create_privProtocolNoneWithPrivPassphrase_contradiction() throws IOException {
     Configuration conf = v3();
     conf.set(PREFIX + "priv-protocol", "none");
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A,
@@ -300,7 +300,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void shortPassphraseIsRefusedWithoutEchoingIt() throws IOException {
+  void create_shortPassphrase_refusedWithoutEchoingIt() throws IOException {
     Configuration conf = v3();
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", "short7!");
 
@@ -310,7 +310,7 @@ class SnmpPduMeterConfigTest {
   }
 
   @Test
-  void plainTextPrivPassphraseIsRefused() throws IOException {
+  void create_plainTextPrivPassphrase_refused() throws IOException {
     Configuration conf = v3();
     TestCredentialStore.store(conf, dir, PREFIX + "auth-passphrase", PASS_A);
     conf.set(PREFIX + "priv-passphrase", PASS_B);

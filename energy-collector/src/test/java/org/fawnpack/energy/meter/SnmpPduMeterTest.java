@@ -64,7 +64,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void apcOutletReadsTheConfiguredOutletAndFollowsChanges() throws IOException {
+  void read_apcOutlet_readsConfiguredOutletAndFollowsChanges() throws IOException {
     agent.put(APC_OUTLET_POWER, "3", 187)
         .put(APC_OUTLET_POWER, "4", 999);
     meter = meter(v2c("preset", "apc-outlet", "outlet", "3"));
@@ -79,7 +79,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void apcDeviceReadsWholePduWatts() throws IOException {
+  void read_apcDevice_wholePduWatts() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 1450);
     meter = meter(v2c("preset", "apc-device"));
 
@@ -87,7 +87,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void raritanOutletAppliesDecimalDigitsReadOnce() throws IOException {
+  void read_raritanOutlet_decimalDigitsReadOnceAndApplied() throws IOException {
     // pdu 1, outlet 7, sensor type 5 (activePower); 1 decimal digit.
     agent.put(RARITAN_OUTLET_VALUE, "1.7.5", new Gauge32(2345))
         .put(RARITAN_OUTLET_DIGITS, "1.7.5", new Gauge32(1));
@@ -103,7 +103,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void raritanInletUsesPduAndInletIndex() throws IOException {
+  void read_raritanInlet_usesPduAndInletIndex() throws IOException {
     agent.put(RARITAN_INLET_VALUE, "2.1.5", new Gauge32(43210))
         .put(RARITAN_INLET_DIGITS, "2.1.5", new Gauge32(2));
     meter = meter(v2c("preset", "raritan-inlet", "pdu", "2"));
@@ -112,7 +112,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void serverTechOutletReadsActivePowerNotCurrent() throws IOException {
+  void read_serverTechOutlet_activePowerNotCurrent() throws IOException {
     // unit 1, cord 2, outlet 5: column 7 holds watts, column 3 hundredths of amps.
     agent.put(ST4_OUTLET_POWER, "1.2.5", 321)
         .put(ST4_OUTLET_CURRENT, "1.2.5", 150);
@@ -122,7 +122,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void serverTechInletReadsCordPower() throws IOException {
+  void read_serverTechInlet_cordPower() throws IOException {
     agent.put(ST4_CORD_POWER, "1.1", 2750);
     meter = meter(v2c("preset", "servertech-inlet"));
 
@@ -132,7 +132,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void serverTechMinusOneIsNotAvailable() throws IOException {
+  void read_serverTechMinusOne_notAvailable() throws IOException {
     agent.put(ST4_OUTLET_POWER, "1.1.2", -1);
     meter = meter(v2c("preset", "servertech-outlet", "outlet", "2"));
 
@@ -144,7 +144,7 @@ class SnmpPduMeterTest {
 
   @ParameterizedTest(name = "eaton-outlet reading {0}")
   @ValueSource(ints = {-1, -3, -2147483648})
-  void eatonAnyNegativeValueIsNotAvailable(int reading) throws IOException {
+  void read_eatonNegativeValue_notAvailable(int reading) throws IOException {
     // EATON-EPDU-MIB outletWatts: "A negative value indicates that this object is not available."
     agent.put(EATON_OUTLET_WATTS, "0.4", reading);
     meter = meter(v2c("preset", "eaton-outlet", "outlet", "4"));
@@ -155,7 +155,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void eatonInletNegativeIsNotAvailable() throws IOException {
+  void read_eatonInletNegative_notAvailable() throws IOException {
     // inputTotalWatts carries the same rule as outletWatts.
     agent.put(EATON_INPUT_TOTAL_WATTS, "0.1", -3);
     meter = meter(v2c("preset", "eaton-inlet"));
@@ -165,7 +165,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void eatonOutletDefaultsToMasterUnitZero() throws IOException {
+  void read_eatonOutlet_masterUnitZeroByDefault() throws IOException {
     agent.put(EATON_OUTLET_WATTS, "0.4", 51);
     meter = meter(v2c("preset", "eaton-outlet", "outlet", "4"));
 
@@ -173,7 +173,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void eatonInletReadsInputTotalWatts() throws IOException {
+  void read_eatonInlet_inputTotalWatts() throws IOException {
     agent.put(EATON_INPUT_TOTAL_WATTS, "1.1", 716);
     meter = meter(v2c("preset", "eaton-inlet", "unit", "1"));
 
@@ -181,7 +181,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void rawOidIsScaled() throws IOException {
+  void read_rawOid_scaled() throws IOException {
     agent.put("1.3.6.1.4.1.99999.1.1", "0", 1234);
     meter = meter(v2c("oid", ".1.3.6.1.4.1.99999.1.1.0", "scale", "0.1"));
 
@@ -189,7 +189,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void missingTableRowIsNoSuchInstanceAndNotAvailable() throws IOException {
+  void read_missingTableRow_noSuchInstanceNotAvailable() throws IOException {
     // The agent has outlet 1 of unit 0 in outletPowerTable, not outlet 2.
     agent.put(EATON_OUTLET_WATTS, "0.1", 40);
     meter = meter(v2c("preset", "eaton-outlet", "outlet", "2"));
@@ -209,7 +209,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void unknownObjectIsNotAvailable() throws IOException {
+  void read_unknownObject_notAvailable() throws IOException {
     meter = meter(v2c("preset", "apc-device"));
 
     MeterException e = assertThrows(MeterException.class, meter::read);
@@ -219,7 +219,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void nonIntegerValueIsNotAvailable() throws IOException {
+  void read_nonIntegerValue_notAvailable() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", new OctetString("n/a"));
     meter = meter(v2c("preset", "apc-device"));
 
@@ -229,7 +229,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void wrongCommunityTimesOutAfterEveryTry() throws IOException {
+  void read_wrongCommunity_timesOutAfterEveryTry() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 1450);
     Configuration conf = v2c("preset", "apc-device", "timeout-ms", "300", "retries", "1");
     conf.set(PREFIX + "community", "not-the-community");
@@ -244,7 +244,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void stoppedAgentTimesOutAfterEveryTry() throws IOException {
+  void read_agentStopped_timesOutAfterEveryTry() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 1450);
     meter = meter(v2c("preset", "apc-device", "timeout-ms", "400", "retries", "2"));
     assertEquals(1450.0, meter.read().value());
@@ -260,7 +260,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void communityFromCredentialProviderWinsOverPlainValue() throws IOException {
+  void read_communityInCredentialProvider_winsOverPlainValue() throws IOException {
     Configuration conf = v2c("preset", "apc-device");
     conf.set(PREFIX + "community", "plain-and-wrong");
     storeSecrets(conf, "community", PduTestAgent.COMMUNITY);
@@ -271,7 +271,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3AuthPrivWithPassPhrasesFromCredentialProvider() throws IOException {
+  void read_v3AuthPrivFromCredentialProvider_reads() throws IOException {
     agent.put(ST4_CORD_POWER, "1.1", 2750);
     Configuration conf = v3("preset", "servertech-inlet", "auth-protocol", "SHA",
         "priv-protocol", "AES128");
@@ -309,7 +309,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3DefaultsAreShaAndAes128() throws IOException {
+  void read_v3Defaults_shaAndAes128() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
     Configuration conf = v3("preset", "apc-device");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
@@ -320,7 +320,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3UnknownUserIsReportedByTheAgent() throws IOException {
+  void read_v3UnknownUser_reportedByAgent() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
     Configuration conf = v3("preset", "apc-device", "timeout-ms", "500", "retries", "1");
     conf.set(PREFIX + "user", "nobody-here");
@@ -334,7 +334,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3WrongAuthPassPhraseIsReportedByTheAgent() throws IOException {
+  void read_v3WrongAuthPassPhrase_reportedByAgent() throws IOException {
     // The meter must work with snmp4j's defaults: nothing in this JVM may have changed them.
     assertEquals(SNMP4JSettings.ReportSecurityLevelStrategy.standard,
         SNMP4JSettings.getReportSecurityLevelStrategy());
@@ -353,7 +353,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3WrongAuthProtocolIsReportedByTheAgent() throws IOException {
+  void read_v3WrongAuthProtocol_reportedByAgent() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
     // The user is SHA on the agent; MD5 with the right pass phrase is a wrong digest too.
     Configuration conf = v3("preset", "apc-device", "auth-protocol", "MD5");
@@ -367,7 +367,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3WrongPrivPassPhraseTimesOutNamingThePossibleCauses() throws IOException {
+  void read_v3WrongPrivPassPhrase_timesOutNamingPossibleCauses() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
     Configuration conf = v3("preset", "apc-device", "timeout-ms", "500", "retries", "1");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
@@ -382,7 +382,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3RecoversWhenTheAgentComesBackWithANewEngineId() throws IOException {
+  void read_v3AgentBackWithNewEngineId_recovers() throws IOException {
     agent.put(ST4_CORD_POWER, "1.1", 2750);
     Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "300", "retries", "0");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
@@ -410,7 +410,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3RediscoversAtMostOncePerThirtySeconds() throws IOException {
+  void read_v3EngineLost_rediscoversAtMostOncePerThirtySeconds() throws IOException {
     agent.put(ST4_CORD_POWER, "1.1", 2750);
     Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "100", "retries", "0");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
@@ -443,7 +443,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3AuthOnlyIsAuthNoPrivWhichThisAgentRefuses() throws IOException {
+  void read_v3AuthOnly_authNoPrivRefusedByAgent() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 777);
     Configuration conf = v3("preset", "apc-device");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS);
@@ -456,7 +456,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void v3PlainTextPassPhraseIsRefused() throws IOException {
+  void create_v3PlainTextPassPhrase_refused() throws IOException {
     Configuration conf = v3("preset", "apc-device");
     storeSecrets(conf, "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
     conf.set(PREFIX + "auth-passphrase", PduTestAgent.V3_AUTH_PASS);
@@ -467,7 +467,7 @@ class SnmpPduMeterTest {
   }
 
   @Test
-  void closedMeterRefusesToRead() throws IOException {
+  void read_afterClose_refused() throws IOException {
     agent.put(APC_DEVICE_WATTS, "0", 1450);
     SnmpPduMeter closing = meter(v2c("preset", "apc-device"));
     assertEquals(1450.0, closing.read().value());

@@ -39,7 +39,7 @@ class ApportionTest {
   }
 
   @Test
-  void randomWeightsSumExactlyAndStayWithinOneMicrojoule() {
+  void split_randomWeights_sumExactlyWithinOneMicrojoule() {
     Random random = new Random(20240611L);
     for (int round = 0; round < 20_000; round++) {
       int n = 1 + random.nextInt(12);
@@ -64,7 +64,7 @@ class ApportionTest {
   }
 
   @Test
-  void knownSplits() {
+  void split_knownCases_expectedParts() {
     assertArrayEquals(new long[] {3, 1}, Apportion.split(4, new double[] {3, 1}));
     assertArrayEquals(new long[] {6_000_000, 3_000_000},
         Apportion.split(9_000_000, new double[] {2, 1}));
@@ -76,7 +76,7 @@ class ApportionTest {
   }
 
   @Test
-  void zeroWeightsSplitEqually() {
+  void split_zeroWeights_equalParts() {
     assertArrayEquals(new long[] {5, 5}, Apportion.split(10, new double[] {0, 0}));
     assertArrayEquals(new long[] {4, 3, 3}, Apportion.split(10, new double[] {0, 0, 0}));
     long[] parts = Apportion.split(1_000_001, new double[] {0, 0, 0, 0});
@@ -87,13 +87,13 @@ class ApportionTest {
   }
 
   @Test
-  void emptyAndZeroTotal() {
+  void split_emptyOrZeroTotal_nothingToSplit() {
     assertEquals(0, Apportion.split(123, new double[0]).length);
     assertArrayEquals(new long[] {0, 0}, Apportion.split(0, new double[] {1, 2}));
   }
 
   @Test
-  void negativeNanAndInfiniteWeightsAreRejected() {
+  void split_negativeNanOrInfiniteWeights_rejected() {
     assertThrows(IllegalArgumentException.class, () -> Apportion.split(10, new double[] {1, -1}));
     assertThrows(IllegalArgumentException.class,
         () -> Apportion.split(10, new double[] {1, Double.NaN}));
@@ -104,7 +104,7 @@ class ApportionTest {
   }
 
   @Test
-  void badWeightsAreRejectedEvenWhenThereIsNothingToSplit() {
+  void split_badWeightsWithNothingToSplit_stillRejected() {
     // A NaN weight is a bug upstream; whether it is caught must not depend on the interval's energy.
     assertThrows(IllegalArgumentException.class,
         () -> Apportion.split(0, new double[] {1, Double.NaN}));
@@ -112,7 +112,7 @@ class ApportionTest {
   }
 
   @Test
-  void hugeFiniteWeightsWhoseSumOverflowsStillSplitProportionally() {
+  void split_weightsSumOverflows_stillProportional() {
     double big = Double.MAX_VALUE / 2;
     long[] parts = Apportion.split(10, new double[] {big, big, big});
     assertArrayEquals(new long[] {4, 3, 3}, parts);
@@ -121,7 +121,7 @@ class ApportionTest {
   }
 
   @Test
-  void totalsBeyondDoublePrecisionStillAddUpExactly() {
+  void split_totalBeyondDoublePrecision_addsUpExactly() {
     Random random = new Random(7);
     for (int round = 0; round < 2_000; round++) {
       long total = (1L << 53) + (random.nextLong() >>> 2);

@@ -199,7 +199,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void answersTasksThroughTheRealClientAndEnergyGrows() throws Exception {
+  void query_throughRealClient_answeredAndEnergyGrows() throws Exception {
     EnergyCollectorService service = start(conf(), null);
     CollectorClient client = client(service);
     awaitSamples(client, 1);
@@ -255,7 +255,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void stopApplicationWritesTheHistoryFile() throws Exception {
+  void stopApplication_writesHistoryFile() throws Exception {
     EnergyCollectorService service = start(conf(), null);
     CollectorClient client = client(service);
     awaitSamples(client, 1);
@@ -363,7 +363,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void accountsSurviveARestartThroughTheRecoveryCheckpoint() throws Exception {
+  void restart_withRecoveryCheckpoint_accountsSurvive() throws Exception {
     Path recovery = tmp.resolve("recovery");
     EnergyCollectorService first = start(conf(), recovery);
     CollectorClient client1 = client(first);
@@ -395,7 +395,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void damagedCheckpointDoesNotStopTheService() throws Exception {
+  void start_damagedCheckpoint_serviceRuns() throws Exception {
     Path recovery = tmp.resolve("recovery");
     Files.createDirectories(recovery);
     Files.writeString(recovery.resolve(LedgerStore.FILE_NAME), "not a ledger\n");
@@ -409,7 +409,7 @@ class EnergyCollectorServiceTest {
   @ValueSource(strings = {"nosuchmeter", "com.example.NoSuchMeter", "java.lang.String",
       "org.fawnpack.energy.service.ThrowingConstructorMeter",
       "org.fawnpack.energy.service.BadStaticInitMeter"})
-  void misconfiguredMeterDoesNotStopTheService(String type) throws Exception {
+  void start_misconfiguredMeter_serviceRuns(String type) throws Exception {
     Configuration conf = conf();
     conf.set("fawn.energy.meter.test.type", type);
     EnergyCollectorService service = start(conf, null);
@@ -427,7 +427,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void meterWithoutItsRequiredSettingDoesNotStopTheService() throws Exception {
+  void start_meterMissingRequiredSetting_serviceRuns() throws Exception {
     Configuration conf = conf();
     conf.unset("fawn.energy.meter.test.file");
     EnergyCollectorService service = start(conf, null);
@@ -439,7 +439,7 @@ class EnergyCollectorServiceTest {
 
   @ParameterizedTest
   @ValueSource(strings = {"abc", "10", "0", "-100", "700000"})
-  void invalidSampleIntervalFailsInitNamingTheKey(String value) {
+  void init_invalidSampleInterval_failsNamingKey(String value) {
     Configuration conf = conf();
     conf.set("fawn.energy.sample-interval-ms", value);
     conf.unset("fawn.energy.meter-timeout-ms");
@@ -455,7 +455,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void meterTimeoutMustBeBelowTheSampleInterval() {
+  void init_meterTimeoutNotBelowInterval_fails() {
     Configuration conf = conf();
     conf.set("fawn.energy.meter-timeout-ms", "100");
     EnergyCollectorService service = new EnergyCollectorService(EnergyClock.SYSTEM, cpuSource);
@@ -478,7 +478,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void metricsSourceTracksTheMeteredPower() throws Exception {
+  void metrics_meteredPower_tracked() throws Exception {
     EnergyCollectorService service = start(conf(), null);
     MetricsSource source = DefaultMetricsSystem.instance().getSource(EnergyMetricsSource.RECORD);
     assertNotNull(source, "FawnEnergy source registered");
@@ -494,7 +494,7 @@ class EnergyCollectorServiceTest {
   }
 
   @Test
-  void powerIsVisibleThroughJmxWhenTheMetricsSystemRuns() throws Exception {
+  void metrics_metricsSystemRunning_powerVisibleInJmx() throws Exception {
     DefaultMetricsSystem.initialize("FawnEnergyTest");
     try {
       setWatts(12.5);

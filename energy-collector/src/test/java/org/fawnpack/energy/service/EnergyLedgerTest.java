@@ -66,7 +66,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void randomSequencesConserveEnergyToTheMicrojoule() {
+  void book_randomSequences_conserveEnergyToTheMicrojoule() {
     Random random = new Random(42L);
     EnergyLedger ledger = new EnergyLedger();
     List<Model> models = new ArrayList<>();
@@ -169,7 +169,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void intervalWithoutContainersGoesToNodeIdle() {
+  void book_noContainers_allToNodeIdle() {
     EnergyLedger ledger = new EnergyLedger();
     Map<String, Long> perApp = book(ledger, 0, S, 5_000_000, 1_000_000, Map.of());
     assertTrue(perApp.isEmpty());
@@ -185,7 +185,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void dynamicEnergyFollowsCpuTimeDeltas() {
+  void book_dynamicEnergy_followsCpuTimeDeltas() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 1, 0);
     open(ledger, "b", APP1, 1, 0);
@@ -211,7 +211,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void idleSplitsByVcores() {
+  void book_idleEnergy_splitByVcores() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "two", APP1, 2, 0);
     open(ledger, "one", APP1, 1, 0);
@@ -231,7 +231,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void containerStartedHalfwayGetsHalfTheIdleWeight() {
+  void book_containerStartedHalfway_halfIdleWeight() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "whole", APP1, 1, 0);
     open(ledger, "half", APP2, 1, S / 2);
@@ -242,7 +242,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void oneUnreadableRunningContainerSendsEverythingByAllocation() {
+  void book_oneContainerUnreadable_everythingByAllocation() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 3, 0);
     open(ledger, "b", APP1, 1, 0);
@@ -263,7 +263,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void stoppedContainerRetiresAfterTheIntervalCoveringItsStop() {
+  void book_containerStopped_retiresAfterIntervalCoveringStop() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 1, 0);
     open(ledger, "b", APP1, 1, 0);
@@ -297,7 +297,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void gapAndEstimateFlagsReachTheAccounts() {
+  void book_gapAndEstimateFlags_reachAccounts() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 1, 0);
     ledger.book(new Interval(0, S, 1_000, 0, Map.of(), true, false));
@@ -310,7 +310,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void duplicateOpenIsIgnored() {
+  void open_duplicate_ignored() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 1, 0);
     book(ledger, 0, S, 1_000_000, 0, Map.of());
@@ -322,7 +322,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void forgetApplicationDropsOnlyThatApplicationsFinishedAccounts() {
+  void forgetApplication_dropsOnlyItsFinishedAccounts() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a1", APP1, 1, 0);
     open(ledger, "b1", APP1, 1, 0);
@@ -345,7 +345,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void restoreBringsAccountsBackAndTakesTheFirstCpuReadingAsABaseline() {
+  void restore_accountsBack_firstCpuReadingIsBaseline() {
     EnergyLedger before = new EnergyLedger();
     open(before, "a", APP1, 2, 0);
     open(before, "b", APP1, 1, 0);
@@ -391,7 +391,7 @@ class EnergyLedgerTest {
   }
 
   @Test
-  void stateListsEveryAccountOnce() {
+  void state_listsEveryAccountOnce() {
     EnergyLedger ledger = new EnergyLedger();
     open(ledger, "a", APP1, 1, 0);
     open(ledger, "b", APP1, 1, 0);

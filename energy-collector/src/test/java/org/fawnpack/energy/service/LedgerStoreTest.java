@@ -36,7 +36,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void saveAndLoadRoundTrip() throws IOException {
+  void saveThenLoad_sameState() throws IOException {
     LedgerStore store = new LedgerStore(dir);
     store.save(STATE);
     assertEquals(Optional.of(STATE), store.load());
@@ -44,7 +44,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void emptyLedgerRoundTrips() throws IOException {
+  void saveThenLoad_emptyLedger_sameState() throws IOException {
     LedgerStore store = new LedgerStore(dir);
     LedgerState empty = new LedgerState(0, 0, 0, List.of());
     store.save(empty);
@@ -52,12 +52,12 @@ class LedgerStoreTest {
   }
 
   @Test
-  void noCheckpointIsEmpty() throws IOException {
+  void load_noCheckpoint_empty() throws IOException {
     assertEquals(Optional.empty(), new LedgerStore(dir).load());
   }
 
   @Test
-  void ledgerStateSurvivesAStoreRoundTripIntoALedger() throws IOException {
+  void saveThenRestore_ledgerState_survives() throws IOException {
     EnergyLedger ledger = new EnergyLedger();
     ledger.open("c1", "application_1_0001", "TASK", 1, 512, 0, 1_000);
     ledger.book(new Interval(0, 1_000_000_000L, 7_000_001, 3, java.util.Map.of(), false, false));
@@ -70,7 +70,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void saveCreatesTheDirectoryAndLeavesNoTemporaryFile() throws IOException {
+  void save_createsDirectoryAndLeavesNoTemporaryFile() throws IOException {
     Path nested = dir.resolve("a/b/fawn_energy");
     LedgerStore store = new LedgerStore(nested);
     store.save(STATE);
@@ -81,7 +81,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void aFailedWriteLeavesThePreviousCheckpointIntact() throws IOException {
+  void save_writeFails_previousCheckpointIntact() throws IOException {
     LedgerStore store = new LedgerStore(dir);
     store.save(STATE);
     // Block the temporary file's name with a non-empty directory: the write itself fails.
@@ -111,7 +111,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void damagedNumberNamesFileAndLine() throws IOException {
+  void load_damagedNumber_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     assertEquals("# fawn-energy ledger v1", lines.get(0));
     assertTrue(lines.get(4).contains(",123456789,"), lines.get(4));
@@ -120,7 +120,7 @@ class LedgerStoreTest {
   }
 
   @Test
-  void truncatedLineNamesFileAndLine() throws IOException {
+  void load_truncatedLine_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     String line = lines.get(4);
     lines.set(4, line.substring(0, line.length() / 2)); // a crash mid-line (pre-rename writers)
@@ -128,14 +128,14 @@ class LedgerStoreTest {
   }
 
   @Test
-  void damagedTotalNamesFileAndLine() throws IOException {
+  void load_damagedTotal_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     lines.set(1, "metered,");
     assertDamaged(lines, 2);
   }
 
   @Test
-  void damagedFlagNamesFileAndLine() throws IOException {
+  void load_damagedFlag_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     assertTrue(lines.get(5).endsWith(",true"), lines.get(5));
     lines.set(5, lines.get(5).substring(0, lines.get(5).length() - 4) + "ture");
@@ -143,21 +143,21 @@ class LedgerStoreTest {
   }
 
   @Test
-  void unknownRecordNamesFileAndLine() throws IOException {
+  void load_unknownRecord_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     lines.add(3, "contianer,oops");
     assertDamaged(lines, 4);
   }
 
   @Test
-  void blankLineNamesFileAndLine() throws IOException {
+  void load_blankLine_namesFileAndLine() throws IOException {
     List<String> lines = goodLines();
     lines.add(2, "");
     assertDamaged(lines, 3);
   }
 
   @Test
-  void wrongHeaderIsRefused() throws IOException {
+  void load_wrongHeader_refused() throws IOException {
     List<String> lines = goodLines();
     lines.set(0, "# fawn-energy ledger v2");
     Path file = writeCheckpoint(lines);
@@ -167,14 +167,14 @@ class LedgerStoreTest {
   }
 
   @Test
-  void emptyFileIsRefused() throws IOException {
+  void load_emptyFile_refused() throws IOException {
     Path file = writeCheckpoint(List.of());
     IOException e = assertThrows(IOException.class, () -> new LedgerStore(dir).load());
     assertTrue(e.getMessage().contains(file.toString()), e.getMessage());
   }
 
   @Test
-  void missingTotalsAreRefused() throws IOException {
+  void load_missingTotals_refused() throws IOException {
     List<String> lines = goodLines();
     lines.remove(2); // node_idle
     Path file = writeCheckpoint(lines);

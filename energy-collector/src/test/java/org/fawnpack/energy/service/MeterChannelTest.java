@@ -56,7 +56,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void powerIsIntegratedByTheTrapezoidRule() {
+  void sample_power_integratedByTrapezoidRule() {
     MeterChannel c = channel(new ScriptedMeter("m").watts(10, 20, 20, 5, 0), 1, 1000);
     assertGood(step(c, 0), 0, 10); // baseline
     assertGood(step(c, 1), 15, 20); // (10 + 20) / 2 * 1 s
@@ -67,14 +67,14 @@ class MeterChannelTest {
   }
 
   @Test
-  void firstReadingIsABaselineWithNoEnergy() {
+  void sample_firstReading_baselineWithNoEnergy() {
     MeterChannel c = channel(new ScriptedMeter("m").watts(50, 50), 1, 1000);
     assertGood(step(c, 0), 0, 50);
     assertGood(step(c, 3), 150, 50);
   }
 
   @Test
-  void estimatedReadingsAreMarked() {
+  void sample_estimatedReadings_marked() {
     ScriptedMeter meter = new ScriptedMeter("model").reading(MeterReading.estimatedWatts(4))
         .reading(MeterReading.estimatedWatts(6)).watts(6);
     MeterChannel c = channel(meter, 1, 1000);
@@ -86,14 +86,14 @@ class MeterChannelTest {
   }
 
   @Test
-  void hostShareIsApplied() {
+  void sample_hostShare_applied() {
     MeterChannel c = channel(new ScriptedMeter("psu").watts(70, 140), 1.0 / 7, 1000);
     assertGood(step(c, 0), 0, 10);
     assertGood(step(c, 2), (10 + 20) / 2.0 * 2, 20);
   }
 
   @Test
-  void maxWattsAppliesToThisHostsShareAndTurnsImplausibleReadingsIntoGaps() {
+  void sample_aboveMaxWattsOfHostShare_gap() {
     // A shared supply: 150 W at the meter is 75 W for this host, below the 100 W limit.
     MeterChannel c = channel(new ScriptedMeter("psu").watts(100, 150, 1000, 120), 0.5, 100);
     assertGood(step(c, 0), 0, 50);
@@ -104,7 +104,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void failedReadsAreGapsThatHoldTheLastPower() {
+  void sample_failedReads_gapsHoldingLastPower() {
     ScriptedMeter meter = new ScriptedMeter("pdu").watts(8).fail("no-such-object")
         .fail("no-such-object").failUnchecked().watts(12);
     MeterChannel c = channel(meter, 1, 1000);
@@ -117,7 +117,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void nanAndNegativeValuesAreGaps() {
+  void sample_nanOrNegative_gap() {
     ScriptedMeter meter = new ScriptedMeter("m").watts(10, Double.NaN, -3,
         Double.POSITIVE_INFINITY).reading(null).watts(10);
     MeterChannel c = channel(meter, 1, 1000);
@@ -131,14 +131,14 @@ class MeterChannelTest {
   }
 
   @Test
-  void gapBeforeAnyGoodReadingHasNoPowerToHold() {
+  void sample_gapBeforeAnyGoodReading_noPowerToHold() {
     MeterChannel c = channel(new ScriptedMeter("m").fail("timeout"), 1, 1000);
     ChannelSample s = step(c, 1);
     assertGap(s, 0, Double.NaN);
   }
 
   @Test
-  void aReadingAfterGapsWithNoBaselineIsNotPassedOffAsAGoodZero() {
+  void sample_readingAfterGapsWithoutBaseline_notAGoodZero() {
     // The sampler's first tick (0 s) is every meter's baseline. If the meter fails then, the next
     // interval has no power to start the trapezoid from: it must be flagged, not booked as a
     // clean 0 J (the interval's energy is unknown, not zero).
@@ -153,7 +153,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void counterBaselineTakenAfterMissedReadsIsFlagged() {
+  void sample_counterBaselineAfterMissedReads_flagged() {
     MeterChannel c = channel(new ScriptedMeter("rapl").fail("timeout").joules(100, 110), 1, 1000);
     assertGap(step(c, 0), 0, Double.NaN);
     assertGap(step(c, 1), 0, Double.NaN); // energy before the first counter value is unknown
@@ -161,7 +161,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void hungMeterIsAGapAtTheDeadlineAndNoSecondReadIsQueuedBehindIt() throws Exception {
+  void sample_hungMeter_gapAtDeadlineAndNoSecondReadQueued() throws Exception {
     ScriptedMeter meter = new ScriptedMeter("hang").watts(10).hang(release, 30).watts(30, 30, 30);
     MeterChannel c = channel(meter, 1, 1000);
     assertGood(step(c, 0), 0, 10);
@@ -186,7 +186,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void cumulativeCounterIsDifferenced() {
+  void sample_cumulativeCounter_differenced() {
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(1000, 1010, 1030, 1030), 1, 1000);
     assertGood(step(c, 0), 0, Double.NaN); // baseline: no power known yet
     assertGood(step(c, 1), 10, 10);
@@ -196,14 +196,14 @@ class MeterChannelTest {
   }
 
   @Test
-  void counterWithShare() {
+  void sample_counterWithHostShare_shareApplied() {
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(400, 440), 0.25, 1000);
     step(c, 0);
     assertGood(step(c, 2), 10, 5);
   }
 
   @Test
-  void counterGoingBackwardsIsAGapAndTheNextDeltaStartsFromTheNewValue() {
+  void sample_counterGoesBackwards_gapThenDeltaFromNewValue() {
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(500, 510, 20, 35), 1, 1000);
     step(c, 0);
     assertGood(step(c, 1), 10, 10);
@@ -213,7 +213,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void counterCatchesUpAfterAFailedRead() {
+  void sample_counterAfterFailedRead_catchesUp() {
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(0, 10).fail("timeout")
         .joules(30, 40), 1, 1000);
     step(c, 0);
@@ -227,7 +227,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void counterCatchUpIsJudgedAgainstMaxWattsOverTheWholeTimeSinceTheLastGoodRead() {
+  void sample_counterCatchUp_judgedAgainstMaxWattsSinceLastGoodRead() {
     // A steady 10 W node with a 15 W plausibility limit. Two missed reads: the next good read
     // brings 30 J, which is 10 W over the 3 s since the last good read, not 30 W in 1 s.
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(0, 10).fail("timeout")
@@ -244,7 +244,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void implausibleCounterJumpIsAGap() {
+  void sample_implausibleCounterJump_gap() {
     MeterChannel c = channel(new ScriptedMeter("rapl").joules(0, 10, 5010, 5020), 1, 100);
     step(c, 0);
     assertGood(step(c, 1), 10, 10);
@@ -253,7 +253,7 @@ class MeterChannelTest {
   }
 
   @Test
-  void closeClosesTheMeter() throws Exception {
+  void close_closesMeter() throws Exception {
     ScriptedMeter meter = new ScriptedMeter("m");
     MeterChannel c = new MeterChannel(meter, 1, 1000);
     c.close();

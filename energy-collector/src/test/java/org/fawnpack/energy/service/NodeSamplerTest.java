@@ -78,7 +78,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void bookedEnergyIsTheTrapezoidOfAllMetersReadings() {
+  void tick_bookedEnergy_trapezoidOfAllMeters() {
     NodeSampler sampler = sampler(Double.NaN, null,
         new ScriptedMeter("a").watts(10, 20, 14), new ScriptedMeter("b").watts(5, 5, 5));
     sampler.tick();
@@ -101,7 +101,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void idlePartIsConfiguredIdleWattsTimesSeconds() {
+  void tick_idleWattsConfigured_idlePartIsWattsTimesSeconds() {
     NodeSampler sampler = sampler(3.0, null, new ScriptedMeter("m").watts(5, 5, 5));
     sampler.tick();
     open("c1", APP1, 1);
@@ -114,7 +114,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void idlePartIsCappedAtTheIntervalsEnergy() {
+  void tick_idlePart_cappedAtIntervalEnergy() {
     NodeSampler sampler = sampler(8.0, null, new ScriptedMeter("m").watts(5, 5));
     sampler.tick();
     open("c1", APP1, 1);
@@ -124,7 +124,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void learnedIdleIsTheLowestIntervalPowerSoFar() {
+  void tick_idleLearned_lowestIntervalPowerSoFar() {
     NodeSampler sampler = sampler(Double.NaN, null,
         new ScriptedMeter("m").watts(10, 10, 6, 6, 8));
     sampler.tick();
@@ -140,7 +140,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void gapIntervalsAreFlaggedAndDoNotTeachTheIdlePower() {
+  void tick_gapInterval_flaggedAndNotLearnedAsIdle() {
     // A RAPL-like counter (50 W) that resets once, plus a steady 5 W meter.
     ScriptedMeter counter = new ScriptedMeter("rapl").joules(0, 50, 100, 20, 70);
     NodeSampler sampler = sampler(Double.NaN, null, counter, new ScriptedMeter("fan").watts(5, 5,
@@ -164,7 +164,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void noMetersMeansEveryIntervalIsAGap() {
+  void tick_noMeters_everyIntervalAGap() {
     NodeSampler sampler = sampler(Double.NaN, null);
     sampler.tick();
     open("c1", APP1, 1);
@@ -176,7 +176,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void hungMeterDoesNotStallTheTickAndMakesAGap() {
+  void tick_hungMeter_gapWithoutStalling() {
     ScriptedMeter hung = new ScriptedMeter("hung").watts(10).hang(release, 10);
     NodeSampler sampler = sampler(Double.NaN, null, hung, new ScriptedMeter("ok").watts(4, 4));
     sampler.tick();
@@ -190,7 +190,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void cpuTimesOfRunningContainersReachTheLedger() {
+  void tick_runningContainers_cpuTimesReachLedger() {
     ContainerCpuUtilisation utilisation = new ContainerCpuUtilisation(2);
     NodeSampler sampler = sampler(0.0, utilisation, new ScriptedMeter("m").watts(8, 8, 8, 8));
     open("a", APP1, 1);
@@ -222,7 +222,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void cpuSharesSplitTheDynamicPartThroughTheSampler() {
+  void tick_cpuShares_splitDynamicPart() {
     NodeSampler sampler = sampler(2.0, null, new ScriptedMeter("m").watts(10, 10, 10));
     open("a", APP1, 1);
     open("b", APP1, 1);
@@ -239,7 +239,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void tickIfOlderThanSkipsWhenTheLastTickIsRecent() {
+  void tickIfOlderThan_lastTickRecent_skips() {
     ScriptedMeter meter = new ScriptedMeter("m").watts(10, 10, 10, 10);
     NodeSampler sampler = sampler(Double.NaN, null, meter);
     long fifty = TimeUnit.MILLISECONDS.toNanos(50);
@@ -257,7 +257,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void powerHistoryRowsForAnApplication() {
+  void history_application_powerRows() {
     NodeSampler sampler = sampler(Double.NaN, null,
         new ScriptedMeter("m").watts(10, 10, 20, 20, 20));
     sampler.tick();
@@ -284,7 +284,7 @@ class NodeSamplerTest {
   }
 
   @Test
-  void historyRingIsBounded() {
+  void history_manyTicks_ringBounded() {
     PowerHistory ring = new PowerHistory(3);
     for (int i = 0; i < 10; i++) {
       ring.add(i, i, i, false, i >= 2 ? Map.of(APP1, (long) i) : Map.of());

@@ -20,7 +20,7 @@ class EnergyReportModelTest {
   private static final double EPS = 1e-9;
 
   @Test
-  void counterFigures() throws IOException {
+  void from_counters_figures() throws IOException {
     EnergyReportModel m = Fixtures.model(false, 0);
     assertEquals(100.0, m.seconds(), EPS);
     assertEquals(100_000, m.wallMillis());
@@ -37,7 +37,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void phasesFromTheTasks() throws IOException {
+  void from_tasks_phases() throws IOException {
     EnergyReportModel m = Fixtures.model(false, 0);
     assertEquals(new EnergyReportModel.Phase(T0 + 2_000, T0 + 60_000), m.mapPhase());
     assertEquals(new EnergyReportModel.Phase(T0 + 55_000, T0 + 98_000), m.reducePhase());
@@ -45,7 +45,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void historyFiguresOverTheJobsWindow() throws IOException {
+  void from_historyFiles_figuresOverJobsWindow() throws IOException {
     EnergyReportModel m = Fixtures.model(false, 0);
     assertTrue(m.hasHistory());
     NodeFigures a = m.nodes().get(0);
@@ -76,7 +76,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void estimatedFromCountersOrHeaders() throws IOException {
+  void from_estimatedCountersOrHeaders_estimated() throws IOException {
     EnergyReportModel byCounter = Fixtures.model(false, 2);
     assertTrue(byCounter.estimated());
     assertEquals(List.of("2 task(s) with estimated power (TASKS_ESTIMATED)"),
@@ -88,7 +88,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void withoutHistoryOrEnergyTheFiguresAreNotComputable() {
+  void from_noHistoryNorEnergy_figuresNotComputable() {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, "j", "u", "q", "SUCCEEDED", 0, T0, T0 + 4_000, 1,
         1, 0, 0);
     CounterValues counters = new CounterValues(Map.of(EnergyReportModel.TASK_GROUP,
@@ -111,7 +111,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void fawnInputBytesCountWhenLarger() {
+  void from_fawnInputBytesLarger_counted() {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, "j", "u", "q", "SUCCEEDED", 0, T0, T0 + 10_000,
         1, 1, 0, 0);
     CounterValues counters = new CounterValues(Map.of(
@@ -125,7 +125,7 @@ class EnergyReportModelTest {
   }
 
   @Test
-  void unknownFinishMeansEverySampleAndNoWallTime() throws IOException {
+  void from_unknownFinish_everySampleAndNoWallTime() throws IOException {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, "j", "u", "q", "RUNNING", 0, T0, 0, -1, -1, -1,
         -1);
     EnergyReportModel m = EnergyReportModel.build(job, new CounterValues(Map.of()), List.of(),

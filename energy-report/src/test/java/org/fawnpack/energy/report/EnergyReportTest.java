@@ -61,7 +61,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void printsTheReportAndWritesTheHtmlPage() throws Exception {
+  void run_job_printsReportAndWritesHtml() throws Exception {
     Fixtures.writeHistory(tmp.resolve("history"), false);
     Path html = tmp.resolve("out.html");
     int rc = run("report", JOB_ID, "--jhs", jhs.address(), "--history-dir", historyUri(),
@@ -86,7 +86,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void takesServerAndDirectoryFromGenericOptions() throws Exception {
+  void run_genericOptions_serverAndDirectoryTaken() throws Exception {
     Fixtures.writeHistory(tmp.resolve("history"), true);
     int rc = run("-D", JobHistoryClient.WEBAPP_ADDRESS + "=" + jhs.address(),
         "-D", EnergyKeys.HISTORY_DIR.name() + "=" + historyUri(), "report", JOB_ID);
@@ -96,7 +96,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void withoutHistoryFilesPrintsTheCountersAndNamesTheDirectory() throws Exception {
+  void run_noHistoryFiles_printsCountersAndNamesDirectory() throws Exception {
     int rc = run("report", JOB_ID, "--jhs", jhs.address(), "--history-dir", historyUri());
     assertEquals(0, rc, err());
     assertEquals(1500.0, number(out(), "task energy", "J"), EPS);
@@ -108,7 +108,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void damagedHistoryFileFailsNamingFileAndLineAfterPrintingTheCounters() throws Exception {
+  void run_damagedHistoryFile_failsNamingFileAndLineAfterCounters() throws Exception {
     Path app = Fixtures.writeHistory(tmp.resolve("history"), false);
     Files.writeString(app.resolve("nodeB.csv"), Fixtures.nodeB().replace(
         "sample," + (Fixtures.T0 + 30_000) + ",30.0000", "sample," + (Fixtures.T0 + 30_000)
@@ -122,7 +122,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void unknownJobExitsOneNamingJobAndServer() throws Exception {
+  void run_unknownJob_exitsOneNamingJobAndServer() throws Exception {
     int rc = run("report", "job_1700000000000_0404", "--jhs", jhs.address());
     assertEquals(1, rc);
     assertTrue(err().contains("job_1700000000000_0404"), err());
@@ -131,7 +131,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void unreachableServerExitsOne() throws Exception {
+  void run_unreachableServer_exitsOne() throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
       port = s.getLocalPort();
@@ -141,7 +141,7 @@ class EnergyReportTest {
   }
 
   @Test
-  void badArgumentsPrintUsageAndExitTwo() throws Exception {
+  void run_badArguments_usageAndExitTwo() throws Exception {
     String[][] bad = {
         {},
         {"report"},
@@ -163,13 +163,13 @@ class EnergyReportTest {
   }
 
   @Test
-  void helpExitsZero() throws Exception {
+  void run_help_exitsZero() throws Exception {
     assertEquals(0, run("--help"));
     assertTrue(out().startsWith("Usage: energy report"));
   }
 
   @Test
-  void javaEntryPointReturnsTheModel() throws Exception {
+  void report_javaEntryPoint_returnsModel() throws Exception {
     Fixtures.writeHistory(tmp.resolve("history"), false);
     Configuration conf = new Configuration();
     conf.set(JobHistoryClient.WEBAPP_ADDRESS, jhs.address());

@@ -22,7 +22,7 @@ class HistoryFileReaderTest {
   Path tmp;
 
   @Test
-  void readsTheCollectorsFormat() throws IOException {
+  void read_collectorsFormat_parsed() throws IOException {
     Path file = Files.createDirectories(tmp.resolve(APP_ID)).resolve("nodeA.csv");
     Files.writeString(file, Fixtures.nodeA(true), StandardCharsets.UTF_8);
     NodeHistory h = HistoryFileReader.read(
@@ -49,7 +49,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void toleratesCrLfBlankLinesAndOtherComments() throws IOException {
+  void read_crLfBlankLinesAndComments_tolerated() throws IOException {
     String text = (HistoryFileReader.MAGIC + "\n# written by a test\n# node=n1 application=a"
         + " interval_ms=500 meters=none estimated=false future=1\n\nsample,1000,5.5,5500000,0,0\n"
         + "container,c1,TASK,2,2048,900,-1,1000,10,3,1,true\n").replace("\n", "\r\n");
@@ -62,7 +62,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void nodeNameFallsBackToTheFileName() throws IOException {
+  void read_noNodeName_fallsBackToFileName() throws IOException {
     NodeHistory h = Fixtures.parse(HistoryFileReader.MAGIC + "\nsample,1,1.0,1,0,0\n",
         "host7-2.csv");
     assertEquals("host7-2", h.node());
@@ -71,7 +71,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void damagedLinesNameTheFileAndLine() {
+  void read_damagedLine_namesFileAndLine() {
     String head = Fixtures.header("n1", false); // lines 1 and 2
     assertDamaged(head + "sample,1000,5.0,5000000,0\n", 3, "6 were expected");
     assertDamaged(head + "sample,1000,5.0,5000000,0,0\nsample,2000,x,5000000,0,0\n", 4,
@@ -91,7 +91,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void emptyFileIsAnError() {
+  void read_emptyFile_error() {
     IOException e = assertThrows(IOException.class, () -> Fixtures.parse("", "empty.csv"));
     assertTrue(e.getMessage().contains("/test/empty.csv"), e.getMessage());
   }
@@ -105,7 +105,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void readsEveryCsvOfTheApplicationInNameOrder() throws IOException {
+  void readApplication_everyCsvInNameOrder() throws IOException {
     Path app = Fixtures.writeHistory(tmp, false);
     Files.writeString(app.resolve("notes.txt"), "not a history file");
     Files.writeString(app.resolve("nodeA-2.csv"), Fixtures.header("nodeA", false));
@@ -121,7 +121,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void missingDirectoryIsEmptyNotAnError() throws IOException {
+  void readApplication_missingDirectory_empty() throws IOException {
     Configuration conf = new Configuration();
     org.apache.hadoop.fs.Path dir =
         HistoryFileReader.applicationDir(conf, tmp.toUri().toString(), APP_ID);
@@ -129,7 +129,7 @@ class HistoryFileReaderTest {
   }
 
   @Test
-  void aDamagedFileFailsTheWholeRead() throws IOException {
+  void readApplication_damagedFile_wholeReadFails() throws IOException {
     Path app = Fixtures.writeHistory(tmp, false);
     Files.writeString(app.resolve("nodeC.csv"), Fixtures.header("nodeC", false)
         + "sample,1000,5.0,5000000,0,0\nsample,2000,5.0\n");

@@ -15,7 +15,7 @@ class HtmlReportTest {
   private static final double EPS = 0.006; // coordinates are printed with 2 decimals
 
   @Test
-  void selfContainedAndEscaped() throws IOException {
+  void render_page_selfContainedAndEscaped() throws IOException {
     String html = HtmlReport.render(Fixtures.model(false, 0));
     assertTrue(html.startsWith("<!DOCTYPE html>"));
     assertFalse(html.contains("<script"), "no scripts");
@@ -27,7 +27,7 @@ class HtmlReportTest {
   }
 
   @Test
-  void summaryTableHoldsTheFigures() throws IOException {
+  void render_summaryTable_holdsFigures() throws IOException {
     String html = HtmlReport.render(Fixtures.model(false, 0));
     assertEquals("1500.000 J", cell(html, "task energy"));
     assertEquals("5000.000 J (whole nodes, job window)", cell(html, "node energy"));
@@ -39,7 +39,7 @@ class HtmlReportTest {
   }
 
   @Test
-  void onePowerLinePerNodeWithPhasesAtTheirTimes() throws IOException {
+  void render_chart_onePowerLinePerNodeWithPhases() throws IOException {
     String html = HtmlReport.render(Fixtures.model(false, 0));
     List<String> svgs = all(html, "(?s)<svg .*?</svg>");
     assertEquals(2, svgs.size());
@@ -76,14 +76,14 @@ class HtmlReportTest {
   }
 
   @Test
-  void estimatedAndMissingHistoryAreShown() throws IOException {
+  void render_estimatedOrMissingHistory_shown() throws IOException {
     String html = HtmlReport.render(Fixtures.model(true, 0));
     assertTrue(html.contains("<p class=\"estimated\">ESTIMATED (model): history file nodeA.csv"
         + " says estimated=true</p>"), html);
   }
 
   @Test
-  void niceScales() {
+  void niceScale_ranges_roundSteps() {
     assertEquals(1, HtmlReport.niceStep(0.7), 1e-12);
     assertEquals(20, HtmlReport.niceStep(12.5), 1e-12);
     assertEquals(50, HtmlReport.niceStep(41), 1e-12);

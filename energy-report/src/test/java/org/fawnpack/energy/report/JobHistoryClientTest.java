@@ -19,7 +19,7 @@ import org.junit.jupiter.api.Test;
 class JobHistoryClientTest {
 
   @Test
-  void readsJobCountersAndTasksOverHttp() throws IOException {
+  void get_overHttp_jobCountersAndTasks() throws IOException {
     try (FakeJobHistoryServer jhs = new FakeJobHistoryServer()) {
       jhs.job(JOB_ID, Fixtures.jobJson(), Fixtures.countersJson(), Fixtures.tasksJson());
       JobHistoryClient client = new JobHistoryClient(jhs.address());
@@ -53,7 +53,7 @@ class JobHistoryClientTest {
   }
 
   @Test
-  void readsSingleAndEmptyListsAsJettisonWritesThem() throws IOException {
+  void get_singleAndEmptyListsAsJettisonWrites_read() throws IOException {
     // Captured from Jersey 2.46 + Jettison 1.5.4 marshalling Hadoop 3.5.0's TasksInfo /
     // JobCounterInfo / JobInfo (the JobHistory server's JAXB classes and JSON provider).
     String oneTask = "{\"tasks\":{\"task\":{\"startTime\":1000,\"finishTime\":2000,"
@@ -85,7 +85,7 @@ class JobHistoryClientTest {
   }
 
   @Test
-  void unknownJobIsJobNotFoundNamingJobAndServer() throws IOException {
+  void get_unknownJob_jobNotFoundNamingJobAndServer() throws IOException {
     try (FakeJobHistoryServer jhs = new FakeJobHistoryServer()) {
       JobHistoryClient client = new JobHistoryClient(jhs.address());
       JobNotFoundException e = assertThrows(JobNotFoundException.class,
@@ -99,7 +99,7 @@ class JobHistoryClientTest {
   }
 
   @Test
-  void serverErrorsAndBadJsonAreIoErrors() throws IOException {
+  void get_serverErrorOrBadJson_ioError() throws IOException {
     try (FakeJobHistoryServer jhs = new FakeJobHistoryServer()) {
       jhs.fail("job_1_0500", 500, "{\"RemoteException\":{\"exception\":\"WebApplicationException\","
           + "\"message\":\"boom\"}}");
@@ -116,7 +116,7 @@ class JobHistoryClientTest {
   }
 
   @Test
-  void refusedConnectionNamesTheServer() throws IOException {
+  void get_connectionRefused_namesServer() throws IOException {
     int port;
     try (ServerSocket socket = new ServerSocket(0)) {
       port = socket.getLocalPort();
@@ -127,7 +127,7 @@ class JobHistoryClientTest {
   }
 
   @Test
-  void addressesAndIds() {
+  void parse_addressesAndIds_normalised() {
     Configuration conf = new Configuration(false);
     assertEquals("0.0.0.0:19888", JobHistoryClient.addressFromConf(conf));
     conf.set(JobHistoryClient.WEBAPP_ADDRESS, " jhs.example:19888 ");

@@ -18,7 +18,7 @@ class TextReportTest {
   private static final double EPS = 1e-9;
 
   @Test
-  void printsTheFiguresWithTheirUnits() throws IOException {
+  void print_figures_withUnits() throws IOException {
     String text = TextReport.render(Fixtures.model(false, 0));
     assertTrue(text.startsWith("FAWN energy report: " + Fixtures.JOB_ID + "\n"), text);
     assertEquals(Fixtures.JOB_ID, value(text, "job id"));
@@ -48,7 +48,7 @@ class TextReportTest {
   }
 
   @Test
-  void printsOneLinePerNode() throws IOException {
+  void print_nodes_oneLineEach() throws IOException {
     String text = TextReport.render(Fixtures.model(false, 0));
     String table = text.substring(text.indexOf("Per node (job window)\n"));
     List<String> lines = table.lines().toList();
@@ -62,7 +62,7 @@ class TextReportTest {
   }
 
   @Test
-  void marksEstimatedFigures() throws IOException {
+  void print_estimatedFigures_marked() throws IOException {
     String text = TextReport.render(Fixtures.model(true, 1));
     assertEquals("1 task(s) with estimated power (TASKS_ESTIMATED); history file nodeA.csv says"
         + " estimated=true", value(text, "ESTIMATED (model)"));
@@ -72,7 +72,7 @@ class TextReportTest {
   }
 
   @Test
-  void withoutHistoryFilesSaysWhereItLookedAndPrintsNa() {
+  void print_noHistoryFiles_saysWhereItLookedAndNa() {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, null, null, null, "FAILED", 0, 0, 0, -1, -1, -1,
         -1);
     EnergyReportModel m = EnergyReportModel.build(job, new CounterValues(Map.of()), List.of(),
@@ -92,7 +92,7 @@ class TextReportTest {
   }
 
   @Test
-  void namesTheDamagedFile() {
+  void print_damagedFile_named() {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, "j", "u", "q", "SUCCEEDED", 0, 1, 2, 1, 1, 0, 0);
     EnergyReportModel m = EnergyReportModel.build(job, new CounterValues(Map.of()), List.of(),
         "/h/" + Fixtures.APP_ID, null, "/h/x/n1.csv:7: damaged history line: gap must be 0 or 1");

@@ -52,20 +52,20 @@ class HaltonCircleTest {
   }
 
   @Test
-  void splitsAddUp() {
+  void count_splitRanges_addUp() {
     assertEquals(HaltonCircle.countInside(1, 300_000),
         HaltonCircle.countInside(1, 100_000) + HaltonCircle.countInside(100_001, 200_000));
   }
 
   @Test
-  void estimateApproachesPi() {
+  void estimate_manyPoints_approachesPi() {
     long samples = 1_000_000;
     double estimate = 4.0 * HaltonCircle.countInside(1, samples) / samples;
     assertEquals(Math.PI, estimate, 1e-4); // quasi-Monte-Carlo error ~ (log N)^2 / N
   }
 
   @Test
-  void rejectsIndicesOutsideTheExactRange() {
+  void count_indicesOutsideExactRange_rejected() {
     assertThrows(IllegalArgumentException.class, () -> HaltonCircle.countInside(-1, 1));
     assertThrows(IllegalArgumentException.class,
         () -> HaltonCircle.countInside(HaltonCircle.MAX_INDEX, 2));

@@ -23,7 +23,7 @@ class PiLocalJobTest {
   }
 
   @Test
-  void countsTheSameHaltonPointsAsADirectComputation() throws Exception {
+  void run_localJob_sameCountAsDirectComputation() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     Pi pi = new PiForTest(new PrintStream(printed, true, StandardCharsets.UTF_8));
     assertEquals(0, ToolRunner.run(localConf(), pi, new String[] {"3", "50000"}));
@@ -41,7 +41,7 @@ class PiLocalJobTest {
   }
 
   @Test
-  void countsTheSamePointsWithEachMapOnThreeThreads() throws Exception {
+  void run_threeThreadsPerMap_sameCount() throws Exception {
     Pi pi = new PiForTest(new PrintStream(new ByteArrayOutputStream(), true,
         StandardCharsets.UTF_8));
     // 3 threads over 50,001 points per map: parts of 16,667 points, cut across chunk borders.

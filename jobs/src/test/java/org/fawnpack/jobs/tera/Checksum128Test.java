@@ -11,7 +11,7 @@ import org.junit.jupiter.api.Test;
 class Checksum128Test {
 
   @Test
-  void sumAndHexMatchBigInteger() {
+  void add_randomValues_sumAndHexMatchBigInteger() {
     Random random = new Random(7);
     Checksum128 sum = new Checksum128();
     BigInteger expected = BigInteger.ZERO;

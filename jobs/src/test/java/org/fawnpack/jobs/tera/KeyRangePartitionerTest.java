@@ -38,7 +38,7 @@ class KeyRangePartitionerTest {
   }
 
   @Test
-  void partitionIsTheNumberOfCutPointsNotAboveTheKey() {
+  void getPartition_key_numberOfCutPointsNotAboveIt() {
     Random random = new Random(1);
     List<byte[]> sample = randomKeys(random, 5_000);
     // Keys that differ only in the last two bytes, and the cut points themselves.

@@ -21,7 +21,7 @@ class RecordGeneratorTest {
 
   @ParameterizedTest
   @CsvSource({"0, 20000", "1, 1", "12345678901, 3000", "4294967295, 300", "9223372036854770000, 50"})
-  void sameBytesAndChecksumAsStockGensort(long first, int rows) throws Exception {
+  void generate_rows_sameBytesAndChecksumAsStockGensort(long first, int rows) throws Exception {
     Path file = dir.resolve("stock-" + first);
     String stockChecksum = runStockGensort(first, rows, file);
     byte[] stock = Files.readAllBytes(file);

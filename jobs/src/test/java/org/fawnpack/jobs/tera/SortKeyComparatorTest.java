@@ -23,7 +23,7 @@ class SortKeyComparatorTest {
   }
 
   @Test
-  void rawCompareAgreesWithNaiveUnsignedCompare() throws Exception {
+  void compare_rawBytes_agreesWithNaiveUnsignedCompare() throws Exception {
     Random random = new Random(42);
     WritableComparator comparator = WritableComparator.get(SortKey.class);
     for (int i = 0; i < 20_000; i++) {

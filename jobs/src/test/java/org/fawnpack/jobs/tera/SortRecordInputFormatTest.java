@@ -45,7 +45,7 @@ class SortRecordInputFormatTest {
   }
 
   @Test
-  void splitsCoverEveryRecordOnceInOrder() throws Exception {
+  void getSplits_records_everyRecordOnceInOrder() throws Exception {
     byte[] a = records(0, 1003);
     byte[] b = records(1003, 17);
     Files.write(dir.resolve("a"), a);

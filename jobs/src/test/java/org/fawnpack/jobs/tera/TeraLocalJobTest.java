@@ -52,7 +52,7 @@ class TeraLocalJobTest {
   }
 
   @Test
-  void generatedDataSortsAndValidates() throws Exception {
+  void teragenTerasortTeravalidate_local_sortsAndValidates() throws Exception {
     String gen = dir.resolve("gen").toString();
     String sorted = dir.resolve("sorted").toString();
     Configuration conf = localConf();
