@@ -94,6 +94,7 @@ public final class EmbeddedCluster implements AutoCloseable {
       yarn.init(conf);
       yarn.start();
       WebAppFilters.giveEachItsOwn(yarn, spec.totalNodeManagers());
+      PrometheusSinks.registerEach(WebAppFilters.webApps(yarn, spec.totalNodeManagers()));
       resizeNodeManagers();
       clientConf = new Configuration(yarn.getConfig());
       // MiniMRYarnCluster sets uber mode off explicitly (for Hadoop's own non-uber tests); a real

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.CommonConfigurationKeysPublic;
 import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.energy.EnergyKeys;
@@ -165,6 +166,8 @@ public final class EmbeddedClusterSpec {
     conf.setInt("mapreduce.reduce.memory.mb", 512);
     conf.set("mapreduce.reduce.java.opts", "-Xmx400m " + SHORT_LIVED_JVM);
     conf.setInt("mapreduce.task.io.sort.mb", 64);
+    // Every daemon's /prom page on (off by default in Hadoop): see PrometheusSinks.
+    conf.setBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
     if (hasMasterNodeManager()) {
       masterLabel(conf);
     }

@@ -1,8 +1,9 @@
 package org.fawnpack.minicluster;
 
+import static org.fawnpack.minicluster.HadoopInternals.call;
+import static org.fawnpack.minicluster.HadoopInternals.read;
+
 import com.google.inject.servlet.GuiceFilter;
-import java.lang.reflect.Field;
-import java.lang.reflect.Method;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
@@ -63,38 +64,5 @@ final class WebAppFilters {
       throw new IllegalStateException(name + ": cannot give its web app its own Guice filter",
           e);
     }
-  }
-
-  private static Object read(Object target, String fieldName) {
-    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-      try {
-        Field field = c.getDeclaredField(fieldName);
-        field.setAccessible(true);
-        return field.get(target);
-      } catch (NoSuchFieldException e) {
-        // look in the superclass
-      } catch (IllegalAccessException e) {
-        throw new IllegalStateException("cannot read " + c.getName() + "." + fieldName, e);
-      }
-    }
-    throw new IllegalStateException(target.getClass().getName() + " has no field " + fieldName
-        + " (a Hadoop version other than 3.5.0?)");
-  }
-
-  private static Object call(Object target, String methodName) {
-    for (Class<?> c = target.getClass(); c != null; c = c.getSuperclass()) {
-      try {
-        Method method = c.getDeclaredMethod(methodName);
-        method.setAccessible(true);
-        return method.invoke(target);
-      } catch (NoSuchMethodException e) {
-        // look in the superclass (the mini cluster's RM is an anonymous subclass)
-      } catch (ReflectiveOperationException e) {
-        throw new IllegalStateException("cannot call " + c.getName() + "." + methodName + "()",
-            e);
-      }
-    }
-    throw new IllegalStateException(target.getClass().getName() + " has no method " + methodName
-        + "() (a Hadoop version other than 3.5.0?)");
   }
 }

@@ -10,6 +10,9 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FileSystem;
@@ -113,5 +116,35 @@ class WebUiTest {
       checked++;
     }
     assertEquals(2, checked);
+  }
+
+  @Test
+  void nodeManagerPromPages_showEveryCollectorsFawnEnergyLines() throws Exception {
+    int nodeManagers = 0;
+    for (RMNode node : CLUSTER.cluster().resourceManager().getRMContext().getRMNodes().values()) {
+      String url = "http://" + node.getHttpAddress() + "/prom";
+      HttpResponse<String> response = HTTP.send(HttpRequest.newBuilder(URI.create(url))
+          .timeout(Duration.ofSeconds(30)).build(), HttpResponse.BodyHandlers.ofString());
+      assertEquals(200, response.statusCode(), url + " answered " + response.body());
+      // One JVM, one metrics system: each page holds every collector's lines, one per node.
+      Map<String, Double> samplesByNode = new TreeMap<>();
+      Matcher line = Pattern.compile("^fawn_energy_samples\\{([^}]*)\\} (\\S+)$",
+          Pattern.MULTILINE).matcher(response.body());
+      while (line.find()) {
+        Matcher label = Pattern.compile("node=\"([^\"]+)\"").matcher(line.group(1));
+        assertTrue(label.find(), "no node label in " + line.group());
+        samplesByNode.put(label.group(1), Double.parseDouble(line.group(2)));
+      }
+      assertEquals(2, samplesByNode.size(), url + ": " + samplesByNode);
+      samplesByNode.forEach((name, samples) ->
+          assertTrue(samples > 0, url + ": node " + name + " booked no sample"));
+      for (String metric : List.of("fawn_energy_power_watts", "fawn_energy_energy_joules",
+          "fawn_energy_node_idle_energy_joules", "fawn_energy_gap_samples",
+          "fawn_energy_containers", "fawn_energy_estimated")) {
+        assertTrue(response.body().contains("\n" + metric + "{"), url + " lacks " + metric);
+      }
+      nodeManagers++;
+    }
+    assertEquals(2, nodeManagers);
   }
 }

@@ -9,17 +9,21 @@ import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.regex.Pattern;
 import javax.management.MBeanServer;
 import javax.management.ObjectName;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.TaskCounter;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.energy.report.EnergyReport;
 import org.fawnpack.energy.report.EnergyReportModel;
 import org.fawnpack.energy.report.JobHistoryClient;
+import org.fawnpack.jobs.WordCount;
 import org.fawnpack.jobs.WordCount2;
 import org.fawnpack.minicluster.EmbeddedClusterSpec;
 import org.fawnpack.minicluster.MiniClusterExtension;
@@ -162,12 +166,15 @@ class EnergyCountersTest {
   void metrics_eachNodeManager_publishesItsPower() throws Exception {
     MBeanServer server = ManagementFactory.getPlatformMBeanServer();
     List<ObjectName> beans = new ArrayList<>();
+    List<ObjectName> elsewhere = new ArrayList<>();
     for (ObjectName name : server.queryNames(new ObjectName("Hadoop:*"), null)) {
       String source = name.getKeyProperty("name");
       if (source != null && source.startsWith("FawnEnergy")) {
-        beans.add(name);
+        // Under the NodeManager's service, as on a real node, even with every daemon in one JVM.
+        (name.getKeyProperty("service").equals("NodeManager") ? beans : elsewhere).add(name);
       }
     }
+    assertEquals(List.of(), elsewhere, "FawnEnergy beans outside service=NodeManager");
     assertEquals(CLUSTER.cluster().spec().nodeManagers(), beans.size(), "beans: " + beans);
     for (ObjectName bean : beans) {
       long deadline = System.nanoTime() + 30_000_000_000L;
@@ -181,6 +188,60 @@ class EnergyCountersTest {
           bean + " PowerWatts " + watts);
       assertEquals(1, ((Number) server.getAttribute(bean, "Estimated")).intValue(), bean.toString());
     }
+  }
+
+  @Test
+  void comparison_baselineAndOptimisedWordCount_figuresFromEachJobsCounters() throws Exception {
+    WordCount baseline = new WordCount();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), baseline, INPUT.toString(),
+        "/out/compare-baseline"));
+    WordCount2 optimised = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), optimised, INPUT.toString(),
+        "/out/compare-optimised"));
+    Job[] jobs = {baseline.lastJob(), optimised.lastJob()};
+
+    List<EnergyReportModel> models = new ArrayList<>();
+    for (Job job : jobs) {
+      models.add(EnergyReport.report(CLUSTER.cluster().clientConf(), job.getJobID().toString()));
+    }
+    String text = EnergyReport.comparisonText(models);
+    // The oracle: each job's counters as its client got them, turned into figures by hand.
+    double[] joules = new double[2];
+    double[] perJoule = new double[2];
+    for (int i = 0; i < 2; i++) {
+      var counters = jobs[i].getCounters();
+      joules[i] = counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES).getValue() / 1000.0;
+      long records = counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue();
+      perJoule[i] = records / joules[i];
+      String id = jobs[i].getJobID().toString();
+      String row = text.lines().filter(l -> l.startsWith(id)).findFirst()
+          .orElseThrow(() -> new AssertionError("no row for " + id + " in\n" + text));
+      assertTrue(row.contains(String.format(Locale.ROOT, " %,.2f* ", joules[i])),
+          "task joules " + joules[i] + " in " + row);
+      assertTrue(row.contains(String.format(Locale.ROOT, " %,d input records ", records)),
+          "work " + records + " in " + row);
+      assertTrue(row.contains(String.format(Locale.ROOT, " %,.1f ", perJoule[i])),
+          "work/J " + perJoule[i] + " in " + row);
+    }
+    String second = text.lines().filter(l -> l.startsWith(jobs[1].getJobID().toString()))
+        .findFirst().orElseThrow();
+    // The row ends with the ratios of task joules and of work per joule to the first job.
+    assertTrue(second.matches(".* " + Pattern.quote(String.format(Locale.ROOT, "%.2fx",
+        joules[1] / joules[0])) + " +" + Pattern.quote(String.format(Locale.ROOT, "%.2fx",
+        perJoule[1] / perJoule[0])) + "$"), second);
+
+    java.nio.file.Path html = java.nio.file.Files.createTempFile(
+        java.nio.file.Path.of(System.getProperty(EmbeddedClusterSpec.BASE_DIR.name(), "target")),
+        "energy-comparison", ".html");
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(CLUSTER.cluster().clientConf(),
+        new EnergyReport(), new String[] {"report", jobs[0].getJobID().toString(),
+            jobs[1].getJobID().toString(), "--html", html.toString()}));
+    String page = java.nio.file.Files.readString(html);
+    for (Job job : jobs) {
+      assertTrue(page.contains(job.getJobID().toString()), "no " + job.getJobID() + " on the page");
+    }
+    assertTrue(page.contains(String.format(Locale.ROOT, "%,.2f J (%.2fx)", joules[1],
+        joules[1] / joules[0])), "the optimised job's joules bar");
   }
 
   /** NodeManagers that ran a container of the job: its successful task attempts and its AM. */

@@ -101,6 +101,7 @@ public class EnergyCollectorService extends AuxiliaryService {
         EnergyProtocol.SERVICE_NAME, node, meterSummary, settings.sampleIntervalMillis(),
         settings.meterTimeoutMillis(), Double.isNaN(settings.idleWatts()) ? "learned"
             : settings.idleWatts() + " W");
+    registerMetrics(node);
     super.serviceInit(conf);
   }
 
@@ -154,7 +155,6 @@ public class EnergyCollectorService extends AuxiliaryService {
       timer.scheduleWithFixedDelay(this::checkpointSafely, settings.checkpointMillis(),
           settings.checkpointMillis(), TimeUnit.MILLISECONDS);
     }
-    registerMetrics();
     LOG.info("{} answers on 127.0.0.1:{}", EnergyProtocol.SERVICE_NAME, queryServer.port());
     super.serviceStart();
   }
@@ -300,14 +300,21 @@ public class EnergyCollectorService extends AuxiliaryService {
     }
   }
 
-  private void registerMetrics() {
+  /**
+   * Registers the metrics source during init, not start: the NodeManager names its metrics
+   * system ("NodeManager", the JMX service name) in its own init, just before it inits its aux
+   * services. In a mini cluster, where every daemon shares one metrics system, the JobHistory
+   * server renames it when it starts, so a source registered at start would land under
+   * {@code service=JobHistoryServer}.
+   */
+  private void registerMetrics(String node) {
     String name = EnergyMetricsSource.RECORD;
     // Several NodeManagers in one JVM (mini clusters) each need their own source name.
     if (DefaultMetricsSystem.instance().getSource(name) != null) {
-      name = name + "-" + queryServer.port();
+      name = name + "-" + node;
     }
     DefaultMetricsSystem.instance().register(name, "FAWN node power and energy",
-        new EnergyMetricsSource(sampler, ledger));
+        new EnergyMetricsSource(sampler, ledger, node));
     metricsName = name;
   }
 

@@ -8,9 +8,13 @@ import org.apache.hadoop.metrics2.lib.Interns;
 /**
  * Node power and energy as a Hadoop Metrics2 source, so the NodeManager's {@code /jmx} (and
  * {@code /prom} with {@code hadoop.prometheus.endpoint.enabled}) show them next to YARN's own.
+ * Prometheus names are the record and metric names in snake case: {@code fawn_energy_power_watts}
+ * and so on, each with a {@code node} label (the node's name in the energy history files) so
+ * that the lines of several NodeManagers sharing one JVM (a mini cluster) stay apart.
  */
 final class EnergyMetricsSource implements MetricsSource {
   static final String RECORD = "FawnEnergy";
+  private static final MetricsInfo NODE = Interns.info("Node", "Node name in the energy history files");
   private static final MetricsInfo POWER = Interns.info("PowerWatts", "Node power in the last sample interval (W)");
   private static final MetricsInfo ENERGY = Interns.info("EnergyJoules", "Energy metered since the collector started (J)");
   private static final MetricsInfo NODE_IDLE = Interns.info("NodeIdleEnergyJoules", "Metered energy while no container ran (J)");
@@ -21,16 +25,18 @@ final class EnergyMetricsSource implements MetricsSource {
 
   private final NodeSampler sampler;
   private final EnergyLedger ledger;
+  private final String node;
 
-  EnergyMetricsSource(NodeSampler sampler, EnergyLedger ledger) {
+  EnergyMetricsSource(NodeSampler sampler, EnergyLedger ledger, String node) {
     this.sampler = sampler;
     this.ledger = ledger;
+    this.node = node;
   }
 
   @Override
   public void getMetrics(MetricsCollector collector, boolean all) {
     double watts = sampler.lastWatts();
-    collector.addRecord(RECORD).setContext("fawn")
+    collector.addRecord(RECORD).setContext("fawn").tag(NODE, node)
         .addGauge(POWER, Double.isNaN(watts) ? 0.0 : watts)
         .addGauge(ENERGY, ledger.meteredMicrojoules() / 1e6)
         .addGauge(NODE_IDLE, ledger.nodeIdleMicrojoules() / 1e6)
