@@ -179,6 +179,12 @@ public final class Demo {
       return;
     }
     try {
+      List<String> applications = jobIds.stream()
+          .map(id -> id.replaceFirst("^job_", "application_")).toList();
+      if (!cluster.awaitEnergyHistory(applications, java.time.Duration.ofSeconds(30))) {
+        out.println("Energy comparison: a job's application is still on a node after 30 s;"
+            + " its application joules may be missing");
+      }
       List<EnergyReportModel> models = new java.util.ArrayList<>();
       for (String jobId : jobIds) {
         models.add(EnergyReport.report(cluster.clientConf(), jobId));
@@ -187,6 +193,9 @@ public final class Demo {
       out.printf("Energy comparison of the %d jobs: %s%n", models.size(), page.toAbsolutePath());
     } catch (IOException | RuntimeException e) {
       out.println("Energy comparison page not written: " + e.getMessage());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      out.println("Energy comparison page not written: interrupted");
     }
   }
 

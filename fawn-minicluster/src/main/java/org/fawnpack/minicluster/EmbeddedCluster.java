@@ -3,7 +3,9 @@ package org.fawnpack.minicluster;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -13,6 +15,7 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.api.records.ApplicationId;
 import org.apache.hadoop.yarn.api.records.NodeId;
 import org.apache.hadoop.yarn.api.records.Resource;
 import org.apache.hadoop.yarn.api.records.ResourceOption;
@@ -20,9 +23,12 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.application.Application;
+import org.apache.hadoop.yarn.server.nodemanager.containermanager.application.ApplicationState;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
+import org.fawnpack.energy.EnergyKeys;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -154,6 +160,53 @@ public final class EmbeddedCluster implements AutoCloseable {
   public NodeId masterNodeManager() {
     requireStarted();
     return spec.hasMasterNodeManager() ? masterNodeId() : null;
+  }
+
+  /**
+   * Waits until every NodeManager has stopped {@code applicationIds} and then for the
+   * energy collectors' history files, which a collector writes two sample intervals after its
+   * NodeManager stops an application. A report read right after a job ends would otherwise miss
+   * the last nodes' files (and show no application joules).
+   *
+   * @return false when an application was still on a node after {@code limit}
+   */
+  public boolean awaitEnergyHistory(Collection<String> applicationIds, Duration limit)
+      throws InterruptedException {
+    requireStarted();
+    long deadline = System.nanoTime() + limit.toNanos();
+    List<ApplicationId> ids = applicationIds.stream().map(ApplicationId::fromString).toList();
+    while (anyOnANode(ids)) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(200);
+    }
+    if (spec.energyCollector()) {
+      // The collector's two intervals, and one more for the write itself.
+      Thread.sleep(3L * EnergyKeys.SAMPLE_INTERVAL_MS.read(spec.energyProperties()::get));
+    }
+    return true;
+  }
+
+  /**
+   * Whether a NodeManager has not yet told its aux services that one of {@code ids} stopped: it
+   * does so as the application leaves RUNNING and FINISHING_CONTAINERS_WAIT (the application then
+   * stays in the NodeManager's context for hours, until its logs are deleted).
+   */
+  private boolean anyOnANode(List<ApplicationId> ids) {
+    for (int i = 0; i < spec.totalNodeManagers(); i++) {
+      Map<ApplicationId, Application> apps = yarn.getNodeManager(i).getNMContext()
+          .getApplications();
+      for (ApplicationId id : ids) {
+        ApplicationState state = apps.containsKey(id) ? apps.get(id).getApplicationState()
+            : ApplicationState.FINISHED;
+        if (state != ApplicationState.APPLICATION_RESOURCES_CLEANINGUP
+            && state != ApplicationState.FINISHED) {
+          return true;
+        }
+      }
+    }
+    return false;
   }
 
   /** The running ResourceManager, for tests that inspect the scheduler. */

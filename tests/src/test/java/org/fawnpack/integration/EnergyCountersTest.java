@@ -7,6 +7,7 @@ import java.io.BufferedReader;
 import java.io.InputStreamReader;
 import java.lang.management.ManagementFactory;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -200,9 +201,17 @@ class EnergyCountersTest {
         "/out/compare-optimised"));
     Job[] jobs = {baseline.lastJob(), optimised.lastJob()};
 
+    assertTrue(CLUSTER.cluster().awaitEnergyHistory(List.of(
+        jobs[0].getJobID().toString().replace("job_", "application_"),
+        jobs[1].getJobID().toString().replace("job_", "application_")), Duration.ofSeconds(60)));
     List<EnergyReportModel> models = new ArrayList<>();
     for (Job job : jobs) {
-      models.add(EnergyReport.report(CLUSTER.cluster().clientConf(), job.getJobID().toString()));
+      EnergyReportModel model = EnergyReport.report(CLUSTER.cluster().clientConf(),
+          job.getJobID().toString());
+      // Every node that ran a container of the job has written its history file by now.
+      assertEquals(nodesThatRan(job.getJobID().toString()), model.nodes().size(),
+          job.getJobID() + " history files");
+      models.add(model);
     }
     String text = EnergyReport.comparisonText(models);
     // The oracle: each job's counters as its client got them, turned into figures by hand.

@@ -22,7 +22,7 @@ final class ComparisonHtml {
       body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222}
       h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
       table{border-collapse:collapse;margin:8px 0}
-      td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left}
+      td,th{padding:3px 10px;border-bottom:1px solid #ddd;text-align:left;white-space:nowrap}
       td.num,th.num{text-align:right;font-variant-numeric:tabular-nums}
       .bars{display:grid;grid-template-columns:max-content 1fr;gap:6px 12px;max-width:900px}
       .bar{height:20px;background:#1f5fa8;border-radius:2px}
@@ -46,6 +46,7 @@ final class ComparisonHtml {
         .append(" jobs; ratios are to the first, ").append(esc(base.jobId())).append(" (")
         .append(esc(base.name())).append(").</p>\n");
     table(h, c);
+    h.append("<p class=\"note\">").append(esc(JobComparison.COLUMNS_NOTE)).append("</p>\n");
     h.append("<h2>Joules of the job's tasks</h2>\n");
     bars(h, c, Row::taskJoules, Figures::joules, " J");
     h.append("<h2>Work per joule (each job's own unit)</h2>\n");

@@ -30,6 +30,7 @@ final class ComparisonText {
           Figures.ratio(ratio(r.taskJoules(), base.taskJoules())),
           Figures.ratio(ratio(r.workPerJoule(), base.workPerJoule()))));
     }
+    out.append(JobComparison.COLUMNS_NOTE).append('\n');
     if (estimated) {
       out.append("* estimated: the node's power came from a power model, not a meter\n");
     }

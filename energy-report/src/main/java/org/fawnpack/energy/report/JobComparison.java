@@ -10,6 +10,12 @@ import java.util.List;
  */
 final class JobComparison {
 
+  /** What the columns count, printed under the table (the demo's own table times differently). */
+  static final String COLUMNS_NOTE = "wall s: from the job's start to its finish as the JobHistory"
+      + " server records them (submission not included); task J: the tasks' containers;"
+      + " application J: every container of the application, its ApplicationMaster too, from"
+      + " the nodes' history files (n/a when none were found).";
+
   /** One job's figures; application joules are NaN when its history files were not found. */
   record Row(String jobId, String name, double seconds, double taskJoules,
       double applicationJoules, WorkMeasure work, boolean estimated) {
