@@ -127,6 +127,46 @@ public final class Datastore implements AutoCloseable {
     return writes.delete(key, KeyHash.of(key));
   }
 
+  /**
+   * Removes {@code key} like {@link #delete} and returns the tombstone's sequence number, or 0
+   * when the key was absent (nothing written): what a chain's head forwards.
+   */
+  public long deleteWithSequence(byte[] key) throws IOException {
+    RecordFormat.checkKey(key);
+    return writes.deleteWithSequence(key, KeyHash.of(key));
+  }
+
+  /**
+   * Stores a put under the sequence number a chain's head gave it (replicas store every record
+   * with the head's number, so a chain's files agree record by record).
+   *
+   * @return false when {@code sequence} is below {@link #lastSequence()} + 1: applied already
+   *     (a resend), nothing written
+   * @throws IllegalArgumentException as {@link #put}, or when {@code sequence} is not positive
+   */
+  public boolean putAt(byte[] key, byte[] value, long sequence) throws IOException {
+    RecordFormat.checkKey(key);
+    RecordFormat.checkValue(value);
+    checkSequence(sequence);
+    return writes.putAt(key, value, KeyHash.of(key), sequence);
+  }
+
+  /**
+   * Stores a delete under the sequence number a chain's head gave it: a tombstone, written even
+   * when the key is absent here, so the number is durable. False when applied already.
+   */
+  public boolean deleteAt(byte[] key, long sequence) throws IOException {
+    RecordFormat.checkKey(key);
+    checkSequence(sequence);
+    return writes.deleteAt(key, KeyHash.of(key), sequence);
+  }
+
+  private static void checkSequence(long sequence) {
+    if (sequence < 1) {
+      throw new IllegalArgumentException("sequence numbers start at 1: " + sequence);
+    }
+  }
+
   /** The value stored under {@code key}, or null. */
   public byte[] get(byte[] key) throws IOException {
     RecordFormat.checkKey(key);

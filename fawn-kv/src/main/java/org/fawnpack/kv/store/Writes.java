@@ -43,8 +43,7 @@ final class Writes {
   long put(byte[] key, byte[] value, long hash) throws IOException {
     lock.lock();
     try {
-      IndexedLog g = current.open();
-      sync.throwBackgroundFailure(g.log().path().toString());
+      IndexedLog g = openForWrite();
       int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
       long sequence = nextSequence++;
       long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
@@ -59,23 +58,85 @@ final class Writes {
 
   /** Appends a tombstone and clears the key's bucket; false (nothing written) when absent. */
   boolean delete(byte[] key, long hash) throws IOException {
+    return deleteWithSequence(key, hash) != 0;
+  }
+
+  /** As {@link #delete}; the tombstone's sequence number, or 0 when absent. */
+  long deleteWithSequence(byte[] key, long hash) throws IOException {
     lock.lock();
     try {
-      IndexedLog g = current.open();
-      sync.throwBackgroundFailure(g.log().path().toString());
+      IndexedLog g = openForWrite();
       int slot = g.index().find(hash, keyCheck.of(g.log(), key));
       if (slot < 0) {
-        return false;
+        return 0;
       }
       long sequence = nextSequence++;
       g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
       seams.reached(TestSeams.Seam.WRITE_APPENDED);
       current.remove(g, slot);
       afterWrite(g, sequence);
+      return sequence;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /**
+   * Appends a put under a sequence number a chain's head gave it. A number below the next one
+   * was applied already (a predecessor resends what it is not sure arrived): false, nothing
+   * written. Numbers may skip (the head's deletes of absent keys use none).
+   */
+  boolean putAt(byte[] key, byte[] value, long hash, long sequence) throws IOException {
+    lock.lock();
+    try {
+      if (sequence < nextSequence) {
+        return false;
+      }
+      IndexedLog g = openForWrite();
+      int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
+      nextSequence = sequence + 1;
+      long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
+      place(g, slot, hash, offset);
+      afterWrite(g, sequence);
       return true;
     } finally {
       lock.unlock();
     }
+  }
+
+  /**
+   * Appends a tombstone under a sequence number a chain's head gave it; as {@link #putAt}, false
+   * when that number was applied already.
+   */
+  boolean deleteAt(byte[] key, long hash, long sequence) throws IOException {
+    lock.lock();
+    try {
+      if (sequence < nextSequence) {
+        return false;
+      }
+      IndexedLog g = openForWrite();
+      int slot = g.index().find(hash, keyCheck.of(g.log(), key));
+      nextSequence = sequence + 1;
+      // Written even for a key absent here, so the number is in the log: durable like any
+      // other, and not handed out again after a reopen.
+      g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+      seams.reached(TestSeams.Seam.WRITE_APPENDED);
+      if (slot >= 0) {
+        current.remove(g, slot);
+      }
+      afterWrite(g, sequence);
+      return true;
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The current log for a write (writer lock held): first fails if a background sync failed. */
+  private IndexedLog openForWrite() throws IOException {
+    IndexedLog g = current.open();
+    sync.throwBackgroundFailure(g.log().path().toString());
+    return g;
   }
 
   private void afterWrite(IndexedLog g, long sequence) throws IOException {

@@ -1,0 +1,153 @@
+package org.fawnpack.kv.ring;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.fawnpack.kv.store.KeyRange;
+
+/**
+ * One epoch of the ring: the back-ends, each as {@code vnodes} virtual nodes at positions from
+ * {@link RingHash}, and replica chains of {@code replicas} members on distinct hosts. Immutable;
+ * a join or leave makes the next epoch.
+ *
+ * <p>A virtual node owns the arc from its predecessor (exclusive) to itself (inclusive), the
+ * successor rule of Chord and FAWN. The arc's chain is its owner followed by the next virtual
+ * nodes clockwise, skipping any whose host is already in the chain (FAWN's footnote 3, made a
+ * rule: a chain never has two members on one host, so losing one machine costs a chain at most
+ * one replica).
+ */
+public final class Ring {
+  private final long epoch;
+  private final RingHash hash;
+  private final int vnodes;
+  private final int replicas;
+  private final Map<String, Member> members;
+  /** Virtual node positions with the sign bit flipped, so signed order is unsigned ring order. */
+  private final long[] sortKeys;
+  private final Member[] owners;
+
+  private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members) {
+    this.epoch = epoch;
+    this.hash = hash;
+    this.vnodes = vnodes;
+    this.replicas = replicas;
+    this.members = Map.copyOf(members);
+    TreeMap<Long, Member> byPosition = new TreeMap<>();
+    for (Member m : new TreeMap<>(members).values()) {
+      for (int i = 0; i < vnodes; i++) {
+        long key = hash.virtualNodePosition(m.id(), i) ^ Long.MIN_VALUE;
+        Member earlier = byPosition.putIfAbsent(key, m);
+        if (earlier != null) {
+          throw new IllegalArgumentException("virtual node " + m.id() + "#" + i
+              + " falls on the same ring position as one of " + earlier.id()
+              + "'s: give the back-end another id");
+        }
+      }
+    }
+    sortKeys = byPosition.keySet().stream().mapToLong(Long::longValue).toArray();
+    owners = byPosition.values().toArray(new Member[0]);
+  }
+
+  /** The ring before any back-end joined (epoch 0). */
+  public static Ring empty(RingHash hash, int vnodes, int replicas) {
+    if (vnodes < 1 || vnodes > 1024) {
+      throw new IllegalArgumentException("virtual nodes per back-end must be 1..1024: " + vnodes);
+    }
+    if (replicas < 1 || replicas > 16) {
+      throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
+    }
+    return new Ring(0, hash, vnodes, replicas, Map.of());
+  }
+
+  /** The next epoch with {@code member} added. */
+  public Ring withMember(Member member) {
+    if (members.containsKey(member.id())) {
+      throw new IllegalArgumentException("back-end " + member.id() + " is already in the ring"
+          + " (epoch " + epoch + ")");
+    }
+    Map<String, Member> next = new TreeMap<>(members);
+    next.put(member.id(), member);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next);
+  }
+
+  /** The next epoch without back-end {@code id}. */
+  public Ring withoutMember(String id) {
+    if (!members.containsKey(id)) {
+      throw new IllegalArgumentException("back-end " + id + " is not in the ring (epoch "
+          + epoch + ")");
+    }
+    Map<String, Member> next = new TreeMap<>(members);
+    next.remove(id);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next);
+  }
+
+  public long epoch() {
+    return epoch;
+  }
+
+  public int replicas() {
+    return replicas;
+  }
+
+  public int vnodesPerMember() {
+    return vnodes;
+  }
+
+  public RingHash hash() {
+    return hash;
+  }
+
+  public Collection<Member> members() {
+    return members.values();
+  }
+
+  /** The chain of the arc holding {@code userKey}. */
+  public Chain chainForKey(byte[] userKey) {
+    return chainFor(hash.position(userKey));
+  }
+
+  /** The chain of the arc holding ring position {@code position}. */
+  public Chain chainFor(long position) {
+    if (owners.length == 0) {
+      throw new IllegalStateException("the ring has no back-ends (epoch " + epoch + ")");
+    }
+    int found = Arrays.binarySearch(sortKeys, position ^ Long.MIN_VALUE);
+    int owner = found >= 0 ? found : -found - 1;
+    return chainAt(owner == owners.length ? 0 : owner);
+  }
+
+  /** Every arc's chain, in ring order: each is one FAWN-DS file on each of its members. */
+  public List<Chain> chains() {
+    List<Chain> chains = new ArrayList<>(owners.length);
+    for (int i = 0; i < owners.length; i++) {
+      chains.add(chainAt(i));
+    }
+    return chains;
+  }
+
+  private Chain chainAt(int owner) {
+    int n = owners.length;
+    long end = sortKeys[owner] ^ Long.MIN_VALUE;
+    long start = sortKeys[(owner + n - 1) % n] ^ Long.MIN_VALUE; // itself when alone: whole ring
+    List<Member> chain = new ArrayList<>(replicas);
+    Set<String> hosts = new HashSet<>();
+    for (int step = 0; step < n && chain.size() < replicas; step++) {
+      Member m = owners[(owner + step) % n];
+      if (hosts.add(m.host())) {
+        chain.add(m);
+      }
+    }
+    return new Chain(new KeyRange(start, end), chain, replicas);
+  }
+
+  @Override
+  public String toString() {
+    return "ring epoch " + epoch + ": " + members.size() + " back-ends x " + vnodes
+        + " virtual nodes, " + replicas + " replicas";
+  }
+}

@@ -1,0 +1,197 @@
+package org.fawnpack.kv.ring;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Random;
+import java.util.Set;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Ring placement as properties over random clusters (seeded; the seed is in every message),
+ * each checked against a naive model: sort every virtual node by its clockwise distance from the
+ * position and take members on new hosts until the chain is full.
+ */
+class RingTest {
+  private static final RingHash HASH = new RingHash("test ring key, 16+ bytes".getBytes(
+      StandardCharsets.UTF_8));
+  private static final int CLUSTERS = 200;
+  private static final int POSITIONS = 200;
+
+  private record Vnode(long position, Member member) {}
+
+  /** The model: every virtual node, nearest clockwise first. */
+  private static List<Member> naiveChain(Ring ring, long position) {
+    List<Vnode> all = new ArrayList<>();
+    for (Member m : ring.members()) {
+      for (int i = 0; i < ring.vnodesPerMember(); i++) {
+        all.add(new Vnode(HASH.virtualNodePosition(m.id(), i), m));
+      }
+    }
+    // Clockwise distance from position to the node, unsigned: the owner is at distance 0 or more.
+    all.sort(Comparator.comparing((Vnode v) -> v.position() - position, Long::compareUnsigned));
+    Set<String> hosts = new HashSet<>();
+    List<Member> chain = new ArrayList<>();
+    for (Vnode v : all) {
+      if (chain.size() < ring.replicas() && hosts.add(v.member().host())) {
+        chain.add(v.member());
+      }
+    }
+    return chain;
+  }
+
+  private static Ring randomRing(Random random, int members) {
+    int hosts = 1 + random.nextInt(6);
+    Ring ring = Ring.empty(HASH, 1 + random.nextInt(8), 1 + random.nextInt(4));
+    for (int i = 0; i < members; i++) {
+      ring = ring.withMember(new Member("b" + i, "host" + random.nextInt(hosts), 7000 + i));
+    }
+    return ring;
+  }
+
+  private static long distinctHosts(Ring ring) {
+    return ring.members().stream().map(Member::host).distinct().count();
+  }
+
+  @Test
+  void chainFor_randomClusters_matchesTheModelWithDistinctHosts() {
+    Random random = new Random(41);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring ring = randomRing(random, 1 + random.nextInt(10));
+      for (int p = 0; p < POSITIONS; p++) {
+        long position = random.nextLong();
+        Chain chain = ring.chainFor(position);
+        String where = "cluster " + c + ", " + ring + ", position " + Long.toHexString(position);
+        assertEquals(naiveChain(ring, position), chain.members(), where);
+        assertEquals(Math.min(ring.replicas(), distinctHosts(ring)), chain.members().size(), where);
+        assertEquals(chain.members().size(),
+            chain.members().stream().map(Member::host).distinct().count(), where);
+        assertTrue(chain.range().contains(position), where + " not in " + chain.range());
+        assertEquals(chain.isShort(), distinctHosts(ring) < ring.replicas(), where);
+      }
+    }
+  }
+
+  @Test
+  void chains_arcsOfEveryVirtualNode_tileTheRingInOrder() {
+    Random random = new Random(43);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring ring = randomRing(random, 1 + random.nextInt(10));
+      List<Chain> chains = ring.chains();
+      assertEquals(ring.members().size() * ring.vnodesPerMember(), chains.size());
+      for (int i = 0; i < chains.size(); i++) {
+        Chain previous = chains.get((i + chains.size() - 1) % chains.size());
+        assertEquals(previous.range().endInclusive(), chains.get(i).range().startExclusive(),
+            "cluster " + c + ": arc " + i + " does not start where arc " + (i - 1) + " ends");
+        assertEquals(chains.get(i), ring.chainFor(chains.get(i).range().endInclusive()));
+      }
+    }
+  }
+
+  @Test
+  void withMember_join_movesOnlyWhatTheNewBackendTakes() {
+    Random random = new Random(47);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 1 + random.nextInt(9));
+      Member joiner = new Member("joiner", "host" + random.nextInt(8), 9000);
+      Ring after = before.withMember(joiner);
+      assertEquals(before.epoch() + 1, after.epoch());
+      for (int p = 0; p < POSITIONS; p++) {
+        long position = random.nextLong();
+        List<Member> old = before.chainFor(position).members();
+        List<Member> now = after.chainFor(position).members();
+        String where = "cluster " + c + ", position " + Long.toHexString(position) + ": " + old
+            + " -> " + now;
+        Set<Member> allowed = new LinkedHashSet<>(old);
+        allowed.add(joiner);
+        assertTrue(allowed.containsAll(now), where);
+        if (!now.contains(joiner)) {
+          assertEquals(old, now, where);
+        }
+      }
+    }
+  }
+
+  @Test
+  void withoutMember_leave_keepsEveryChainThatDidNotHoldIt() {
+    Random random = new Random(53);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 2 + random.nextInt(9));
+      List<Member> members = new ArrayList<>(before.members());
+      members.sort(Comparator.comparing(Member::id));
+      Member leaver = members.get(random.nextInt(members.size()));
+      Ring after = before.withoutMember(leaver.id());
+      for (int p = 0; p < POSITIONS; p++) {
+        long position = random.nextLong();
+        List<Member> old = before.chainFor(position).members();
+        List<Member> now = after.chainFor(position).members();
+        String where = "cluster " + c + ", " + leaver + " left, position "
+            + Long.toHexString(position) + ": " + old + " -> " + now;
+        if (!old.contains(leaver)) {
+          assertEquals(old, now, where);
+        } else {
+          List<Member> survivors = old.stream().filter(m -> !m.equals(leaver)).toList();
+          assertTrue(now.containsAll(survivors), where);
+        }
+      }
+    }
+  }
+
+  @Test
+  void chainForKey_userKey_usesTheKeyedHashsPosition() {
+    Ring ring = Ring.empty(HASH, 4, 3);
+    for (int i = 0; i < 5; i++) {
+      ring = ring.withMember(new Member("b" + i, "h" + i, 7000 + i));
+    }
+    byte[] key = "user:42".getBytes(StandardCharsets.UTF_8);
+    assertEquals(ring.chainFor(HASH.position(key)), ring.chainForKey(key));
+  }
+
+  @Test
+  void position_rfc2202TestCase1_firstEightBytesOfHmacSha1() {
+    byte[] key = new byte[20];
+    Arrays.fill(key, (byte) 0x0b);
+    RingHash hash = new RingHash(key);
+    byte[] data = "Hi There".getBytes(StandardCharsets.US_ASCII);
+    // RFC 2202, test case 1: b617318655057264e28bc0b6fb378c8ef146be00
+    assertEquals(0xb617318655057264L, hash.position(data));
+    assertEquals("b617318655057264e28bc0b6fb378c8ef146be00", hex(hash.digest(data)));
+  }
+
+  private static String hex(byte[] bytes) {
+    StringBuilder s = new StringBuilder();
+    for (byte b : bytes) {
+      s.append(String.format("%02x", b));
+    }
+    return s.toString();
+  }
+
+  @Test
+  void errors_badInput_namedClearly() {
+    Ring ring = Ring.empty(HASH, 2, 3).withMember(new Member("a", "h1", 7000));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ring.withMember(new Member("a", "h2", 7001))).getMessage().contains("already"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ring.withoutMember("zz")).getMessage().contains("zz"));
+    assertTrue(assertThrows(IllegalStateException.class,
+        () -> Ring.empty(HASH, 2, 3).chainFor(5)).getMessage().contains("no back-ends"));
+    assertThrows(IllegalArgumentException.class, () -> new Member("a#1", "h", 7000));
+    assertThrows(IllegalArgumentException.class, () -> new Member("a", " ", 7000));
+    assertThrows(IllegalArgumentException.class, () -> new Member("a", "h", 0));
+    assertThrows(IllegalArgumentException.class, () -> Ring.empty(HASH, 0, 3));
+    assertThrows(IllegalArgumentException.class, () -> Ring.empty(HASH, 2, 0));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> new RingHash(new byte[15])).getMessage().contains("16"));
+    Set<String> ids = ring.members().stream().map(Member::id).collect(Collectors.toSet());
+    assertEquals(Set.of("a"), ids);
+  }
+}
