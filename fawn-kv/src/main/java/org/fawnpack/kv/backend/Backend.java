@@ -1,0 +1,271 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MalformedFrameException;
+import org.fawnpack.kv.wire.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A FAWN-KV back-end: one FAWN-DS file per arc of the ring it stores, as head, middle or tail
+ * of the arc's chain. The head numbers a write with its own datastore's sequence and forwards
+ * it; each member stores it under that number and forwards it; the tail makes it durable and
+ * answers, and the answer travels back up the chain to the head, which answers the front-end.
+ * Gets are served by the tail, which holds only writes the whole chain has.
+ *
+ * <p>Repair, epochs from ZooKeeper and STALE_RING are not built yet (docs/fawn-kv.md): a
+ * member that is not where the ring says answers ERROR, and a broken link fails the writes
+ * that needed it.
+ */
+public final class Backend implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
+  /** The engine's largest value and key, and room for the frame's other fields. */
+  public static final int MAX_FRAME_BYTES = (16 << 20) + 65_536 + 256;
+  public static final int MAX_VALUE_BYTES = 16 << 20;
+
+  private final String id;
+  private final Path dir;
+  private final DatastoreConfig config;
+  private final FrameServer server;
+  private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
+  private final ConnectionPool successors =
+      new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES);
+  private final ExecutorService durability;
+  private volatile Ring ring;
+  private volatile Member self;
+
+  private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config)
+      throws IOException {
+    this.id = id;
+    this.dir = dir;
+    this.config = config;
+    this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, this::handle);
+    this.durability = Executors.newFixedThreadPool(2, r -> {
+      Thread t = new Thread(r, "fawn-kv-durable-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** Listens on {@code bind} (port 0: any) at once; serves once it has a ring. */
+  public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config)
+      throws IOException {
+    Files.createDirectories(dir);
+    Backend backend = new Backend(id, bind, dir, config);
+    backend.server.start();
+    return backend;
+  }
+
+  /** This back-end as a ring member: its id, host and the port it listens on. */
+  public Member member() {
+    InetSocketAddress address = server.address();
+    return new Member(id, address.getAddress().getHostAddress(), address.getPort());
+  }
+
+  /** Starts serving {@code ring}: opens a file for every arc whose chain holds this back-end. */
+  public synchronized void useRing(Ring next) throws IOException {
+    Member me = member();
+    for (Chain chain : next.chains()) {
+      if (chain.members().contains(me) && !arcs.containsKey(chain.range().endInclusive())) {
+        arcs.put(chain.range().endInclusive(), ArcStore.open(dir, chain, config));
+      }
+    }
+    self = me;
+    ring = next;
+    LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  private void handle(Frame request, FrameServer.Replies replies) throws IOException {
+    Ring current = ring;
+    if (current == null) {
+      replies.send(error(request, "backend " + id + " has no ring yet"));
+      return;
+    }
+    Frame.Fields fields = request.fields();
+    switch (request.type()) {
+      case MessageType.GET -> get(current, request, fields, replies);
+      case MessageType.PUT, MessageType.DELETE -> headWrite(current, request, fields, replies);
+      case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
+          chainWrite(current, request, fields, replies);
+      // A well-formed frame of a type this version does not know (a newer peer): answered.
+      default -> replies.send(error(request, "backend " + id + " serves no "
+          + MessageType.name(request.type())));
+    }
+  }
+
+  private void get(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    byte[] key = userKey(fields);
+    fields.end();
+    Chain chain = current.chainForKey(key);
+    if (!chain.tail().equals(self)) {
+      replies.send(error(request, "backend " + id + " is not the tail of " + chain.range()
+          + " (" + chain.tail() + " is)"));
+      return;
+    }
+    byte[] value = arc(chain).store().get(EngineKeys.of(current.hash().position(key), key));
+    replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
+        : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()));
+  }
+
+  private void headWrite(Ring current, Frame request, Frame.Fields fields,
+      FrameServer.Replies replies) throws IOException {
+    boolean put = request.type() == MessageType.PUT;
+    byte[] key = userKey(fields);
+    byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
+    fields.end();
+    Chain chain = current.chainForKey(key);
+    if (!chain.head().equals(self)) {
+      replies.send(error(request, "backend " + id + " is not the head of " + chain.range()
+          + " (" + chain.head() + " is)"));
+      return;
+    }
+    if (chain.isShort()) {
+      replies.send(error(request, "the chain of " + chain.range() + " has "
+          + chain.members().size() + " of " + chain.replicas() + " members: writes refused"));
+      return;
+    }
+    ArcStore arc = arc(chain);
+    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
+    CompletableFuture<Frame> downstream;
+    long sequence;
+    synchronized (arc) {
+      sequence = put ? arc.store().put(engineKey, value)
+          : arc.store().deleteWithSequence(engineKey);
+      if (sequence == 0) { // a delete of an absent key: absent on every member too
+        replies.send(reply(request, MessageType.NOT_FOUND, null));
+        return;
+      }
+      downstream = forward(arc.chain(), request.type() == MessageType.PUT
+          ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, request.epoch(),
+          arc.chain().range().endInclusive(), key, value, sequence);
+    }
+    answerWhenDone(arc, sequence, downstream, request, replies);
+  }
+
+  private void chainWrite(Ring current, Frame request, Frame.Fields fields,
+      FrameServer.Replies replies) throws IOException {
+    boolean put = request.type() == MessageType.CHAIN_PUT;
+    long arcEnd = fields.nextLong();
+    byte[] key = userKey(fields);
+    byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
+    long sequence = fields.nextLong();
+    fields.end();
+    ArcStore arc = arcs.get(arcEnd);
+    int at = arc == null ? -1 : arc.chain().members().indexOf(self);
+    if (at <= 0) {
+      replies.send(error(request, "backend " + id + " is no replica of the arc ending at "
+          + Long.toHexString(arcEnd)));
+      return;
+    }
+    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
+    CompletableFuture<Frame> downstream;
+    synchronized (arc) {
+      if (put) {
+        arc.store().putAt(engineKey, value, sequence);
+      } else {
+        arc.store().deleteAt(engineKey, sequence);
+      }
+      downstream = forward(arc.chain(), request.type(), request.epoch(), arcEnd, key, value,
+          sequence);
+    }
+    answerWhenDone(arc, sequence, downstream, request, replies);
+  }
+
+  /** Sends the write to this member's successor in {@code chain}; null at the tail. */
+  private CompletableFuture<Frame> forward(Chain chain, byte type, long epoch, long arcEnd,
+      byte[] key, byte[] value, long sequence) {
+    List<Member> members = chain.members();
+    int at = members.indexOf(self);
+    if (at == members.size() - 1) {
+      return null;
+    }
+    Member next = members.get(at + 1);
+    Frame.Payload payload = new Frame.Payload().addLong(arcEnd).addBytes(key);
+    if (value != null) {
+      payload.addBytes(value);
+    }
+    try {
+      return successors.to(next).send(type, epoch, payload.addLong(sequence).toBytes());
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** The tail answers once its write is durable; the others when their successor answered. */
+  private void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
+      Frame request, FrameServer.Replies replies) {
+    if (downstream == null) {
+      durability.execute(() -> {
+        try {
+          arc.store().awaitDurable(sequence);
+          replies.send(reply(request, MessageType.OK, null));
+        } catch (IOException | RuntimeException e) {
+          replies.send(error(request, "backend " + id + ": write " + sequence
+              + " not durable: " + e.getMessage()));
+        }
+      });
+      return;
+    }
+    downstream.whenComplete((answer, failure) -> replies.send(failure != null
+        ? error(request, "backend " + id + ": the chain did not complete write " + sequence
+            + ": " + failure.getMessage())
+        : reply(request, answer.type(), answer.payload())));
+  }
+
+  private ArcStore arc(Chain chain) {
+    ArcStore arc = arcs.get(chain.range().endInclusive());
+    if (arc == null) {
+      throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
+    }
+    return arc;
+  }
+
+  private static byte[] userKey(Frame.Fields fields) throws MalformedFrameException {
+    byte[] key = fields.nextBytes(EngineKeys.MAX_USER_KEY_BYTES, "the key");
+    String problem = EngineKeys.problemWith(key);
+    if (problem != null) {
+      throw new MalformedFrameException(problem);
+    }
+    return key;
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+    durability.shutdown();
+    successors.close();
+    IOException first = null;
+    for (ArcStore arc : arcs.values()) {
+      try {
+        arc.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    if (first != null) {
+      throw first;
+    }
+  }
+}

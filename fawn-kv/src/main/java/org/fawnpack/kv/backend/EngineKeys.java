@@ -1,0 +1,35 @@
+package org.fawnpack.kv.backend;
+
+import java.nio.ByteBuffer;
+import java.util.Arrays;
+
+/**
+ * A user key as FAWN-DS stores it: its 8-byte ring position, then the user's key whole. The
+ * position first lets the engine split and merge range files by position without hashing,
+ * and the whole key keeps two keys with one position apart.
+ */
+public final class EngineKeys {
+  /** The engine's key limit (64 KiB) less the position. */
+  public static final int MAX_USER_KEY_BYTES = 65_536 - 8;
+
+  private EngineKeys() {}
+
+  public static byte[] of(long position, byte[] userKey) {
+    return ByteBuffer.allocate(8 + userKey.length).putLong(position).put(userKey).array();
+  }
+
+  public static byte[] userKey(byte[] engineKey) {
+    return Arrays.copyOfRange(engineKey, 8, engineKey.length);
+  }
+
+  /** Null when the key is usable, else why not (for an ERROR reply). */
+  public static String problemWith(byte[] userKey) {
+    if (userKey.length == 0) {
+      return "the key is empty";
+    }
+    if (userKey.length > MAX_USER_KEY_BYTES) {
+      return "the key has " + userKey.length + " bytes, more than " + MAX_USER_KEY_BYTES;
+    }
+    return null;
+  }
+}

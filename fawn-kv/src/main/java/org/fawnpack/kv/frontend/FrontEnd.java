@@ -1,0 +1,99 @@
+package org.fawnpack.kv.frontend;
+
+import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.time.Duration;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.EngineKeys;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
+
+/**
+ * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
+ * chain, puts and deletes to its head, and relays the answer. Bad keys and values are answered
+ * with an ERROR here, before they travel. (The hot-object cache, slices of the ring per
+ * front-end and epochs from ZooKeeper come next: docs/fawn-kv.md.)
+ */
+public final class FrontEnd implements Closeable {
+  private final String name;
+  private final FrameServer server;
+  private final ConnectionPool backends =
+      new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES);
+  private volatile Ring ring;
+
+  private FrontEnd(String name, InetSocketAddress bind) throws IOException {
+    this.name = name;
+    this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES,
+        this::handle);
+  }
+
+  /** Listens on {@code bind} (port 0: any) at once; routes once it has a ring. */
+  public static FrontEnd open(String name, InetSocketAddress bind) throws IOException {
+    FrontEnd frontEnd = new FrontEnd(name, bind);
+    frontEnd.server.start();
+    return frontEnd;
+  }
+
+  public InetSocketAddress address() {
+    return server.address();
+  }
+
+  public void useRing(Ring next) {
+    ring = next;
+  }
+
+  private void handle(Frame request, FrameServer.Replies replies) throws IOException {
+    Ring current = ring;
+    if (current == null) {
+      replies.send(error(request, "frontend " + name + " has no ring yet"));
+      return;
+    }
+    byte type = request.type();
+    if (type != MessageType.GET && type != MessageType.PUT && type != MessageType.DELETE) {
+      replies.send(error(request, "frontend " + name + " serves GET, PUT and DELETE, not "
+          + MessageType.name(type)));
+      return;
+    }
+    Frame.Fields fields = request.fields();
+    byte[] key = fields.nextBytes(Integer.MAX_VALUE, "the key");
+    String problem = EngineKeys.problemWith(key);
+    if (problem == null && type == MessageType.PUT) {
+      byte[] value = fields.nextBytes(Integer.MAX_VALUE, "the value");
+      problem = value.length > Backend.MAX_VALUE_BYTES ? "the value has " + value.length
+          + " bytes, more than " + Backend.MAX_VALUE_BYTES : null;
+    }
+    if (problem != null) {
+      replies.send(error(request, problem));
+      return;
+    }
+    fields.end();
+    Chain chain = current.chainForKey(key);
+    Member target = type == MessageType.GET ? chain.tail() : chain.head();
+    Connection backend;
+    try {
+      backend = backends.to(target);
+    } catch (IOException e) {
+      replies.send(error(request, "frontend " + name + ": " + e.getMessage()));
+      return;
+    }
+    backend.send(type, current.epoch(), request.payload()).whenComplete((answer, failure) ->
+        replies.send(failure != null ? error(request, "frontend " + name + ": "
+            + failure.getMessage()) : reply(request, answer.type(), answer.payload())));
+  }
+
+  @Override
+  public void close() throws IOException {
+    server.close();
+    backends.close();
+  }
+}

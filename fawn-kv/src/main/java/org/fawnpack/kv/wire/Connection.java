@@ -1,0 +1,148 @@
+package org.fawnpack.kv.wire;
+
+import java.io.BufferedInputStream;
+import java.io.BufferedOutputStream;
+import java.io.Closeable;
+import java.io.DataInputStream;
+import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.time.Duration;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The calling side of one TCP connection: requests are pipelined (sent without waiting), each
+ * with a fresh id, and a reader thread completes each request's future when the reply with its
+ * id arrives, in whatever order replies come. Frames leave in the order {@link #send} is
+ * called, which chain replication relies on. When the connection breaks, every open request
+ * fails with the cause, and so does every later one.
+ */
+public final class Connection implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+
+  private final String peer;
+  private final Socket socket;
+  private final DataOutputStream out;
+  private final int maxFrameBytes;
+  private final Map<Long, CompletableFuture<Frame>> open = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
+  private volatile IOException broken;
+
+  private Connection(String peer, Socket socket, int maxFrameBytes) throws IOException {
+    this.peer = peer;
+    this.socket = socket;
+    this.maxFrameBytes = maxFrameBytes;
+    this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
+    DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    Thread reader = new Thread(() -> readReplies(in), "fawn-kv-replies-" + peer);
+    reader.setDaemon(true);
+    reader.start();
+  }
+
+  /** Connects to {@code address} within {@code connectTimeout}. */
+  public static Connection open(InetSocketAddress address, Duration connectTimeout,
+      int maxFrameBytes) throws IOException {
+    Socket socket = new Socket();
+    try {
+      socket.setTcpNoDelay(true);
+      socket.connect(address, (int) connectTimeout.toMillis());
+    } catch (IOException e) {
+      socket.close();
+      throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
+    }
+    return new Connection(address.toString(), socket, maxFrameBytes);
+  }
+
+  /** Sends a request; the future completes with its reply, or fails when the link breaks. */
+  public CompletableFuture<Frame> send(byte type, long epoch, byte[] payload) {
+    long id = ids.incrementAndGet();
+    CompletableFuture<Frame> reply = new CompletableFuture<>();
+    open.put(id, reply);
+    try {
+      synchronized (out) {
+        if (broken != null) {
+          throw broken;
+        }
+        new Frame(type, id, epoch, payload).writeTo(out);
+        out.flush();
+      }
+    } catch (IOException e) {
+      fail(e);
+    }
+    return reply;
+  }
+
+  /** Sends a request and waits for its reply at most {@code deadline}. */
+  public Frame call(byte type, long epoch, byte[] payload, Duration deadline)
+      throws IOException {
+    CompletableFuture<Frame> reply = send(type, epoch, payload);
+    try {
+      return reply.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      reply.cancel(false);
+      throw new IOException(MessageType.name(type) + " to " + peer + " had no reply within "
+          + deadline.toMillis() + " ms");
+    } catch (ExecutionException e) {
+      Throwable cause = e.getCause();
+      throw cause instanceof IOException io ? io : new IOException(cause);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted waiting for " + peer, e);
+    }
+  }
+
+  public boolean isBroken() {
+    return broken != null;
+  }
+
+  private void readReplies(DataInputStream in) {
+    try {
+      Frame reply;
+      while ((reply = Frame.readFrom(in, maxFrameBytes)) != null) {
+        CompletableFuture<Frame> waiting = open.remove(reply.requestId());
+        if (waiting != null) {
+          waiting.complete(reply);
+        } // else: its caller gave up waiting (deadline) before it came
+      }
+      fail(new IOException(peer + " closed the connection"));
+    } catch (IOException e) {
+      fail(new IOException("connection to " + peer + " broke: " + e.getMessage(), e));
+    }
+  }
+
+  private void fail(IOException cause) {
+    if (broken == null) {
+      broken = cause;
+      LOG.debug("{}", cause.getMessage());
+    }
+    closeQuietly();
+    for (Long id : open.keySet()) {
+      CompletableFuture<Frame> waiting = open.remove(id);
+      if (waiting != null) {
+        waiting.completeExceptionally(broken);
+      }
+    }
+  }
+
+  private void closeQuietly() {
+    try {
+      socket.close();
+    } catch (IOException e) {
+      LOG.debug("closing the connection to {}: {}", peer, e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    fail(new IOException("connection to " + peer + " closed here"));
+  }
+}

@@ -1,0 +1,48 @@
+package org.fawnpack.kv.wire;
+
+/**
+ * The frame types. Requests from clients and front-ends: GET, PUT, DELETE. Between the members
+ * of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's sequence number. Replies carry
+ * the request's id: OK, VALUE, NOT_FOUND, ERROR (a message for a person).
+ */
+public final class MessageType {
+  public static final byte GET = 1;
+  public static final byte PUT = 2;
+  public static final byte DELETE = 3;
+  public static final byte CHAIN_PUT = 4;
+  public static final byte CHAIN_DELETE = 5;
+
+  public static final byte OK = 64;
+  public static final byte VALUE = 65;
+  public static final byte NOT_FOUND = 66;
+  public static final byte ERROR = 67;
+
+  private MessageType() {}
+
+  public static String name(byte type) {
+    return switch (type) {
+      case GET -> "GET";
+      case PUT -> "PUT";
+      case DELETE -> "DELETE";
+      case CHAIN_PUT -> "CHAIN_PUT";
+      case CHAIN_DELETE -> "CHAIN_DELETE";
+      case OK -> "OK";
+      case VALUE -> "VALUE";
+      case NOT_FOUND -> "NOT_FOUND";
+      case ERROR -> "ERROR";
+      default -> "type " + (type & 0xff);
+    };
+  }
+
+  /** An ERROR reply to {@code request} saying {@code message}. */
+  public static Frame error(Frame request, String message) {
+    return new Frame(ERROR, request.requestId(), request.epoch(),
+        new Frame.Payload().addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+            .toBytes());
+  }
+
+  /** A reply of {@code type} to {@code request} with {@code payload}. */
+  public static Frame reply(Frame request, byte type, byte[] payload) {
+    return new Frame(type, request.requestId(), request.epoch(), payload);
+  }
+}

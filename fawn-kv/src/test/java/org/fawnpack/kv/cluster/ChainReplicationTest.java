@@ -1,0 +1,252 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.io.DataOutputStream;
+import java.net.Socket;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.EngineKeys;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.client.KvException;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.fawnpack.kv.store.Datastore;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Puts, gets and deletes through a front-end and chains of three back-ends on loopback (each
+ * back-end on its own 127.0.0.x address, so on its own "host"), checked against a model; then
+ * every member's file of every arc is opened on its own and must hold exactly the model's keys
+ * of that arc: the writes reached the whole chain.
+ */
+class ChainReplicationTest {
+  private static final RingHash HASH = new RingHash(
+      "chain replication test ring key".getBytes(StandardCharsets.UTF_8));
+  private static final Duration DEADLINE = Duration.ofSeconds(20);
+
+  @TempDir
+  Path dir;
+
+  private final List<Backend> backends = new ArrayList<>();
+  private final List<Path> backendDirs = new ArrayList<>();
+  private FrontEnd frontEnd;
+  private Ring ring;
+
+  private void startCluster(int hosts, int vnodes, int replicas) throws IOException {
+    ring = Ring.empty(HASH, vnodes, replicas);
+    for (int i = 0; i < hosts; i++) {
+      Path home = dir.resolve("b" + i);
+      Backend backend = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
+          home, DatastoreConfig.builder().expectedKeys(1024).build());
+      backends.add(backend);
+      backendDirs.add(home);
+      ring = ring.withMember(backend.member());
+    }
+    for (Backend backend : backends) {
+      backend.useRing(ring);
+    }
+    frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0));
+    frontEnd.useRing(ring);
+  }
+
+  private FawnKvClient client() throws IOException {
+    return FawnKvClient.connect(frontEnd.address(), DEADLINE);
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    if (frontEnd != null) {
+      frontEnd.close();
+    }
+    for (Backend backend : backends) {
+      backend.close();
+    }
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void putGetDelete_randomOperations_matchTheModel_andEveryReplicaHoldsItsArcs()
+      throws IOException {
+    startCluster(5, 3, 3);
+    Random random = new Random(83);
+    Map<ByteBuffer, byte[]> model = new HashMap<>();
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      keys.add(bytes("user:" + i + ":" + "x".repeat(random.nextInt(30))));
+    }
+    try (FawnKvClient kv = client()) {
+      for (int op = 0; op < 2_000; op++) {
+        byte[] key = keys.get(random.nextInt(keys.size()));
+        switch (random.nextInt(5)) {
+          case 0 -> assertEquals(model.remove(ByteBuffer.wrap(key)) != null, kv.delete(key));
+          case 1, 2 -> {
+            byte[] value = new byte[random.nextInt(200)];
+            random.nextBytes(value);
+            kv.put(key, value);
+            model.put(ByteBuffer.wrap(key), value);
+          }
+          default -> assertArrayEquals(model.get(ByteBuffer.wrap(key)), kv.get(key),
+              () -> "get " + new String(key, StandardCharsets.UTF_8));
+        }
+      }
+    }
+    stop();
+    assertEveryMemberHoldsItsArcs(model);
+  }
+
+  @Test
+  void put_manyClientsAtOnceOnFewKeys_replicasAgreeWithTheTail() throws Exception {
+    startCluster(3, 2, 3);
+    ExecutorService pool = Executors.newFixedThreadPool(8);
+    List<Future<?>> done = new ArrayList<>();
+    try (FawnKvClient kv = client()) {
+      for (int t = 0; t < 8; t++) {
+        int thread = t;
+        done.add(pool.submit(() -> {
+          for (int i = 0; i < 300; i++) {
+            kv.put(bytes("hot" + (i % 5)), bytes("t" + thread + " i" + i));
+          }
+          return null;
+        }));
+      }
+      for (Future<?> f : done) {
+        f.get();
+      }
+      Map<ByteBuffer, byte[]> tails = new HashMap<>();
+      for (int k = 0; k < 5; k++) {
+        tails.put(ByteBuffer.wrap(bytes("hot" + k)), kv.get(bytes("hot" + k)));
+      }
+      stop();
+      // Whatever order the puts won in, every member stored them in the head's order.
+      assertEveryMemberHoldsItsArcs(tails);
+    } finally {
+      pool.shutdownNow();
+    }
+  }
+
+  private void assertEveryMemberHoldsItsArcs(Map<ByteBuffer, byte[]> model) throws IOException {
+    int checkedFiles = 0;
+    for (Chain chain : ring.chains()) {
+      Map<ByteBuffer, byte[]> expected = new HashMap<>();
+      model.forEach((key, value) -> {
+        if (chain.range().contains(HASH.position(key.array()))) {
+          expected.put(key, value);
+        }
+      });
+      for (Member member : chain.members()) {
+        Path file = backendDirs.get(Integer.parseInt(member.id().substring(1)))
+            .resolve(String.format("arc-%016x.fds", chain.range().endInclusive()));
+        Map<ByteBuffer, byte[]> held = new HashMap<>();
+        try (Datastore ds = Datastore.open(file, DatastoreConfig.builder().build())) {
+          ds.scan((k, v) -> held.put(ByteBuffer.wrap(EngineKeys.userKey(k)), v));
+        }
+        assertEquals(names(expected), names(held), member + " in " + chain.range());
+        expected.forEach((k, v) -> assertArrayEquals(v, held.get(k), member + " value"));
+        checkedFiles++;
+      }
+    }
+    assertEquals(ring.chains().size() * ring.replicas(), checkedFiles);
+  }
+
+  private static java.util.SortedSet<String> names(Map<ByteBuffer, byte[]> entries) {
+    java.util.SortedSet<String> names = new java.util.TreeSet<>();
+    entries.keySet().forEach(k -> names.add(new String(k.array(), StandardCharsets.UTF_8)));
+    return names;
+  }
+
+  @Test
+  void put_fewerHostsThanReplicas_refusedNamingTheChain_andNothingStored() throws IOException {
+    startCluster(2, 2, 3);
+    try (FawnKvClient kv = client()) {
+      KvException e = assertThrows(KvException.class, () -> kv.put(bytes("k"), bytes("v")));
+      assertTrue(e.getMessage().contains("has 2 of 3 members: writes refused"), e.getMessage());
+      assertNull(kv.get(bytes("k")));
+    }
+  }
+
+  @Test
+  void requests_badKeysAndValues_clearErrors_clusterKeepsServing() throws IOException {
+    startCluster(3, 1, 3);
+    try (FawnKvClient kv = client()) {
+      assertThrows(IllegalArgumentException.class, () -> kv.put(new byte[0], bytes("v")));
+      assertThrows(IllegalArgumentException.class,
+          () -> kv.get(new byte[EngineKeys.MAX_USER_KEY_BYTES + 1]));
+      assertThrows(IllegalArgumentException.class,
+          () -> kv.put(bytes("k"), new byte[Backend.MAX_VALUE_BYTES + 1]));
+      kv.put(bytes("k"), new byte[Backend.MAX_VALUE_BYTES]);
+      assertEquals(Backend.MAX_VALUE_BYTES, kv.get(bytes("k")).length);
+      assertTrue(kv.delete(bytes("k")));
+      assertFalse(kv.delete(bytes("k")));
+    }
+  }
+
+  @Test
+  void frames_malformedOrMisrouted_connectionClosedOrErrorNamed_nodesKeepServing()
+      throws IOException {
+    startCluster(3, 1, 3);
+    InetSocketAddress front = frontEnd.address();
+    try (Socket raw = new Socket(front.getAddress(), front.getPort())) {
+      DataOutputStream out = new DataOutputStream(raw.getOutputStream());
+      out.writeInt(Integer.MAX_VALUE); // a length no node accepts
+      out.write(new byte[18]);
+      out.flush();
+      raw.setSoTimeout(10_000);
+      assertEquals(-1, raw.getInputStream().read(), "the front-end closes that connection");
+    }
+    byte[] key = bytes("routed");
+    Chain chain = ring.chainForKey(key);
+    Member notTail = chain.head();
+    try (Connection toHead = Connection.open(new InetSocketAddress(notTail.host(),
+        notTail.port()), DEADLINE, Backend.MAX_FRAME_BYTES)) {
+      Frame answer = toHead.call(MessageType.GET, ring.epoch(),
+          new Frame.Payload().addBytes(key).toBytes(), DEADLINE);
+      assertEquals(MessageType.ERROR, answer.type());
+      String message = new String(answer.fields().nextBytes(1000, "message"),
+          StandardCharsets.UTF_8);
+      assertTrue(message.contains("is not the tail") && message.contains(chain.tail().id()),
+          message);
+      Frame unknown = toHead.call((byte) 99, ring.epoch(), new byte[0], DEADLINE);
+      assertEquals(MessageType.ERROR, unknown.type(), "an unknown type ends only that request");
+    }
+    try (Connection toFront = Connection.open(front, DEADLINE, Backend.MAX_FRAME_BYTES)) {
+      Frame answer = toFront.call(MessageType.GET, 0, new Frame.Payload().addBytes(new byte[0])
+          .toBytes(), DEADLINE);
+      assertEquals(MessageType.ERROR, answer.type(), "an empty key is answered, not routed");
+    }
+    try (FawnKvClient kv = client()) {
+      kv.put(key, bytes("still up"));
+      assertArrayEquals(bytes("still up"), kv.get(key));
+    }
+  }
+}
