@@ -15,6 +15,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -38,7 +39,7 @@ import org.slf4j.LoggerFactory;
  * member that is not where the ring says answers ERROR, and a broken link fails the writes
  * that needed it.
  */
-public final class Backend implements Closeable {
+public final class Backend implements Closeable, RingFollower.RingUser {
   private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
   /** The engine's largest value and key, and room for the frame's other fields. */
   public static final int MAX_FRAME_BYTES = (16 << 20) + 65_536 + 256;
@@ -83,8 +84,15 @@ public final class Backend implements Closeable {
     return new Member(id, address.getAddress().getHostAddress(), address.getPort());
   }
 
-  /** Starts serving {@code ring}: opens a file for every arc whose chain holds this back-end. */
+  /**
+   * Serves {@code next} from now on, opening a file for every arc whose chain holds this
+   * back-end; an epoch not newer than the current one is ignored.
+   */
+  @Override
   public synchronized void useRing(Ring next) throws IOException {
+    if (ring != null && next.epoch() <= ring.epoch()) {
+      return; // a watch may deliver an epoch late
+    }
     Member me = member();
     for (Chain chain : next.chains()) {
       if (chain.members().contains(me) && !arcs.containsKey(chain.range().endInclusive())) {
@@ -94,6 +102,12 @@ public final class Backend implements Closeable {
     self = me;
     ring = next;
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  /** The epoch it serves, or -1 before it has a ring. */
+  public long epoch() {
+    Ring current = ring;
+    return current == null ? -1 : current.epoch();
   }
 
   private void handle(Frame request, FrameServer.Replies replies) throws IOException {

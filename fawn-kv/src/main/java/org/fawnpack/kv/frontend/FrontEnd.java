@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
+import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -24,7 +25,7 @@ import org.fawnpack.kv.wire.MessageType;
  * with an ERROR here, before they travel. (The hot-object cache, slices of the ring per
  * front-end and epochs from ZooKeeper come next: docs/fawn-kv.md.)
  */
-public final class FrontEnd implements Closeable {
+public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final String name;
   private final FrameServer server;
   private final ConnectionPool backends =
@@ -48,8 +49,18 @@ public final class FrontEnd implements Closeable {
     return server.address();
   }
 
-  public void useRing(Ring next) {
-    ring = next;
+  /** Routes by {@code next} from now on; an epoch not newer than the current one is ignored. */
+  @Override
+  public synchronized void useRing(Ring next) {
+    if (ring == null || next.epoch() > ring.epoch()) {
+      ring = next;
+    }
+  }
+
+  /** The epoch it routes by, or -1 before it has a ring. */
+  public long epoch() {
+    Ring current = ring;
+    return current == null ? -1 : current.epoch();
   }
 
   private void handle(Frame request, FrameServer.Replies replies) throws IOException {

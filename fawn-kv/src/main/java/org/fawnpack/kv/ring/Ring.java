@@ -64,6 +64,22 @@ public final class Ring {
     return new Ring(0, hash, vnodes, replicas, Map.of());
   }
 
+  /** The ring of epoch {@code epoch} with exactly {@code members}, as read from its stored form. */
+  public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
+      Collection<Member> members) {
+    empty(hash, vnodes, replicas); // the same checks
+    if (epoch < 0) {
+      throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
+    }
+    Map<String, Member> byId = new TreeMap<>();
+    for (Member m : members) {
+      if (byId.put(m.id(), m) != null) {
+        throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
+      }
+    }
+    return new Ring(epoch, hash, vnodes, replicas, byId);
+  }
+
   /** The next epoch with {@code member} added. */
   public Ring withMember(Member member) {
     if (members.containsKey(member.id())) {

@@ -1,0 +1,41 @@
+package org.fawnpack.kv.coord;
+
+/**
+ * Where a FAWN-KV cluster keeps its state in ZooKeeper, under {@code /fawn-kv/<cluster>}:
+ * {@code ring-key} (the placement key, made once), {@code ring} (the current epoch, changed
+ * only by compare-and-set), {@code backends/<id>} (one ephemeral node per live back-end) and
+ * {@code coordinator} (the front-ends' leader election).
+ */
+public record ClusterPaths(String cluster) {
+
+  public ClusterPaths {
+    if (cluster == null || !cluster.matches("[A-Za-z0-9_.-]+")) {
+      throw new IllegalArgumentException("a cluster name is letters, digits, '_', '.', '-': "
+          + cluster);
+    }
+  }
+
+  public String root() {
+    return "/fawn-kv/" + cluster;
+  }
+
+  public String ringKey() {
+    return root() + "/ring-key";
+  }
+
+  public String ring() {
+    return root() + "/ring";
+  }
+
+  public String backends() {
+    return root() + "/backends";
+  }
+
+  public String backend(String id) {
+    return backends() + "/" + id;
+  }
+
+  public String coordinator() {
+    return root() + "/coordinator";
+  }
+}

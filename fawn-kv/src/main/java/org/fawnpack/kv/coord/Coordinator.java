@@ -1,0 +1,177 @@
+package org.fawnpack.kv.coord;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.curator.framework.recipes.leader.LeaderLatch;
+import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
+import org.apache.zookeeper.KeeperException;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The one node that changes the ring: every front-end runs one, ZooKeeper's leader election
+ * (Curator's LeaderLatch) makes one of them the leader, and only the leader acts, by
+ * compare-and-set on the ring's znode. Today it makes the first epoch once
+ * {@code bootstrapBackends} back-ends have registered; joins and leaves after that are logged
+ * and not applied, because moving ranges to a joiner and repairing chains are not built yet
+ * (docs/fawn-kv.md).
+ */
+public final class Coordinator implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
+
+  private final CuratorFramework zk;
+  private final RingStore store;
+  private final String name;
+  private final int bootstrapBackends;
+  private final int vnodes;
+  private final int replicas;
+  private final LeaderLatch latch;
+  private final CuratorCache registrations;
+  /** One thread: checks never overlap and never block Curator's event thread. */
+  private final ExecutorService checks;
+  private Set<String> reportedMembers = Set.of();
+
+  public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
+      int bootstrapBackends, int vnodes, int replicas) {
+    if (bootstrapBackends < 1) {
+      throw new IllegalArgumentException("bootstrap back-ends must be at least 1: "
+          + bootstrapBackends);
+    }
+    Ring.empty(new RingHash(new byte[16]), vnodes, replicas); // the same checks as the ring's
+    this.zk = zk;
+    this.store = new RingStore(zk, paths);
+    this.name = name;
+    this.bootstrapBackends = bootstrapBackends;
+    this.vnodes = vnodes;
+    this.replicas = replicas;
+    this.latch = new LeaderLatch(zk, paths.coordinator(), name);
+    this.registrations = CuratorCache.build(zk, paths.backends());
+    this.checks = Executors.newSingleThreadExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-coordinator-" + name);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  public Coordinator start() throws IOException {
+    latch.addListener(new LeaderLatchListener() {
+      @Override
+      public void isLeader() {
+        LOG.info("coordinator {} leads", name);
+        checkSoon();
+      }
+
+      @Override
+      public void notLeader() {
+        LOG.info("coordinator {} no longer leads", name);
+      }
+    });
+    registrations.listenable().addListener(CuratorCacheListener.builder()
+        .forAll((type, before, after) -> checkSoon()).build());
+    try {
+      latch.start();
+    } catch (Exception e) {
+      throw new IOException("coordinator " + name + " cannot join the election: " + e, e);
+    }
+    registrations.start();
+    return this;
+  }
+
+  public boolean isLeader() {
+    return latch.hasLeadership();
+  }
+
+  private void checkSoon() {
+    if (!checks.isShutdown()) {
+      checks.execute(this::checkSafely);
+    }
+  }
+
+  private void checkSafely() {
+    try {
+      check();
+    } catch (IOException | RuntimeException e) {
+      LOG.error("coordinator {}: ring check failed", name, e);
+    }
+  }
+
+  private void check() throws IOException {
+    if (!latch.hasLeadership()) {
+      return;
+    }
+    RingHash hash = store.ringHash();
+    Optional<RingStore.Versioned> current = store.read(hash);
+    List<Member> live = registered();
+    if (current.isEmpty()) {
+      if (live.size() < bootstrapBackends) {
+        LOG.info("coordinator {}: {} of {} back-ends registered, waiting for the rest before"
+            + " the first ring", name, live.size(), bootstrapBackends);
+        return;
+      }
+      Ring first = Ring.at(1, hash, vnodes, replicas, live);
+      if (store.publish(first, current)) {
+        LOG.info("coordinator {}: published {} with {}", name, first, live);
+      }
+      return;
+    }
+    Set<String> inRing = new TreeSet<>();
+    current.get().ring().members().forEach(m -> inRing.add(m.id()));
+    Set<String> registered = new TreeSet<>();
+    live.forEach(m -> registered.add(m.id()));
+    if (!registered.equals(inRing) && !registered.equals(reportedMembers)) {
+      reportedMembers = registered;
+      LOG.warn("coordinator {}: registered back-ends {} differ from ring epoch {}'s {}; joins"
+          + " and leaves are not applied yet (no range transfer or repair)", name, registered,
+          current.get().ring().epoch(), inRing);
+    }
+  }
+
+  private List<Member> registered() throws IOException {
+    try {
+      List<Member> members = new ArrayList<>();
+      for (String id : zk.getChildren().forPath(store.paths().backends())) {
+        try {
+          byte[] data = zk.getData().forPath(store.paths().backend(id));
+          members.add(BackendRegistration.memberOf(id, data));
+        } catch (KeeperException.NoNodeException e) {
+          LOG.debug("back-end {} left while being listed", id);
+        } catch (IllegalArgumentException e) {
+          LOG.error("coordinator {}: back-end {} left out: {}", name, id, e.getMessage());
+        }
+      }
+      return members;
+    } catch (KeeperException.NoNodeException e) {
+      return List.of();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IOException("cannot list back-ends at " + store.paths().backends() + ": " + e,
+          e);
+    }
+  }
+
+  /** Leaves the election (another front-end's coordinator takes over); closing twice is fine. */
+  @Override
+  public synchronized void close() throws IOException {
+    if (checks.isShutdown()) {
+      return;
+    }
+    checks.shutdownNow();
+    registrations.close();
+    latch.close();
+  }
+}

@@ -1,0 +1,97 @@
+package org.fawnpack.kv.coord;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+
+/**
+ * A ring epoch as the text stored in ZooKeeper: a format line, then one "name value" line per
+ * setting and one line per member. Text, so that an operator can read it with {@code zkCli.sh
+ * get}; the ring key is kept apart (its own znode), so this text holds no secret.
+ *
+ * <pre>
+ * fawn-kv-ring 1
+ * epoch 3
+ * vnodes 4
+ * replicas 3
+ * member b0 10.0.0.11 7070
+ * </pre>
+ */
+public final class RingCodec {
+  static final String FORMAT = "fawn-kv-ring 1";
+
+  private RingCodec() {}
+
+  public static byte[] encode(Ring ring) {
+    StringBuilder text = new StringBuilder(FORMAT).append('\n')
+        .append("epoch ").append(ring.epoch()).append('\n')
+        .append("vnodes ").append(ring.vnodesPerMember()).append('\n')
+        .append("replicas ").append(ring.replicas()).append('\n');
+    ring.members().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
+        text.append("member ").append(m.id()).append(' ').append(m.host()).append(' ')
+            .append(m.port()).append('\n'));
+    return text.toString().getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * The ring {@code bytes} describe, positioned by {@code hash}.
+   *
+   * @throws IllegalArgumentException naming {@code where}, the line and what is wrong
+   */
+  public static Ring decode(byte[] bytes, RingHash hash, String where) {
+    String[] lines = new String(bytes, StandardCharsets.UTF_8).split("\n");
+    if (!lines[0].equals(FORMAT)) {
+      throw new IllegalArgumentException(where + ": line 1 is '" + lines[0] + "', expected '"
+          + FORMAT + "'");
+    }
+    long epoch = -1;
+    int vnodes = -1;
+    int replicas = -1;
+    List<Member> members = new ArrayList<>();
+    for (int i = 1; i < lines.length; i++) {
+      String[] words = lines[i].split(" ");
+      String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
+      try {
+        switch (words[0]) {
+          case "epoch" -> epoch = Long.parseLong(only(words, 2, at)[1]);
+          case "vnodes" -> vnodes = Integer.parseInt(only(words, 2, at)[1]);
+          case "replicas" -> replicas = Integer.parseInt(only(words, 2, at)[1]);
+          case "member" -> {
+            only(words, 4, at);
+            members.add(member(words, at));
+          }
+          default -> throw new IllegalArgumentException(at + ": unknown setting");
+        }
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(at + ": not a number", e);
+      }
+    }
+    if (epoch < 0 || vnodes < 0 || replicas < 0) {
+      throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
+    }
+    try {
+      return Ring.at(epoch, hash, vnodes, replicas, members);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static Member member(String[] words, String at) {
+    int port = Integer.parseInt(words[3]); // a NumberFormatException is reported by the caller
+    try {
+      return new Member(words[1], words[2], port);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
+    }
+  }
+
+  private static String[] only(String[] words, int count, String at) {
+    if (words.length != count) {
+      throw new IllegalArgumentException(at + ": expected " + count + " words");
+    }
+    return words;
+  }
+}

@@ -1,0 +1,123 @@
+package org.fawnpack.kv.coord;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.security.SecureRandom;
+import java.util.Optional;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The cluster's ring in ZooKeeper: its key, made once by whoever asks first; the current epoch,
+ * read with its znode version and replaced only by compare-and-set on that version, so two
+ * coordinators can never both publish a next epoch; and a watch that hands every newer epoch
+ * to back-ends and front-ends.
+ */
+public final class RingStore {
+  private static final Logger LOG = LoggerFactory.getLogger(RingStore.class);
+  private static final int RING_KEY_BYTES = 32;
+
+  /** A ring as read, with the znode version a compare-and-set must name. */
+  public record Versioned(Ring ring, int zkVersion) {}
+
+  private final CuratorFramework zk;
+  private final ClusterPaths paths;
+
+  public RingStore(CuratorFramework zk, ClusterPaths paths) {
+    this.zk = zk;
+    this.paths = paths;
+  }
+
+  public ClusterPaths paths() {
+    return paths;
+  }
+
+  /** The cluster's ring key: read, or made now if no one made it yet (the first maker wins). */
+  public RingHash ringHash() throws IOException {
+    try {
+      byte[] key = new byte[RING_KEY_BYTES];
+      new SecureRandom().nextBytes(key);
+      try {
+        zk.create().creatingParentsIfNeeded().forPath(paths.ringKey(), key);
+      } catch (KeeperException.NodeExistsException e) {
+        key = zk.getData().forPath(paths.ringKey()); // another node made it first
+      }
+      return new RingHash(key);
+    } catch (Exception e) {
+      throw failure("read the ring key at " + paths.ringKey(), e);
+    }
+  }
+
+  /** The current epoch, or empty before the coordinator made the first. */
+  public Optional<Versioned> read(RingHash hash) throws IOException {
+    try {
+      Stat stat = new Stat();
+      byte[] bytes = zk.getData().storingStatIn(stat).forPath(paths.ring());
+      return Optional.of(new Versioned(RingCodec.decode(bytes, hash, paths.ring()),
+          stat.getVersion()));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (Exception e) {
+      throw failure("read the ring at " + paths.ring(), e);
+    }
+  }
+
+  /**
+   * Publishes {@code next} if the stored ring is still at {@code expected} (empty: none yet).
+   *
+   * @return false when another coordinator changed it first: nothing written
+   */
+  public boolean publish(Ring next, Optional<Versioned> expected) throws IOException {
+    byte[] bytes = RingCodec.encode(next);
+    try {
+      if (expected.isEmpty()) {
+        zk.create().creatingParentsIfNeeded().forPath(paths.ring(), bytes);
+      } else {
+        zk.setData().withVersion(expected.get().zkVersion()).forPath(paths.ring(), bytes);
+      }
+      return true;
+    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+      return false;
+    } catch (Exception e) {
+      throw failure("publish ring epoch " + next.epoch() + " at " + paths.ring(), e);
+    }
+  }
+
+  /**
+   * Calls {@code user} with the stored ring now (if any) and with every later epoch; a ring it
+   * cannot decode is logged and skipped. Close the result to stop watching.
+   */
+  public Closeable watch(RingHash hash, Consumer<Ring> user) {
+    CuratorCache cache = CuratorCache.build(zk, paths.ring(),
+        CuratorCache.Options.SINGLE_NODE_CACHE);
+    Consumer<ChildData> deliver = node -> {
+      try {
+        user.accept(RingCodec.decode(node.getData(), hash, paths.ring()));
+      } catch (RuntimeException e) {
+        LOG.error("Ring at {} not used: {}", paths.ring(), e.getMessage());
+      }
+    };
+    cache.listenable().addListener(CuratorCacheListener.builder()
+        .forCreates(deliver)
+        .forChanges((before, after) -> deliver.accept(after))
+        .build());
+    cache.start();
+    return cache::close;
+  }
+
+  private static IOException failure(String what, Exception e) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+    }
+    return new IOException("cannot " + what + " in ZooKeeper: " + e, e);
+  }
+}

@@ -1,0 +1,149 @@
+package org.fawnpack.kv.coord;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.BooleanSupplier;
+import java.util.stream.Collectors;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.RetryNTimes;
+import org.apache.curator.test.TestingServer;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A cluster assembled through a real (in-process) ZooKeeper: back-ends register, the leading
+ * front-end's coordinator publishes the first ring when enough have, every node follows it,
+ * and a client's writes go through; the other front-end takes over the lead when the leader
+ * goes; a stale compare-and-set is refused.
+ */
+class MembershipTest {
+  private static final ClusterPaths PATHS = new ClusterPaths("test");
+  private static final Duration WAIT = Duration.ofSeconds(30);
+
+  @TempDir
+  Path dir;
+
+  private TestingServer zkServer;
+  private final List<Closeable> open = new ArrayList<>();
+
+  @BeforeEach
+  void startZooKeeper() throws Exception {
+    zkServer = new TestingServer(true);
+  }
+
+  @AfterEach
+  void stopAll() throws IOException {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+    zkServer.close();
+  }
+
+  /** Each node has its own session, as its own process would. */
+  private CuratorFramework session() {
+    CuratorFramework zk = CuratorFrameworkFactory.builder()
+        .connectString(zkServer.getConnectString()).sessionTimeoutMs(10_000)
+        .connectionTimeoutMs(10_000).retryPolicy(new RetryNTimes(20, 100)).build();
+    zk.start();
+    open.add(zk);
+    return zk;
+  }
+
+  private <T extends Closeable> T keep(T node) {
+    open.add(node);
+    return node;
+  }
+
+  private static void await(String what, BooleanSupplier condition) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("not within " + WAIT.toSeconds() + " s: " + what);
+      }
+      Thread.sleep(20);
+    }
+  }
+
+  @Test
+  void bootstrap_threeBackendsRegister_everyNodeFollowsEpochOne_andWritesGoThrough()
+      throws Exception {
+    List<FrontEnd> frontEnds = new ArrayList<>();
+    List<Coordinator> coordinators = new ArrayList<>();
+    for (int f = 0; f < 2; f++) {
+      CuratorFramework zk = session();
+      FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0)));
+      keep(RingFollower.follow(new RingStore(zk, PATHS), "f" + f, frontEnd));
+      coordinators.add(keep(new Coordinator(zk, PATHS, "f" + f, 3, 2, 3).start()));
+      frontEnds.add(frontEnd);
+    }
+    List<Backend> backends = new ArrayList<>();
+    for (int b = 0; b < 3; b++) {
+      CuratorFramework zk = session();
+      Backend backend = keep(Backend.open("b" + b, new InetSocketAddress("127.0.0." + (b + 1),
+          0), dir.resolve("b" + b), DatastoreConfig.builder().expectedKeys(64).build()));
+      keep(RingFollower.follow(new RingStore(zk, PATHS), "b" + b, backend));
+      assertEquals(-1, backend.epoch(), "no ring before three back-ends registered");
+      keep(BackendRegistration.register(zk, PATHS, backend.member()));
+      backends.add(backend);
+    }
+    await("every node on epoch 1", () -> backends.stream().allMatch(b -> b.epoch() == 1)
+        && frontEnds.stream().allMatch(f -> f.epoch() == 1));
+    assertEquals(1, coordinators.stream().filter(Coordinator::isLeader).count(), "one leader");
+
+    RingStore store = new RingStore(session(), PATHS);
+    Ring ring = store.read(store.ringHash()).orElseThrow().ring();
+    assertEquals(backends.stream().map(Backend::member).collect(Collectors.toSet()),
+        Set.copyOf(ring.members()));
+    for (FrontEnd frontEnd : frontEnds) {
+      try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), WAIT)) {
+        byte[] key = ("via " + frontEnd.address()).getBytes(StandardCharsets.UTF_8);
+        kv.put(key, key);
+        assertArrayEquals(key, kv.get(key));
+      }
+    }
+
+    Coordinator leader = coordinators.stream().filter(Coordinator::isLeader).findFirst()
+        .orElseThrow();
+    leader.close();
+    Coordinator other = coordinators.get(1 - coordinators.indexOf(leader));
+    await("the other front-end's coordinator leads", other::isLeader);
+  }
+
+  @Test
+  void publish_staleVersionOrSecondFirstRing_refused() throws Exception {
+    RingStore store = new RingStore(session(), PATHS);
+    Ring first = Ring.at(1, store.ringHash(), 1, 1, List.of(new Member("b0", "h0", 7000)));
+    assertTrue(store.publish(first, Optional.empty()));
+    assertFalse(store.publish(first, Optional.empty()), "a second first ring");
+    RingStore.Versioned now = store.read(store.ringHash()).orElseThrow();
+    Ring second = first.withMember(new Member("b1", "h1", 7000));
+    assertTrue(store.publish(second, Optional.of(now)));
+    assertFalse(store.publish(second.withMember(new Member("b2", "h2", 7000)), Optional.of(now)),
+        "a compare-and-set on the version before the last change");
+    assertEquals(2, store.read(store.ringHash()).orElseThrow().ring().epoch());
+    assertArrayEquals(new RingStore(session(), PATHS).ringHash().digest(new byte[] {1}),
+        store.ringHash().digest(new byte[] {1}), "one ring key for every node");
+  }
+}

@@ -1,0 +1,46 @@
+package org.fawnpack.kv.coord;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.junit.jupiter.api.Test;
+
+class RingCodecTest {
+  private static final RingHash HASH = new RingHash(new byte[16]);
+
+  @Test
+  void decode_encodedRing_sameEpochMembersAndChains() {
+    Ring ring = Ring.empty(HASH, 3, 2).withMember(new Member("b1", "10.0.0.2", 7070))
+        .withMember(new Member("b0", "10.0.0.1", 7070));
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(ring.epoch(), back.epoch());
+    assertEquals(ring.chains(), back.chains());
+    assertEquals("fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\n"
+        + "member b0 10.0.0.1 7070\nmember b1 10.0.0.2 7070\n",
+        new String(RingCodec.encode(ring), StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void decode_damagedText_namesWhereLineAndProblem() {
+    String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
+    assertMessage("fawn-kv-ring 2\n", "line 1");
+    assertMessage(good.replace("epoch 2", "epoch two"), "line 2 'epoch two': not a number");
+    assertMessage(good.replace("member b0 h 7070", "member b0 h"), "expected 4 words");
+    assertMessage(good + "colour blue\n", "unknown setting");
+    assertMessage(good.replace("replicas 2\n", ""), "all needed");
+    assertMessage(good + "member b0 h2 7071\n", "listed twice");
+    assertMessage(good.replace("7070", "0"), "port 0");
+  }
+
+  private static void assertMessage(String text, String part) {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> RingCodec.decode(text.getBytes(StandardCharsets.UTF_8), HASH, "/fawn-kv/c/ring"));
+    assertTrue(e.getMessage().startsWith("/fawn-kv/c/ring: ") && e.getMessage().contains(part),
+        e.getMessage());
+  }
+}
