@@ -19,6 +19,7 @@ import org.fawnpack.configs.ConfigsKeys;
 import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.input.FawnInputConfig;
 import org.fawnpack.jobs.JobKeys;
+import org.fawnpack.kv.cli.KvKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.minicluster.EmbeddedClusterSpec;
 import org.junit.jupiter.api.Test;
@@ -40,7 +41,8 @@ class ConfigurationReferenceTest {
       "fawn.input.", FawnInputConfig.KEYS,
       "fawn.jobs.", JobKeys.KEYS,
       "fawn.configs.", ConfigsKeys.KEYS,
-      "fawn.kv.", DatastoreConfig.KEYS,
+      "fawn.kv.", java.util.stream.Stream.concat(DatastoreConfig.KEYS.stream(),
+          KvKeys.KEYS.stream()).toList(),
       "fawn.minicluster.", EmbeddedClusterSpec.KEYS,
       "fawn.energy.", EnergyKeys.KEYS);
 

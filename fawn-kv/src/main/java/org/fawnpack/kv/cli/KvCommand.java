@@ -1,0 +1,266 @@
+package org.fawnpack.kv.cli;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CountDownLatch;
+import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+
+/** {@code ./fawn kv}: run FAWN-KV nodes, or talk to a running cluster. */
+public final class KvCommand {
+  public static final int EXIT_OK = 0;
+  public static final int EXIT_FAILED = 1;
+  public static final int EXIT_USAGE = 2;
+
+  static final String USAGE = """
+      Usage: fawn kv [-Dfawn.kv.<key>=<value> ...] COMMAND [options]
+        local [--backends N] [--frontends M] [--dir DIR]
+                  ZooKeeper, N back-ends (default 5) and M front-ends (default 2) in this
+                  process on loopback; prints the front-ends' addresses; Ctrl-C stops
+        backend --id ID --data DIR [--host ADDRESS] [--port P]
+                  a back-end that other nodes reach at ADDRESS:P (default 127.0.0.1, any port)
+        frontend --name NAME [--host ADDRESS] [--port P]
+                  a front-end with its coordinator
+        put --frontend HOST:PORT KEY VALUE
+        get --frontend HOST:PORT KEY          prints the value; exit 1 when absent
+        delete --frontend HOST:PORT KEY       exit 1 when absent
+        ring      the ring's epoch, back-ends and arcs with their chains
+      backend, frontend and ring need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...
+      Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
+      """;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  KvCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  public static void main(String[] args) {
+    System.exit(new KvCommand(System.out, System.err).run(args));
+  }
+
+  int run(String[] args) {
+    Map<String, String> settings = new LinkedHashMap<>();
+    List<String> rest = new ArrayList<>();
+    for (int i = 0; i < args.length; i++) {
+      String a = args[i];
+      String setting = a.equals("-D") && i + 1 < args.length ? args[++i]
+          : a.startsWith("-D") ? a.substring(2) : null;
+      if (setting == null) {
+        rest.add(a);
+      } else if (setting.indexOf('=') < 1) {
+        return usage("-D wants name=value, got '" + setting + "'");
+      } else {
+        settings.put(setting.substring(0, setting.indexOf('=')),
+            setting.substring(setting.indexOf('=') + 1));
+      }
+    }
+    if (rest.isEmpty() || rest.get(0).equals("--help") || rest.get(0).equals("-h")) {
+      out.print(USAGE);
+      return rest.isEmpty() ? EXIT_USAGE : EXIT_OK;
+    }
+    try {
+      KvSettings kv = KvSettings.from(settings);
+      CommandLine line = CommandLine.parse(rest.subList(1, rest.size()));
+      return switch (rest.get(0)) {
+        case "local" -> local(settings, line);
+        case "backend" -> serve(KvNodes.backend(kv, line.required("--id"), bind(line),
+            Path.of(line.required("--data"))), "backend " + line.option("--id", ""));
+        case "frontend" -> serve(KvNodes.frontEnd(kv, line.required("--name"), bind(line)),
+            "frontend " + line.option("--name", ""));
+        case "put", "get", "delete" -> request(kv, rest.get(0), line);
+        case "ring" -> ring(kv, line);
+        default -> usage("unknown command '" + rest.get(0) + "'");
+      };
+    } catch (IllegalArgumentException e) {
+      return usage(e.getMessage());
+    } catch (IOException e) {
+      err.println("fawn kv: " + e.getMessage());
+      return EXIT_FAILED;
+    }
+  }
+
+  private int usage(String problem) {
+    err.println("fawn kv: " + problem);
+    err.print(USAGE);
+    return EXIT_USAGE;
+  }
+
+  private static InetSocketAddress bind(CommandLine line) {
+    return new InetSocketAddress(line.option("--host", "127.0.0.1"),
+        line.intOption("--port", 0, 0, 65_535));
+  }
+
+  private int local(Map<String, String> settings, CommandLine line) throws IOException {
+    line.noPositionals();
+    LocalCluster cluster = LocalCluster.start(settings, line.intOption("--backends", 5, 1, 250),
+        line.intOption("--frontends", 2, 1, 16), Path.of(line.option("--dir", "target/kv-local")),
+        Duration.ofSeconds(60));
+    List<InetSocketAddress> frontEnds = cluster.frontEndAddresses();
+    out.println("FAWN-KV local cluster up: ZooKeeper at " + cluster.zooKeeperQuorum());
+    frontEnds.forEach(f -> out.println("front-end " + address(f)));
+    out.println("Try: ./fawn kv put --frontend " + address(frontEnds.get(0)) + " hello world");
+    out.println("     ./fawn kv -Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum()
+        + " ring");
+    return serve(cluster, "local cluster");
+  }
+
+  private static String address(InetSocketAddress a) {
+    return a.getAddress().getHostAddress() + ":" + a.getPort();
+  }
+
+  /** Runs until SIGINT/SIGTERM, then closes {@code node} (FAWN-KV has no Hadoop hooks to mind). */
+  private int serve(Closeable node, String what) {
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      err.println("fawn kv: stopping " + what);
+      try {
+        node.close();
+      } catch (IOException e) {
+        err.println("fawn kv: " + what + " did not stop cleanly: " + e.getMessage());
+      }
+      stopped.countDown();
+    }, "fawn-kv-stop"));
+    err.println("fawn kv: " + what + " running; Ctrl-C stops it");
+    try {
+      stopped.await();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    return EXIT_OK;
+  }
+
+  private int request(KvSettings kv, String command, CommandLine line) throws IOException {
+    List<String> words = line.positionals(command.equals("put") ? 2 : 1,
+        command.equals("put") ? "KEY VALUE" : "KEY");
+    byte[] key = words.get(0).getBytes(StandardCharsets.UTF_8);
+    String[] hostPort = line.required("--frontend").split(":");
+    if (hostPort.length != 2) {
+      throw new IllegalArgumentException("--frontend wants HOST:PORT");
+    }
+    InetSocketAddress frontEnd = new InetSocketAddress(hostPort[0],
+        CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535));
+    try (FawnKvClient client = FawnKvClient.connect(frontEnd,
+        Duration.ofMillis(kv.requestTimeoutMs()))) {
+      switch (command) {
+        case "put" -> client.put(key, words.get(1).getBytes(StandardCharsets.UTF_8));
+        case "get" -> {
+          byte[] value = client.get(key);
+          if (value == null) {
+            err.println("fawn kv: no value under '" + words.get(0) + "'");
+            return EXIT_FAILED;
+          }
+          out.println(new String(value, StandardCharsets.UTF_8));
+        }
+        default -> {
+          if (!client.delete(key)) {
+            err.println("fawn kv: no value under '" + words.get(0) + "'");
+            return EXIT_FAILED;
+          }
+        }
+      }
+    }
+    return EXIT_OK;
+  }
+
+  private int ring(KvSettings kv, CommandLine line) throws IOException {
+    line.noPositionals();
+    try (CuratorFramework zk = KvNodes.session(kv.requireQuorum("ring"))) {
+      RingStore store = new RingStore(zk, new ClusterPaths(kv.cluster()));
+      var stored = store.read(store.ringHash());
+      if (stored.isEmpty()) {
+        err.println("fawn kv: cluster '" + kv.cluster() + "' has no ring yet (fewer than "
+            + "fawn.kv.bootstrap-backends back-ends registered?)");
+        return EXIT_FAILED;
+      }
+      Ring ring = stored.get().ring();
+      out.println(ring);
+      ring.members().stream().sorted(java.util.Comparator.comparing(m -> m.id()))
+          .forEach(m -> out.println("  back-end " + m));
+      for (Chain chain : ring.chains()) {
+        out.println("  arc " + chain.range() + ": " + chain.members()
+            + (chain.isShort() ? " (short: writes refused)" : ""));
+      }
+    }
+    return EXIT_OK;
+  }
+
+  /** A command's options ({@code --name value}) and positional words. */
+  static final class CommandLine {
+    private final Map<String, String> options = new HashMap<>();
+    private final List<String> positionals = new ArrayList<>();
+
+    static CommandLine parse(List<String> words) {
+      CommandLine line = new CommandLine();
+      for (int i = 0; i < words.size(); i++) {
+        String w = words.get(i);
+        if (w.startsWith("--")) {
+          if (i + 1 >= words.size()) {
+            throw new IllegalArgumentException(w + " wants a value");
+          }
+          line.options.put(w, words.get(++i));
+        } else {
+          line.positionals.add(w);
+        }
+      }
+      return line;
+    }
+
+    String required(String name) {
+      String value = options.get(name);
+      if (value == null) {
+        throw new IllegalArgumentException("missing " + name);
+      }
+      return value;
+    }
+
+    String option(String name, String fallback) {
+      return options.getOrDefault(name, fallback);
+    }
+
+    int intOption(String name, int fallback, int min, int max) {
+      String value = options.get(name);
+      return value == null ? fallback : parseInt(name, value, min, max);
+    }
+
+    static int parseInt(String what, String value, int min, int max) {
+      try {
+        int n = Integer.parseInt(value);
+        if (n >= min && n <= max) {
+          return n;
+        }
+      } catch (NumberFormatException e) {
+        // reported below
+      }
+      throw new IllegalArgumentException(what + " must be a whole number in " + min + ".."
+          + max + ", got '" + value + "'");
+    }
+
+    List<String> positionals(int count, String what) {
+      if (positionals.size() != count) {
+        throw new IllegalArgumentException("expected " + what + ", got " + positionals);
+      }
+      return positionals;
+    }
+
+    void noPositionals() {
+      positionals(0, "no arguments besides options");
+    }
+  }
+}

@@ -1,0 +1,34 @@
+package org.fawnpack.kv.cli;
+
+import java.util.List;
+import org.fawnpack.conf.ConfigKey;
+
+/**
+ * The FAWN-KV cluster's keys (the datastore's own are {@code DatastoreConfig.KEYS}). Given to
+ * {@code ./fawn kv} as {@code -Dname=value}.
+ */
+public final class KvKeys {
+  public static final ConfigKey<String> CLUSTER = ConfigKey.stringKey("fawn.kv.cluster", "fawn",
+      "letters, digits, '_', '.', '-'", name -> name.matches("[A-Za-z0-9_.-]+"),
+      "Name of the cluster: its state in ZooKeeper is under /fawn-kv/<name>, so several"
+      + " clusters can share one ZooKeeper.");
+  public static final ConfigKey<String> ZOOKEEPER_QUORUM = ConfigKey.stringKey(
+      "fawn.kv.zookeeper.quorum", null,
+      "ZooKeeper's host:port list (on a Hadoop cluster, the one Hadoop uses:"
+      + " hadoop.zk.address); back-ends, front-ends and ring need it. Unset: none.");
+  public static final ConfigKey<Integer> VNODES = ConfigKey.intKey("fawn.kv.vnodes", 4, 1, 1024,
+      "Virtual nodes per back-end on the ring; used when the first ring is made.");
+  public static final ConfigKey<Integer> REPLICAS = ConfigKey.intKey("fawn.kv.replicas", 3, 1,
+      16, "Members of each replica chain, on distinct hosts; used when the first ring is made.");
+  public static final ConfigKey<Integer> BOOTSTRAP_BACKENDS = ConfigKey.intKey(
+      "fawn.kv.bootstrap-backends", 3, 1, 100_000,
+      "Back-ends that must have registered before the coordinator makes the first ring.");
+  public static final ConfigKey<Integer> REQUEST_TIMEOUT_MS = ConfigKey.intKey(
+      "fawn.kv.request-timeout-ms", 5_000, 1, 3_600_000,
+      "Deadline of each client request (put, get, delete), in ms.");
+
+  public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM, VNODES,
+      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS);
+
+  private KvKeys() {}
+}

@@ -1,0 +1,107 @@
+package org.fawnpack.kv.cli;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.coord.BackendRegistration;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.Coordinator;
+import org.fawnpack.kv.coord.RingFollower;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.frontend.FrontEnd;
+
+/**
+ * Back-ends and front-ends wired to ZooKeeper the way {@code ./fawn kv} runs them: each with
+ * its own ZooKeeper session (its liveness), following the stored ring; a back-end registered, a
+ * front-end with its coordinator. Closing a node closes what it opened, in reverse.
+ */
+final class KvNodes {
+
+  /** A started node and everything to close with it. */
+  static final class Node<T> implements Closeable {
+    private final T node;
+    private final List<Closeable> parts;
+
+    Node(T node, List<Closeable> parts) {
+      this.node = node;
+      this.parts = parts;
+    }
+
+    T get() {
+      return node;
+    }
+
+    @Override
+    public void close() throws IOException {
+      for (int i = parts.size() - 1; i >= 0; i--) {
+        parts.get(i).close();
+      }
+    }
+  }
+
+  private KvNodes() {}
+
+  /** A ZooKeeper session, connected within 30 s or an error naming the quorum. */
+  static CuratorFramework session(String quorum) throws IOException {
+    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(quorum)
+        .sessionTimeoutMs(15_000).connectionTimeoutMs(10_000)
+        .retryPolicy(new ExponentialBackoffRetry(200, 10)).build();
+    zk.start();
+    try {
+      if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
+        zk.close();
+        throw new IOException("cannot reach ZooKeeper at " + quorum + " within 30 s");
+      }
+    } catch (InterruptedException e) {
+      zk.close();
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted connecting to ZooKeeper at " + quorum, e);
+    }
+    return zk;
+  }
+
+  static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
+      Path data) throws IOException {
+    List<Closeable> parts = new ArrayList<>();
+    try {
+      CuratorFramework zk = session(settings.requireQuorum("backend"));
+      parts.add(zk);
+      Backend backend = Backend.open(id, bind, data, settings.datastore());
+      parts.add(backend);
+      ClusterPaths paths = new ClusterPaths(settings.cluster());
+      parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
+      parts.add(BackendRegistration.register(zk, paths, backend.member()));
+      return new Node<>(backend, parts);
+    } catch (IOException | RuntimeException e) {
+      new Node<>(null, parts).close();
+      throw e;
+    }
+  }
+
+  static Node<FrontEnd> frontEnd(KvSettings settings, String name, InetSocketAddress bind)
+      throws IOException {
+    List<Closeable> parts = new ArrayList<>();
+    try {
+      CuratorFramework zk = session(settings.requireQuorum("frontend"));
+      parts.add(zk);
+      FrontEnd frontEnd = FrontEnd.open(name, bind);
+      parts.add(frontEnd);
+      ClusterPaths paths = new ClusterPaths(settings.cluster());
+      parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
+      parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),
+          settings.vnodes(), settings.replicas()).start());
+      return new Node<>(frontEnd, parts);
+    } catch (IOException | RuntimeException e) {
+      new Node<>(null, parts).close();
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,45 @@
+package org.fawnpack.kv.cli;
+
+import java.util.HashMap;
+import java.util.Map;
+import java.util.stream.Collectors;
+import org.fawnpack.conf.ConfigKey;
+import org.fawnpack.conf.InvalidConfigValueException;
+import org.fawnpack.kv.store.DatastoreConfig;
+
+/**
+ * The {@code -D} settings of a {@code ./fawn kv} command: the cluster's keys ({@link KvKeys})
+ * and the datastore's ({@link DatastoreConfig}); any other {@code fawn.kv.} key is refused by
+ * name, so a typo is an error rather than a default.
+ */
+record KvSettings(String cluster, String quorum, int vnodes, int replicas, int bootstrapBackends,
+    int requestTimeoutMs, DatastoreConfig datastore) {
+
+  static KvSettings from(Map<String, String> settings) {
+    Map<String, String> store = new HashMap<>();
+    for (Map.Entry<String, String> e : settings.entrySet()) {
+      boolean cluster = KvKeys.KEYS.stream().anyMatch(k -> k.name().equals(e.getKey()));
+      boolean datastore = DatastoreConfig.KEYS.stream().anyMatch(k -> k.name().equals(e.getKey()));
+      if (datastore) {
+        store.put(e.getKey(), e.getValue());
+      } else if (!cluster) {
+        throw new InvalidConfigValueException(e.getKey(), e.getValue(), "a known key: "
+            + java.util.stream.Stream.concat(KvKeys.KEYS.stream(), DatastoreConfig.KEYS.stream())
+                .map(ConfigKey::name).collect(Collectors.joining(", ")));
+      }
+    }
+    return new KvSettings(KvKeys.CLUSTER.read(settings::get),
+        KvKeys.ZOOKEEPER_QUORUM.read(settings::get), KvKeys.VNODES.read(settings::get),
+        KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
+        KvKeys.REQUEST_TIMEOUT_MS.read(settings::get), DatastoreConfig.fromMap(store));
+  }
+
+  /** The quorum, or a usage error naming the key when a command needs it and it is unset. */
+  String requireQuorum(String command) {
+    if (quorum == null) {
+      throw new InvalidConfigValueException(KvKeys.ZOOKEEPER_QUORUM.name(), "(unset)",
+          "ZooKeeper's host:port list, which '" + command + "' needs");
+    }
+    return quorum;
+  }
+}

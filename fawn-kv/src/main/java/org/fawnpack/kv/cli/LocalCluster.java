@@ -1,0 +1,102 @@
+package org.fawnpack.kv.cli;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.frontend.FrontEnd;
+
+/**
+ * A whole FAWN-KV cluster in one process on loopback: an embedded ZooKeeper, back-ends on
+ * 127.0.0.1, 127.0.0.2, ... (distinct addresses, so chains see distinct hosts) and front-ends,
+ * up once every node follows the first ring.
+ */
+final class LocalCluster implements Closeable {
+  private final EmbeddedZooKeeper zooKeeper;
+  private final List<KvNodes.Node<Backend>> backends = new ArrayList<>();
+  private final List<KvNodes.Node<FrontEnd>> frontEnds = new ArrayList<>();
+
+  private LocalCluster(EmbeddedZooKeeper zooKeeper) {
+    this.zooKeeper = zooKeeper;
+  }
+
+  static LocalCluster start(Map<String, String> settings, int backendCount, int frontEndCount,
+      Path dir, Duration wait) throws IOException {
+    if (backendCount < 1 || backendCount > 250 || frontEndCount < 1) {
+      throw new IllegalArgumentException("a local cluster has 1..250 back-ends and at least one"
+          + " front-end: " + backendCount + ", " + frontEndCount);
+    }
+    LocalCluster cluster = new LocalCluster(EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0));
+    try {
+      Map<String, String> local = new HashMap<>(settings);
+      local.put(KvKeys.ZOOKEEPER_QUORUM.name(), cluster.zooKeeper.connectString());
+      local.putIfAbsent(KvKeys.BOOTSTRAP_BACKENDS.name(), Integer.toString(backendCount));
+      KvSettings s = KvSettings.from(local);
+      for (int f = 0; f < frontEndCount; f++) {
+        cluster.frontEnds.add(KvNodes.frontEnd(s, "f" + f,
+            new InetSocketAddress("127.0.0.1", 0)));
+      }
+      for (int b = 0; b < backendCount; b++) {
+        cluster.backends.add(KvNodes.backend(s, "b" + b,
+            new InetSocketAddress("127.0.0." + (b + 1), 0), dir.resolve("b" + b)));
+      }
+      cluster.awaitFirstRing(wait);
+      return cluster;
+    } catch (IOException | RuntimeException e) {
+      cluster.close();
+      throw e;
+    }
+  }
+
+  private void awaitFirstRing(Duration wait) throws IOException {
+    long deadline = System.nanoTime() + wait.toNanos();
+    while (backends.stream().anyMatch(b -> b.get().epoch() < 1)
+        || frontEnds.stream().anyMatch(f -> f.get().epoch() < 1)) {
+      if (System.nanoTime() > deadline) {
+        throw new IOException("the local cluster had no ring after " + wait.toSeconds() + " s");
+      }
+      try {
+        Thread.sleep(50);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for the first ring", e);
+      }
+    }
+  }
+
+  String zooKeeperQuorum() {
+    return zooKeeper.connectString();
+  }
+
+  List<InetSocketAddress> frontEndAddresses() {
+    return frontEnds.stream().map(f -> f.get().address()).toList();
+  }
+
+  @Override
+  public void close() throws IOException {
+    IOException first = null;
+    for (Closeable node : concat()) {
+      try {
+        node.close();
+      } catch (IOException e) {
+        first = first == null ? e : first;
+      }
+    }
+    zooKeeper.close();
+    if (first != null) {
+      throw first;
+    }
+  }
+
+  private List<Closeable> concat() {
+    List<Closeable> all = new ArrayList<>(frontEnds);
+    all.addAll(backends);
+    return all;
+  }
+}

@@ -1,0 +1,104 @@
+package org.fawnpack.kv.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code ./fawn kv} against a local cluster (embedded ZooKeeper, three back-ends, one
+ * front-end, all in this JVM on loopback): what a user types, what it prints, its exit codes.
+ */
+class KvCommandTest {
+  @TempDir
+  static Path dir;
+
+  private static LocalCluster cluster;
+  private static String frontEnd;
+
+  private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+  private final ByteArrayOutputStream err = new ByteArrayOutputStream();
+
+  @BeforeAll
+  static void startCluster() throws Exception {
+    cluster = LocalCluster.start(Map.of("fawn.kv.vnodes", "2"), 3, 1, dir,
+        Duration.ofSeconds(60));
+    InetSocketAddress f = cluster.frontEndAddresses().get(0);
+    frontEnd = f.getAddress().getHostAddress() + ":" + f.getPort();
+  }
+
+  @AfterAll
+  static void stopCluster() throws Exception {
+    cluster.close();
+  }
+
+  private int run(String... args) {
+    out.reset();
+    err.reset();
+    return new KvCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
+  }
+
+  private String out() {
+    return out.toString(StandardCharsets.UTF_8);
+  }
+
+  private String err() {
+    return err.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void putGetDelete_throughTheFrontEnd_printsValuesAndExitCodes() {
+    assertEquals(0, run("put", "--frontend", frontEnd, "greeting", "hello wimpy world"), err());
+    assertEquals(0, run("get", "--frontend", frontEnd, "greeting"), err());
+    assertEquals("hello wimpy world\n", out());
+    assertEquals(0, run("delete", "--frontend", frontEnd, "greeting"), err());
+    assertEquals(1, run("get", "--frontend", frontEnd, "greeting"));
+    assertTrue(err().contains("no value under 'greeting'"), err());
+    assertEquals(1, run("delete", "--frontend", frontEnd, "greeting"));
+  }
+
+  @Test
+  void ring_withTheQuorum_printsEpochBackendsAndEveryArc() {
+    assertEquals(0, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(), "ring"),
+        err());
+    String printed = out();
+    assertTrue(printed.startsWith("ring epoch 1: 3 back-ends x 2 virtual nodes, 3 replicas"),
+        printed);
+    assertEquals(3, printed.lines().filter(l -> l.startsWith("  back-end ")).count(), printed);
+    assertEquals(6, printed.lines().filter(l -> l.startsWith("  arc ")).count(), printed);
+    assertEquals(1, run("-D", "fawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(),
+        "-Dfawn.kv.cluster=other", "ring"));
+    assertTrue(err().contains("cluster 'other' has no ring yet"), err());
+  }
+
+  @Test
+  void usageErrors_exitTwoNamingTheProblem() {
+    assertEquals(2, run());
+    assertEquals(0, run("--help"));
+    assertTrue(out().contains("Usage: fawn kv"));
+    assertEquals(2, run("dance"));
+    assertTrue(err().contains("unknown command 'dance'"), err());
+    assertEquals(2, run("backend", "--id", "b9", "--data", dir.resolve("b9").toString()));
+    assertTrue(err().contains("fawn.kv.zookeeper.quorum"), err());
+    assertEquals(2, run("-Dfawn.kv.colour=blue", "ring"));
+    assertTrue(err().contains("fawn.kv.colour = blue is invalid"), err());
+    assertEquals(2, run("-Dfawn.kv.replicas=0", "ring"));
+    assertTrue(err().contains("fawn.kv.replicas = 0 is invalid"), err());
+    assertEquals(2, run("put", "--frontend", frontEnd, "only-a-key"));
+    assertTrue(err().contains("expected KEY VALUE"), err());
+    assertEquals(2, run("get", "--frontend", "nowhere", "k"));
+    assertEquals(2, run("local", "--backends", "many"));
+    assertTrue(err().contains("--backends must be a whole number"), err());
+  }
+}
