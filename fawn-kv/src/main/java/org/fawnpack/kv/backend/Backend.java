@@ -1,6 +1,7 @@
 package org.fawnpack.kv.backend;
 
 import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.io.Closeable;
@@ -36,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * Gets are served by the tail, which holds only writes the whole chain has.
  *
  * <p>Repair, epochs from ZooKeeper and STALE_RING are not built yet (docs/fawn-kv.md): a
- * member that is not where the ring says answers ERROR, and a broken link fails the writes
+ * member that is not where the ring says answers REFUSED, and a broken link fails the writes
  * that needed it.
  */
 public final class Backend implements Closeable, RingFollower.RingUser {
@@ -113,7 +114,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private void handle(Frame request, FrameServer.Replies replies) throws IOException {
     Ring current = ring;
     if (current == null) {
-      replies.send(error(request, "backend " + id + " has no ring yet"));
+      replies.send(refused(request, "backend " + id + " has no ring yet"));
       return;
     }
     Frame.Fields fields = request.fields();
@@ -123,7 +124,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainWrite(current, request, fields, replies);
       // A well-formed frame of a type this version does not know (a newer peer): answered.
-      default -> replies.send(error(request, "backend " + id + " serves no "
+      default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));
     }
   }
@@ -134,7 +135,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     fields.end();
     Chain chain = current.chainForKey(key);
     if (!chain.tail().equals(self)) {
-      replies.send(error(request, "backend " + id + " is not the tail of " + chain.range()
+      replies.send(refused(request, "backend " + id + " is not the tail of " + chain.range()
           + " (" + chain.tail() + " is)"));
       return;
     }
@@ -151,12 +152,12 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     fields.end();
     Chain chain = current.chainForKey(key);
     if (!chain.head().equals(self)) {
-      replies.send(error(request, "backend " + id + " is not the head of " + chain.range()
+      replies.send(refused(request, "backend " + id + " is not the head of " + chain.range()
           + " (" + chain.head() + " is)"));
       return;
     }
     if (chain.isShort()) {
-      replies.send(error(request, "the chain of " + chain.range() + " has "
+      replies.send(refused(request, "the chain of " + chain.range() + " has "
           + chain.members().size() + " of " + chain.replicas() + " members: writes refused"));
       return;
     }
@@ -164,18 +165,20 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
     long sequence;
+    boolean present = true;
     synchronized (arc) {
-      sequence = put ? arc.store().put(engineKey, value)
-          : arc.store().deleteWithSequence(engineKey);
-      if (sequence == 0) { // a delete of an absent key: absent on every member too
-        replies.send(reply(request, MessageType.NOT_FOUND, null));
-        return;
+      if (!put) {
+        // "Absent" is decided here, in the head's order, but answered only after the chain:
+        // the head holds writes the tail has not committed (issue 15's checker found this).
+        present = arc.store().contains(engineKey);
       }
+      sequence = put ? arc.store().put(engineKey, value) : arc.store().tombstone(engineKey);
       downstream = forward(arc.chain(), request.type() == MessageType.PUT
           ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, request.epoch(),
           arc.chain().range().endInclusive(), key, value, sequence);
     }
-    answerWhenDone(arc, sequence, downstream, request, replies);
+    answerWhenDone(arc, sequence, downstream, request, replies,
+        present ? MessageType.OK : MessageType.NOT_FOUND);
   }
 
   private void chainWrite(Ring current, Frame request, Frame.Fields fields,
@@ -189,7 +192,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     ArcStore arc = arcs.get(arcEnd);
     int at = arc == null ? -1 : arc.chain().members().indexOf(self);
     if (at <= 0) {
-      replies.send(error(request, "backend " + id + " is no replica of the arc ending at "
+      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
           + Long.toHexString(arcEnd)));
       return;
     }
@@ -204,7 +207,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       downstream = forward(arc.chain(), request.type(), request.epoch(), arcEnd, key, value,
           sequence);
     }
-    answerWhenDone(arc, sequence, downstream, request, replies);
+    answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
   }
 
   /** Sends the write to this member's successor in {@code chain}; null at the tail. */
@@ -227,14 +230,17 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
   }
 
-  /** The tail answers once its write is durable; the others when their successor answered. */
+  /**
+   * The tail answers once its write is durable; the others when their successor answered. A
+   * success is answered as {@code success} (the head's NOT_FOUND for a delete of an absent key).
+   */
   private void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
-      Frame request, FrameServer.Replies replies) {
+      Frame request, FrameServer.Replies replies, byte success) {
     if (downstream == null) {
       durability.execute(() -> {
         try {
           arc.store().awaitDurable(sequence);
-          replies.send(reply(request, MessageType.OK, null));
+          replies.send(reply(request, success, null));
         } catch (IOException | RuntimeException e) {
           replies.send(error(request, "backend " + id + ": write " + sequence
               + " not durable: " + e.getMessage()));
@@ -245,7 +251,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     downstream.whenComplete((answer, failure) -> replies.send(failure != null
         ? error(request, "backend " + id + ": the chain did not complete write " + sequence
             + ": " + failure.getMessage())
-        : reply(request, answer.type(), answer.payload())));
+        : answer.type() == MessageType.OK ? reply(request, success, null)
+            : reply(request, answer.type(), answer.payload())));
   }
 
   private ArcStore arc(Chain chain) {

@@ -80,14 +80,14 @@ public final class FawnKvClient implements Closeable {
   }
 
   private static Frame expect(Frame answer, byte type) throws IOException {
-    if (answer.type() == MessageType.ERROR) {
+    if (answer.type() == MessageType.ERROR || answer.type() == MessageType.REFUSED) {
       Frame.Fields fields = answer.fields();
       throw new KvException(new String(fields.nextBytes(Integer.MAX_VALUE, "the message"),
-          StandardCharsets.UTF_8));
+          StandardCharsets.UTF_8), answer.type() == MessageType.REFUSED);
     }
     if (answer.type() != type) {
       throw new KvException("expected " + MessageType.name(type) + ", the front-end answered "
-          + MessageType.name(answer.type()));
+          + MessageType.name(answer.type()), false);
     }
     return answer;
   }

@@ -1,6 +1,7 @@
 package org.fawnpack.kv.frontend;
 
 import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.io.Closeable;
@@ -22,8 +23,8 @@ import org.fawnpack.kv.wire.MessageType;
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
  * chain, puts and deletes to its head, and relays the answer. Bad keys and values are answered
- * with an ERROR here, before they travel. (The hot-object cache, slices of the ring per
- * front-end and epochs from ZooKeeper come next: docs/fawn-kv.md.)
+ * REFUSED here, before they travel. (The hot-object cache, slices of the ring per
+ * front-end and STALE_RING come next: docs/fawn-kv.md.)
  */
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final String name;
@@ -66,12 +67,12 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private void handle(Frame request, FrameServer.Replies replies) throws IOException {
     Ring current = ring;
     if (current == null) {
-      replies.send(error(request, "frontend " + name + " has no ring yet"));
+      replies.send(refused(request, "frontend " + name + " has no ring yet"));
       return;
     }
     byte type = request.type();
     if (type != MessageType.GET && type != MessageType.PUT && type != MessageType.DELETE) {
-      replies.send(error(request, "frontend " + name + " serves GET, PUT and DELETE, not "
+      replies.send(refused(request, "frontend " + name + " serves GET, PUT and DELETE, not "
           + MessageType.name(type)));
       return;
     }
@@ -84,7 +85,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
           + " bytes, more than " + Backend.MAX_VALUE_BYTES : null;
     }
     if (problem != null) {
-      replies.send(error(request, problem));
+      replies.send(refused(request, problem));
       return;
     }
     fields.end();
@@ -94,7 +95,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     try {
       backend = backends.to(target);
     } catch (IOException e) {
-      replies.send(error(request, "frontend " + name + ": " + e.getMessage()));
+      replies.send(refused(request, "frontend " + name + ": " + e.getMessage()));
       return;
     }
     backend.send(type, current.epoch(), request.payload()).whenComplete((answer, failure) ->

@@ -124,16 +124,17 @@ public final class Datastore implements AutoCloseable {
    */
   public boolean delete(byte[] key) throws IOException {
     RecordFormat.checkKey(key);
-    return writes.delete(key, KeyHash.of(key));
+    return writes.delete(key, KeyHash.of(key), false) != 0;
   }
 
   /**
-   * Removes {@code key} like {@link #delete} and returns the tombstone's sequence number, or 0
-   * when the key was absent (nothing written): what a chain's head forwards.
+   * Appends a tombstone for {@code key} whether or not it is present and returns its sequence
+   * number. A chain's head deletes this way: even "absent" must travel the chain before it is
+   * answered, or the head would answer from writes the tail has not committed.
    */
-  public long deleteWithSequence(byte[] key) throws IOException {
+  public long tombstone(byte[] key) throws IOException {
     RecordFormat.checkKey(key);
-    return writes.deleteWithSequence(key, KeyHash.of(key));
+    return writes.delete(key, KeyHash.of(key), true);
   }
 
   /**

@@ -56,24 +56,24 @@ final class Writes {
     }
   }
 
-  /** Appends a tombstone and clears the key's bucket; false (nothing written) when absent. */
-  boolean delete(byte[] key, long hash) throws IOException {
-    return deleteWithSequence(key, hash) != 0;
-  }
-
-  /** As {@link #delete}; the tombstone's sequence number, or 0 when absent. */
-  long deleteWithSequence(byte[] key, long hash) throws IOException {
+  /**
+   * Appends a tombstone and clears the key's bucket. Returns the tombstone's sequence number,
+   * or 0 when the key is absent and {@code evenIfAbsent} is false (nothing written then).
+   */
+  long delete(byte[] key, long hash, boolean evenIfAbsent) throws IOException {
     lock.lock();
     try {
       IndexedLog g = openForWrite();
       int slot = g.index().find(hash, keyCheck.of(g.log(), key));
-      if (slot < 0) {
+      if (slot < 0 && !evenIfAbsent) {
         return 0;
       }
       long sequence = nextSequence++;
       g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
       seams.reached(TestSeams.Seam.WRITE_APPENDED);
-      current.remove(g, slot);
+      if (slot >= 0) {
+        current.remove(g, slot);
+      }
       afterWrite(g, sequence);
       return sequence;
     } finally {
@@ -84,7 +84,7 @@ final class Writes {
   /**
    * Appends a put under a sequence number a chain's head gave it. A number below the next one
    * was applied already (a predecessor resends what it is not sure arrived): false, nothing
-   * written. Numbers may skip (the head's deletes of absent keys use none).
+   * written. Numbers may skip.
    */
   boolean putAt(byte[] key, byte[] value, long hash, long sequence) throws IOException {
     lock.lock();

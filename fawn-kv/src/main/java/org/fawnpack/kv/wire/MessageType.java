@@ -3,7 +3,10 @@ package org.fawnpack.kv.wire;
 /**
  * The frame types. Requests from clients and front-ends: GET, PUT, DELETE. Between the members
  * of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's sequence number. Replies carry
- * the request's id: OK, VALUE, NOT_FOUND, ERROR (a message for a person).
+ * the request's id: OK, VALUE, NOT_FOUND, REFUSED and ERROR, both with a message for a person:
+ * REFUSED says the request was not applied anywhere (misrouted, a short chain, a bad key), so
+ * a client may treat it as a definite failure; ERROR says it failed on the way and a write may
+ * or may not have taken effect.
  */
 public final class MessageType {
   public static final byte GET = 1;
@@ -16,6 +19,7 @@ public final class MessageType {
   public static final byte VALUE = 65;
   public static final byte NOT_FOUND = 66;
   public static final byte ERROR = 67;
+  public static final byte REFUSED = 68;
 
   private MessageType() {}
 
@@ -30,13 +34,23 @@ public final class MessageType {
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";
       case ERROR -> "ERROR";
+      case REFUSED -> "REFUSED";
       default -> "type " + (type & 0xff);
     };
   }
 
-  /** An ERROR reply to {@code request} saying {@code message}. */
+  /** An ERROR reply to {@code request}: failed on the way; a write may have taken effect. */
   public static Frame error(Frame request, String message) {
-    return new Frame(ERROR, request.requestId(), request.epoch(),
+    return withMessage(ERROR, request, message);
+  }
+
+  /** A REFUSED reply to {@code request}: not applied anywhere. */
+  public static Frame refused(Frame request, String message) {
+    return withMessage(REFUSED, request, message);
+  }
+
+  private static Frame withMessage(byte type, Frame request, String message) {
+    return new Frame(type, request.requestId(), request.epoch(),
         new Frame.Payload().addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
             .toBytes());
   }

@@ -191,6 +191,7 @@ class ChainReplicationTest {
     try (FawnKvClient kv = client()) {
       KvException e = assertThrows(KvException.class, () -> kv.put(bytes("k"), bytes("v")));
       assertTrue(e.getMessage().contains("has 2 of 3 members: writes refused"), e.getMessage());
+      assertTrue(e.refused(), "a definite failure: applied nowhere");
       assertNull(kv.get(bytes("k")));
     }
   }
@@ -231,18 +232,18 @@ class ChainReplicationTest {
         notTail.port()), DEADLINE, Backend.MAX_FRAME_BYTES)) {
       Frame answer = toHead.call(MessageType.GET, ring.epoch(),
           new Frame.Payload().addBytes(key).toBytes(), DEADLINE);
-      assertEquals(MessageType.ERROR, answer.type());
+      assertEquals(MessageType.REFUSED, answer.type());
       String message = new String(answer.fields().nextBytes(1000, "message"),
           StandardCharsets.UTF_8);
       assertTrue(message.contains("is not the tail") && message.contains(chain.tail().id()),
           message);
       Frame unknown = toHead.call((byte) 99, ring.epoch(), new byte[0], DEADLINE);
-      assertEquals(MessageType.ERROR, unknown.type(), "an unknown type ends only that request");
+      assertEquals(MessageType.REFUSED, unknown.type(), "an unknown type ends only that request");
     }
     try (Connection toFront = Connection.open(front, DEADLINE, Backend.MAX_FRAME_BYTES)) {
       Frame answer = toFront.call(MessageType.GET, 0, new Frame.Payload().addBytes(new byte[0])
           .toBytes(), DEADLINE);
-      assertEquals(MessageType.ERROR, answer.type(), "an empty key is answered, not routed");
+      assertEquals(MessageType.REFUSED, answer.type(), "an empty key is answered, not routed");
     }
     try (FawnKvClient kv = client()) {
       kv.put(key, bytes("still up"));

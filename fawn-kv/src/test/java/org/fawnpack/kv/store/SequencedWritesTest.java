@@ -46,20 +46,16 @@ class SequencedWritesTest {
         for (int op = 0; op < 3_000; op++) {
           byte[] key = keys.get(random.nextInt(keys.size()));
           if (random.nextInt(4) == 0) {
-            long sequence = head.deleteWithSequence(key);
-            assertEquals(model.delete(key), sequence != 0, "delete's result");
-            if (sequence != 0) {
-              shipped.add(new Shipped(false, key, null, sequence));
-            }
+            boolean present = head.contains(key);
+            assertEquals(model.delete(key), present, "presence before the delete");
+            shipped.add(new Shipped(false, key, null, head.tombstone(key)));
           } else {
             byte[] value = Model.randomBytes(random, random.nextInt(100));
             model.put(key, value);
             shipped.add(new Shipped(true, key, value, head.put(key, value)));
           }
-          if (shipped.size() > delivered) { // a delete of an absent key ships nothing
-            Shipped latest = shipped.get(delivered++);
-            assertTrue(apply(replica, latest), "first delivery of " + latest.sequence());
-          }
+          Shipped latest = shipped.get(delivered++);
+          assertTrue(apply(replica, latest), "first delivery of " + latest.sequence());
           if (random.nextInt(10) == 0) { // a predecessor resends part of its sent list
             Shipped old = shipped.get(random.nextInt(shipped.size()));
             assertFalse(apply(replica, old), "resend of " + old.sequence() + " applied again");
@@ -104,13 +100,14 @@ class SequencedWritesTest {
   }
 
   @Test
-  void putAt_sequenceNotPositive_refused() throws IOException {
+  void putAtAndTombstone_edgeCases_refusedOrNumbered() throws IOException {
     try (Datastore ds = Datastore.open(dir.resolve("x.fds"),
         DatastoreConfig.builder().expectedKeys(4).build())) {
       assertThrows(IllegalArgumentException.class, () -> ds.putAt(new byte[] {1}, new byte[0], 0));
       assertThrows(IllegalArgumentException.class, () -> ds.deleteAt(new byte[] {1}, -3));
-      assertEquals(0, ds.deleteWithSequence(new byte[] {1}), "absent: no number used");
-      assertEquals(0, ds.lastSequence());
+      assertEquals(1, ds.tombstone(new byte[] {1}), "absent: a tombstone all the same");
+      assertEquals(1, ds.lastSequence());
+      assertEquals(null, ds.get(new byte[] {1}));
     }
   }
 }
