@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
@@ -51,18 +52,18 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final DatastoreConfig config;
   private final FrameServer server;
   private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
-  private final ConnectionPool successors =
-      new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES);
+  private final ConnectionPool successors;
   private final ExecutorService durability;
   private volatile Ring ring;
   private volatile Member self;
 
-  private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config)
-      throws IOException {
+  private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
+      ClusterSecret secret) throws IOException {
     this.id = id;
     this.dir = dir;
     this.config = config;
-    this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, this::handle);
+    this.successors = new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret);
+    this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, secret, this::handle);
     this.durability = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "fawn-kv-durable-" + id);
       t.setDaemon(true);
@@ -70,11 +71,14 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     });
   }
 
-  /** Listens on {@code bind} (port 0: any) at once; serves once it has a ring. */
-  public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config)
-      throws IOException {
+  /**
+   * Listens on {@code bind} (port 0: any) at once, for peers that prove {@code secret}; serves
+   * once it has a ring.
+   */
+  public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
+      ClusterSecret secret) throws IOException {
     Files.createDirectories(dir);
-    Backend backend = new Backend(id, bind, dir, config);
+    Backend backend = new Backend(id, bind, dir, config, secret);
     backend.server.start();
     return backend;
   }

@@ -39,7 +39,9 @@ public final class KvCommand {
         get --frontend HOST:PORT KEY          prints the value; exit 1 when absent
         delete --frontend HOST:PORT KEY       exit 1 when absent
         ring      the ring's epoch, back-ends and arcs with their chains
-      backend, frontend and ring need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...
+      backend, frontend and ring need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
+      and request proves the cluster secret in fawn.kv.secret-file (default ~/.fawn-kv/secret,
+      mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
       """;
 
@@ -157,7 +159,7 @@ public final class KvCommand {
     InetSocketAddress frontEnd = new InetSocketAddress(hostPort[0],
         CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535));
     try (FawnKvClient client = FawnKvClient.connect(frontEnd,
-        Duration.ofMillis(kv.requestTimeoutMs()))) {
+        Duration.ofMillis(kv.requestTimeoutMs()), kv.secret())) {
       switch (command) {
         case "put" -> client.put(key, words.get(1).getBytes(StandardCharsets.UTF_8));
         case "get" -> {

@@ -27,8 +27,13 @@ public final class KvKeys {
       "fawn.kv.request-timeout-ms", 5_000, 1, 3_600_000,
       "Deadline of each client request (put, get, delete), in ms.");
 
+  public static final ConfigKey<String> SECRET_FILE = ConfigKey.stringKey(
+      "fawn.kv.secret-file", "~/.fawn-kv/secret",
+      "File holding the cluster secret every node and client proves when it connects; mode"
+      + " 600 (a file others can read is refused). ./fawn kv local makes it when missing.");
+
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM, VNODES,
-      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS);
+      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE);
 
   private KvKeys() {}
 }

@@ -74,7 +74,7 @@ final class KvNodes {
     try {
       CuratorFramework zk = session(settings.requireQuorum("backend"));
       parts.add(zk);
-      Backend backend = Backend.open(id, bind, data, settings.datastore());
+      Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
@@ -92,7 +92,7 @@ final class KvNodes {
     try {
       CuratorFramework zk = session(settings.requireQuorum("frontend"));
       parts.add(zk);
-      FrontEnd frontEnd = FrontEnd.open(name, bind);
+      FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret());
       parts.add(frontEnd);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));

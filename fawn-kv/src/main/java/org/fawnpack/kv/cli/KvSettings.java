@@ -1,10 +1,13 @@
 package org.fawnpack.kv.cli;
 
+import java.io.IOException;
+import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.stream.Collectors;
 import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.conf.InvalidConfigValueException;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.store.DatastoreConfig;
 
 /**
@@ -13,7 +16,7 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * name, so a typo is an error rather than a default.
  */
 record KvSettings(String cluster, String quorum, int vnodes, int replicas, int bootstrapBackends,
-    int requestTimeoutMs, DatastoreConfig datastore) {
+    int requestTimeoutMs, Path secretFile, DatastoreConfig datastore) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -31,7 +34,18 @@ record KvSettings(String cluster, String quorum, int vnodes, int replicas, int b
     return new KvSettings(KvKeys.CLUSTER.read(settings::get),
         KvKeys.ZOOKEEPER_QUORUM.read(settings::get), KvKeys.VNODES.read(settings::get),
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
-        KvKeys.REQUEST_TIMEOUT_MS.read(settings::get), DatastoreConfig.fromMap(store));
+        KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
+        home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store));
+  }
+
+  /** A leading "~/" is the user's home, as a shell would have it. */
+  private static Path home(String path) {
+    return path.startsWith("~/") ? Path.of(System.getProperty("user.home"), path.substring(2))
+        : Path.of(path);
+  }
+
+  ClusterSecret secret() throws IOException {
+    return ClusterSecret.load(secretFile);
   }
 
   /** The quorum, or a usage error naming the key when a command needs it and it is unset. */

@@ -9,6 +9,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.frontend.FrontEnd;
 
@@ -38,6 +39,7 @@ final class LocalCluster implements Closeable {
       local.put(KvKeys.ZOOKEEPER_QUORUM.name(), cluster.zooKeeper.connectString());
       local.putIfAbsent(KvKeys.BOOTSTRAP_BACKENDS.name(), Integer.toString(backendCount));
       KvSettings s = KvSettings.from(local);
+      ClusterSecret.loadOrCreate(s.secretFile());
       for (int f = 0; f < frontEndCount; f++) {
         cluster.frontEnds.add(KvNodes.frontEnd(s, "f" + f,
             new InetSocketAddress("127.0.0.1", 0)));

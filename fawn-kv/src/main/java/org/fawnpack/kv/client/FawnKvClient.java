@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.wire.Connection;
@@ -17,7 +18,7 @@ import org.fawnpack.kv.wire.MessageType;
  * threads share one pipelined connection.
  *
  * <pre>{@code
- * try (FawnKvClient kv = FawnKvClient.connect(frontEnd, Duration.ofSeconds(5))) {
+ * try (FawnKvClient kv = FawnKvClient.connect(frontEnd, Duration.ofSeconds(5), secret)) {
  *   kv.put(key, value);          // returns once the chain's tail has it durably
  *   byte[] v = kv.get(key);      // null when absent
  *   boolean had = kv.delete(key);
@@ -36,10 +37,13 @@ public final class FawnKvClient implements Closeable {
     this.deadline = deadline;
   }
 
-  /** Connects to the front-end at {@code frontEnd}; every request waits at most {@code deadline}. */
-  public static FawnKvClient connect(InetSocketAddress frontEnd, Duration deadline)
-      throws IOException {
-    return new FawnKvClient(Connection.open(frontEnd, deadline, Backend.MAX_FRAME_BYTES),
+  /**
+   * Connects to the front-end at {@code frontEnd}, proving the cluster's {@code secret}; every
+   * request waits at most {@code deadline}.
+   */
+  public static FawnKvClient connect(InetSocketAddress frontEnd, Duration deadline,
+      ClusterSecret secret) throws IOException {
+    return new FawnKvClient(Connection.open(frontEnd, deadline, Backend.MAX_FRAME_BYTES, secret),
         deadline);
   }
 

@@ -8,6 +8,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.coord.RingFollower;
@@ -29,19 +30,24 @@ import org.fawnpack.kv.wire.MessageType;
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final String name;
   private final FrameServer server;
-  private final ConnectionPool backends =
-      new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES);
+  private final ConnectionPool backends;
   private volatile Ring ring;
 
-  private FrontEnd(String name, InetSocketAddress bind) throws IOException {
+  private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret)
+      throws IOException {
     this.name = name;
-    this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES,
+    this.backends = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
+    this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES, secret,
         this::handle);
   }
 
-  /** Listens on {@code bind} (port 0: any) at once; routes once it has a ring. */
-  public static FrontEnd open(String name, InetSocketAddress bind) throws IOException {
-    FrontEnd frontEnd = new FrontEnd(name, bind);
+  /**
+   * Listens on {@code bind} (port 0: any) at once, for clients that prove {@code secret};
+   * routes once it has a ring.
+   */
+  public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret)
+      throws IOException {
+    FrontEnd frontEnd = new FrontEnd(name, bind, secret);
     frontEnd.server.start();
     return frontEnd;
   }

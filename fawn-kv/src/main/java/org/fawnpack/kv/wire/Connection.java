@@ -16,6 +16,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -24,7 +25,8 @@ import org.slf4j.LoggerFactory;
  * with a fresh id, and a reader thread completes each request's future when the reply with its
  * id arrives, in whatever order replies come. Frames leave in the order {@link #send} is
  * called, which chain replication relies on. When the connection breaks, every open request
- * fails with the cause, and so does every later one.
+ * fails with the cause, and so does every later one. It opens with the cluster-secret
+ * handshake: a server that does not share the secret is never sent a request.
  */
 public final class Connection implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
@@ -37,29 +39,38 @@ public final class Connection implements Closeable {
   private final AtomicLong ids = new AtomicLong();
   private volatile IOException broken;
 
-  private Connection(String peer, Socket socket, int maxFrameBytes) throws IOException {
+  private Connection(String peer, Socket socket, DataInputStream in, DataOutputStream out,
+      int maxFrameBytes) {
     this.peer = peer;
     this.socket = socket;
     this.maxFrameBytes = maxFrameBytes;
-    this.out = new DataOutputStream(new BufferedOutputStream(socket.getOutputStream()));
-    DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+    this.out = out;
     Thread reader = new Thread(() -> readReplies(in), "fawn-kv-replies-" + peer);
     reader.setDaemon(true);
     reader.start();
   }
 
-  /** Connects to {@code address} within {@code connectTimeout}. */
+  /**
+   * Connects to {@code address} and proves the cluster secret ({@link Handshake}), each within
+   * {@code connectTimeout}.
+   */
   public static Connection open(InetSocketAddress address, Duration connectTimeout,
-      int maxFrameBytes) throws IOException {
+      int maxFrameBytes, ClusterSecret secret) throws IOException {
     Socket socket = new Socket();
     try {
       socket.setTcpNoDelay(true);
       socket.connect(address, (int) connectTimeout.toMillis());
+      socket.setSoTimeout((int) connectTimeout.toMillis());
+      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
+      DataOutputStream out = new DataOutputStream(
+          new BufferedOutputStream(socket.getOutputStream()));
+      Handshake.connect(in, out, secret);
+      socket.setSoTimeout(0);
+      return new Connection(address.toString(), socket, in, out, maxFrameBytes);
     } catch (IOException e) {
       socket.close();
       throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
     }
-    return new Connection(address.toString(), socket, maxFrameBytes);
   }
 
   /** Sends a request; the future completes with its reply, or fails when the link breaks. */

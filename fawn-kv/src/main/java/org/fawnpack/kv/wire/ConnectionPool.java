@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.ring.Member;
 
 /**
@@ -15,11 +16,13 @@ import org.fawnpack.kv.ring.Member;
 public final class ConnectionPool implements Closeable {
   private final Duration connectTimeout;
   private final int maxFrameBytes;
+  private final ClusterSecret secret;
   private final Map<Member, Connection> connections = new ConcurrentHashMap<>();
 
-  public ConnectionPool(Duration connectTimeout, int maxFrameBytes) {
+  public ConnectionPool(Duration connectTimeout, int maxFrameBytes, ClusterSecret secret) {
     this.connectTimeout = connectTimeout;
     this.maxFrameBytes = maxFrameBytes;
+    this.secret = secret;
   }
 
   public Connection to(Member member) throws IOException {
@@ -31,7 +34,7 @@ public final class ConnectionPool implements Closeable {
       existing = connections.get(member);
       if (existing == null || existing.isBroken()) {
         existing = Connection.open(new InetSocketAddress(member.host(), member.port()),
-            connectTimeout, maxFrameBytes);
+            connectTimeout, maxFrameBytes, secret);
         connections.put(member, existing);
       }
       return existing;

@@ -12,11 +12,13 @@ import java.net.Socket;
 import java.net.SocketException;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The serving side: accepts connections and reads each one's frames in order on a thread of its
+ * The serving side: accepts connections, refuses those that do not prove the cluster secret
+ * within 10 s ({@link Handshake}), and reads each one's frames in order on a thread of its
  * own, handing every request to the {@link Handler} on that thread (so a chain member applies
  * its predecessor's writes in the order they were sent). The handler may reply at once or
  * later, from any thread. A malformed frame closes its connection, with the reason logged; a
@@ -36,18 +38,23 @@ public final class FrameServer implements Closeable {
     void send(Frame reply);
   }
 
+  /** How long a new connection has to prove the cluster secret. */
+  private static final int HANDSHAKE_MILLIS = 10_000;
+
   private final String name;
   private final ServerSocket server;
   private final int maxFrameBytes;
+  private final ClusterSecret secret;
   private final Handler handler;
   private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
   /** Binds at once (port 0: any free port); serves from {@link #start()}. */
-  public FrameServer(String name, InetSocketAddress bind, int maxFrameBytes, Handler handler)
-      throws IOException {
+  public FrameServer(String name, InetSocketAddress bind, int maxFrameBytes,
+      ClusterSecret secret, Handler handler) throws IOException {
     this.name = name;
     this.maxFrameBytes = maxFrameBytes;
+    this.secret = java.util.Objects.requireNonNull(secret, "a cluster secret");
     this.handler = handler;
     this.server = new ServerSocket();
     try {
@@ -93,6 +100,14 @@ public final class FrameServer implements Closeable {
       DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
       DataOutputStream out = new DataOutputStream(
           new BufferedOutputStream(socket.getOutputStream()));
+      socket.setSoTimeout(HANDSHAKE_MILLIS);
+      try {
+        Handshake.serve(in, out, secret);
+      } catch (IOException e) {
+        LOG.warn("{}: refused the connection from {}: {}", name, peer, e.getMessage());
+        return;
+      }
+      socket.setSoTimeout(0);
       Replies replies = reply -> write(out, reply, peer);
       Frame request;
       while ((request = Frame.readFrom(in, maxFrameBytes)) != null) {

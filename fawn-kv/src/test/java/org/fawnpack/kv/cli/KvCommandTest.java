@@ -25,13 +25,16 @@ class KvCommandTest {
 
   private static LocalCluster cluster;
   private static String frontEnd;
+  private static String secretSetting;
 
   private final ByteArrayOutputStream out = new ByteArrayOutputStream();
   private final ByteArrayOutputStream err = new ByteArrayOutputStream();
 
   @BeforeAll
   static void startCluster() throws Exception {
-    cluster = LocalCluster.start(Map.of("fawn.kv.vnodes", "2"), 3, 1, dir,
+    secretSetting = "-Dfawn.kv.secret-file=" + dir.resolve("secret");
+    cluster = LocalCluster.start(Map.of("fawn.kv.vnodes", "2",
+        "fawn.kv.secret-file", dir.resolve("secret").toString()), 3, 1, dir,
         Duration.ofSeconds(60));
     InetSocketAddress f = cluster.frontEndAddresses().get(0);
     frontEnd = f.getAddress().getHostAddress() + ":" + f.getPort();
@@ -59,13 +62,14 @@ class KvCommandTest {
 
   @Test
   void putGetDelete_throughTheFrontEnd_printsValuesAndExitCodes() {
-    assertEquals(0, run("put", "--frontend", frontEnd, "greeting", "hello wimpy world"), err());
-    assertEquals(0, run("get", "--frontend", frontEnd, "greeting"), err());
+    assertEquals(0, run(secretSetting, "put", "--frontend", frontEnd, "greeting",
+        "hello wimpy world"), err());
+    assertEquals(0, run(secretSetting, "get", "--frontend", frontEnd, "greeting"), err());
     assertEquals("hello wimpy world\n", out());
-    assertEquals(0, run("delete", "--frontend", frontEnd, "greeting"), err());
-    assertEquals(1, run("get", "--frontend", frontEnd, "greeting"));
+    assertEquals(0, run(secretSetting, "delete", "--frontend", frontEnd, "greeting"), err());
+    assertEquals(1, run(secretSetting, "get", "--frontend", frontEnd, "greeting"));
     assertTrue(err().contains("no value under 'greeting'"), err());
-    assertEquals(1, run("delete", "--frontend", frontEnd, "greeting"));
+    assertEquals(1, run(secretSetting, "delete", "--frontend", frontEnd, "greeting"));
   }
 
   @Test
@@ -95,9 +99,9 @@ class KvCommandTest {
     assertTrue(err().contains("fawn.kv.colour = blue is invalid"), err());
     assertEquals(2, run("-Dfawn.kv.replicas=0", "ring"));
     assertTrue(err().contains("fawn.kv.replicas = 0 is invalid"), err());
-    assertEquals(2, run("put", "--frontend", frontEnd, "only-a-key"));
+    assertEquals(2, run(secretSetting, "put", "--frontend", frontEnd, "only-a-key"));
     assertTrue(err().contains("expected KEY VALUE"), err());
-    assertEquals(2, run("get", "--frontend", "nowhere", "k"));
+    assertEquals(2, run(secretSetting, "get", "--frontend", "nowhere", "k"));
     assertEquals(2, run("local", "--backends", "many"));
     assertTrue(err().contains("--backends must be a whole number"), err());
   }

@@ -11,6 +11,7 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.io.DataInputStream;
 import java.io.DataOutputStream;
 import java.net.Socket;
 import java.nio.file.Path;
@@ -23,6 +24,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.client.FawnKvClient;
@@ -36,6 +38,7 @@ import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.Handshake;
 import org.fawnpack.kv.wire.MessageType;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -51,6 +54,7 @@ class ChainReplicationTest {
   private static final RingHash HASH = new RingHash(
       "chain replication test ring key".getBytes(StandardCharsets.UTF_8));
   private static final Duration DEADLINE = Duration.ofSeconds(20);
+  private static final ClusterSecret SECRET = ClusterSecret.generate();
 
   @TempDir
   Path dir;
@@ -65,7 +69,7 @@ class ChainReplicationTest {
     for (int i = 0; i < hosts; i++) {
       Path home = dir.resolve("b" + i);
       Backend backend = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
-          home, DatastoreConfig.builder().expectedKeys(1024).build());
+          home, DatastoreConfig.builder().expectedKeys(1024).build(), SECRET);
       backends.add(backend);
       backendDirs.add(home);
       ring = ring.withMember(backend.member());
@@ -73,12 +77,12 @@ class ChainReplicationTest {
     for (Backend backend : backends) {
       backend.useRing(ring);
     }
-    frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0));
+    frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), SECRET);
     frontEnd.useRing(ring);
   }
 
   private FawnKvClient client() throws IOException {
-    return FawnKvClient.connect(frontEnd.address(), DEADLINE);
+    return FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET);
   }
 
   @AfterEach
@@ -218,18 +222,20 @@ class ChainReplicationTest {
     startCluster(3, 1, 3);
     InetSocketAddress front = frontEnd.address();
     try (Socket raw = new Socket(front.getAddress(), front.getPort())) {
+      raw.setSoTimeout(10_000);
+      DataInputStream in = new DataInputStream(raw.getInputStream());
       DataOutputStream out = new DataOutputStream(raw.getOutputStream());
-      out.writeInt(Integer.MAX_VALUE); // a length no node accepts
+      Handshake.connect(in, out, SECRET); // an authenticated peer...
+      out.writeInt(Integer.MAX_VALUE); // ...sending a length no node accepts
       out.write(new byte[18]);
       out.flush();
-      raw.setSoTimeout(10_000);
-      assertEquals(-1, raw.getInputStream().read(), "the front-end closes that connection");
+      assertEquals(-1, in.read(), "the front-end closes that connection");
     }
     byte[] key = bytes("routed");
     Chain chain = ring.chainForKey(key);
     Member notTail = chain.head();
     try (Connection toHead = Connection.open(new InetSocketAddress(notTail.host(),
-        notTail.port()), DEADLINE, Backend.MAX_FRAME_BYTES)) {
+        notTail.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
       Frame answer = toHead.call(MessageType.GET, ring.epoch(),
           new Frame.Payload().addBytes(key).toBytes(), DEADLINE);
       assertEquals(MessageType.REFUSED, answer.type());
@@ -240,7 +246,8 @@ class ChainReplicationTest {
       Frame unknown = toHead.call((byte) 99, ring.epoch(), new byte[0], DEADLINE);
       assertEquals(MessageType.REFUSED, unknown.type(), "an unknown type ends only that request");
     }
-    try (Connection toFront = Connection.open(front, DEADLINE, Backend.MAX_FRAME_BYTES)) {
+    try (Connection toFront = Connection.open(front, DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET)) {
       Frame answer = toFront.call(MessageType.GET, 0, new Frame.Payload().addBytes(new byte[0])
           .toBytes(), DEADLINE);
       assertEquals(MessageType.REFUSED, answer.type(), "an empty key is answered, not routed");

@@ -15,6 +15,7 @@ import java.util.Random;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.check.HistoryRecorder;
 import org.fawnpack.kv.check.LinearizabilityChecker;
@@ -39,10 +40,11 @@ class LinearizableChainTest {
   void concurrentClients_fewHotKeys_everyKeysHistoryLinearizable() throws Exception {
     Ring ring = Ring.empty(new RingHash("linearizable chains".getBytes(StandardCharsets.UTF_8)),
         2, 3);
+    ClusterSecret secret = ClusterSecret.generate();
     List<Backend> backends = new ArrayList<>();
     for (int i = 0; i < 3; i++) {
       Backend b = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
-          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build());
+          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build(), secret);
       backends.add(b);
       ring = ring.withMember(b.member());
     }
@@ -51,7 +53,8 @@ class LinearizableChainTest {
     }
     HistoryRecorder recorder = new HistoryRecorder();
     ExecutorService pool = Executors.newFixedThreadPool(6);
-    try (FrontEnd frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0))) {
+    try (FrontEnd frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0),
+        secret)) {
       frontEnd.useRing(ring);
       List<Future<?>> done = new ArrayList<>();
       for (int t = 0; t < 6; t++) {
@@ -59,7 +62,7 @@ class LinearizableChainTest {
         done.add(pool.submit(() -> {
           Random random = new Random(thread);
           try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(),
-              Duration.ofSeconds(20))) {
+              Duration.ofSeconds(20), secret)) {
             for (int i = 0; i < 250; i++) {
               byte[] key = ("hot" + random.nextInt(3)).getBytes(StandardCharsets.UTF_8);
               switch (random.nextInt(4)) {

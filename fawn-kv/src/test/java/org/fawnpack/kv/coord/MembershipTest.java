@@ -21,6 +21,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
+import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.frontend.FrontEnd;
@@ -41,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
 class MembershipTest {
   private static final ClusterPaths PATHS = new ClusterPaths("test");
   private static final Duration WAIT = Duration.ofSeconds(30);
+  private static final ClusterSecret SECRET = ClusterSecret.generate();
 
   @TempDir
   Path dir;
@@ -93,7 +95,8 @@ class MembershipTest {
     List<Coordinator> coordinators = new ArrayList<>();
     for (int f = 0; f < 2; f++) {
       CuratorFramework zk = session();
-      FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0)));
+      FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0),
+          SECRET));
       keep(RingFollower.follow(new RingStore(zk, PATHS), "f" + f, frontEnd));
       coordinators.add(keep(new Coordinator(zk, PATHS, "f" + f, 3, 2, 3).start()));
       frontEnds.add(frontEnd);
@@ -102,7 +105,7 @@ class MembershipTest {
     for (int b = 0; b < 3; b++) {
       CuratorFramework zk = session();
       Backend backend = keep(Backend.open("b" + b, new InetSocketAddress("127.0.0." + (b + 1),
-          0), dir.resolve("b" + b), DatastoreConfig.builder().expectedKeys(64).build()));
+          0), dir.resolve("b" + b), DatastoreConfig.builder().expectedKeys(64).build(), SECRET));
       keep(RingFollower.follow(new RingStore(zk, PATHS), "b" + b, backend));
       assertEquals(-1, backend.epoch(), "no ring before three back-ends registered");
       keep(BackendRegistration.register(zk, PATHS, backend.member()));
@@ -117,7 +120,7 @@ class MembershipTest {
     assertEquals(backends.stream().map(Backend::member).collect(Collectors.toSet()),
         Set.copyOf(ring.members()));
     for (FrontEnd frontEnd : frontEnds) {
-      try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), WAIT)) {
+      try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), WAIT, SECRET)) {
         byte[] key = ("via " + frontEnd.address()).getBytes(StandardCharsets.UTF_8);
         kv.put(key, key);
         assertArrayEquals(key, kv.get(key));
