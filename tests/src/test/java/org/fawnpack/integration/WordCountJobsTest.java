@@ -4,6 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -88,6 +90,17 @@ class WordCountJobsTest {
         result.stdout());
     assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(),
         new Path("/out/wordcount2-runjar")));
+
+    // The energy report, from another process too, finds the JobHistory server through the
+    // written client configuration alone.
+    Matcher submitted = Pattern.compile("submitted (job_\\d+_\\d+)")
+        .matcher(result.stdout() + result.stderr());
+    assertTrue(submitted.find(), "no job id in the output: " + result.stdout());
+    HadoopCommand.Result report = HadoopCommand.hadoopJar(CLUSTER.cluster().clientConfDir(),
+        "energy", "report", submitted.group(1));
+    assertEquals(0, report.exitCode(), report.stderr());
+    assertTrue(report.stdout().contains(submitted.group(1))
+        && report.stdout().contains("wordcount2"), report.stdout());
   }
 
   @Test

@@ -17,8 +17,9 @@ import javax.crypto.spec.SecretKeySpec;
 
 /**
  * The secret every node and client of one cluster shares; connections prove they know it
- * (the wire's {@code Handshake}) and are refused otherwise. Kept in a file only its owner may read or
- * write: a file others can read is refused, since anyone who reads it can join the cluster.
+ * (the wire's {@code Handshake}) and are refused otherwise. Kept in a file only its owner may
+ * read or write: a file others can read is refused, since anyone who reads it can join the
+ * cluster.
  */
 public final class ClusterSecret {
   private static final int MIN_BYTES = 16;

@@ -56,7 +56,8 @@ public final class LinearizabilityChecker {
     BitSet linearized = new BitSet();
     Set<Memo> seen = new HashSet<>();
     Deque<Entry> calls = new ArrayDeque<>();
-    List<byte[]> states = new ArrayList<>(); // a stack; an absent value is null, which Deque refuses
+    // A stack of states; an absent value is null, which an ArrayDeque refuses.
+    List<byte[]> states = new ArrayList<>();
     byte[] state = initial;
     int placedDefinite = 0;
     Entry entry = head.next;
