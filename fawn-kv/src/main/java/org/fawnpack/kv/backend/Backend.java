@@ -37,9 +37,10 @@ import org.slf4j.LoggerFactory;
  * answers, and the answer travels back up the chain to the head, which answers the front-end.
  * Gets are served by the tail, which holds only writes the whole chain has.
  *
- * <p>Repair, epochs from ZooKeeper and STALE_RING are not built yet (docs/fawn-kv.md): a
- * member that is not where the ring says answers REFUSED, and a broken link fails the writes
- * that needed it.
+ * <p>Each epoch of the ring may shrink chains (a member went down); a member whose successor
+ * changed resends its sent list to the new one ({@link ChainForwarder}). A request routed by
+ * another epoch than this back-end's is answered STALE_RING with this back-end's epoch, so the
+ * front-end reroutes; a member that is not where the ring says answers REFUSED.
  */
 public final class Backend implements Closeable, RingFollower.RingUser {
   private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
@@ -52,7 +53,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final DatastoreConfig config;
   private final FrameServer server;
   private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
-  private final ConnectionPool successors;
+  private final ChainForwarder forwarder;
   private final ExecutorService durability;
   private volatile Ring ring;
   private volatile Member self;
@@ -62,7 +63,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.id = id;
     this.dir = dir;
     this.config = config;
-    this.successors = new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret);
+    this.forwarder = new ChainForwarder("backend " + id,
+        new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret));
     this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, secret, this::handle);
     this.durability = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "fawn-kv-durable-" + id);
@@ -91,7 +93,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   /**
    * Serves {@code next} from now on, opening a file for every arc whose chain holds this
-   * back-end; an epoch not newer than the current one is ignored.
+   * back-end and giving the arcs it has their new chains (resending sent lists to new
+   * successors); an epoch not newer than the current one is ignored.
    */
   @Override
   public synchronized void useRing(Ring next) throws IOException {
@@ -100,7 +103,12 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     Member me = member();
     for (Chain chain : next.chains()) {
-      if (chain.members().contains(me) && !arcs.containsKey(chain.range().endInclusive())) {
+      ArcStore arc = arcs.get(chain.range().endInclusive());
+      if (arc != null) {
+        synchronized (arc) {
+          forwarder.chainChanged(arc, me, arc.chain(), chain, next.epoch());
+        }
+      } else if (chain.members().contains(me)) {
         arcs.put(chain.range().endInclusive(), ArcStore.open(dir, chain, config));
       }
     }
@@ -121,8 +129,19 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       replies.send(refused(request, "backend " + id + " has no ring yet"));
       return;
     }
+    byte type = request.type();
+    boolean routed = type == MessageType.GET || type == MessageType.PUT
+        || type == MessageType.DELETE;
+    if (routed && request.epoch() != current.epoch()) {
+      // Routed by another epoch: the sender's ring or this one is behind. Chain messages are
+      // not checked: a member acts on them by its own ring, and refusing one mid-chain would
+      // leave a gap in the next member's file.
+      replies.send(new Frame(MessageType.STALE_RING, request.requestId(), current.epoch(),
+          null));
+      return;
+    }
     Frame.Fields fields = request.fields();
-    switch (request.type()) {
+    switch (type) {
       case MessageType.GET -> get(current, request, fields, replies);
       case MessageType.PUT, MessageType.DELETE -> headWrite(current, request, fields, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
@@ -177,9 +196,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         present = arc.store().contains(engineKey);
       }
       sequence = put ? arc.store().put(engineKey, value) : arc.store().tombstone(engineKey);
-      downstream = forward(arc.chain(), request.type() == MessageType.PUT
-          ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, request.epoch(),
-          arc.chain().range().endInclusive(), key, value, sequence);
+      downstream = forwarder.forward(arc, self, current.epoch(), new SentList.SentWrite(
+          put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence));
     }
     answerWhenDone(arc, sequence, downstream, request, replies,
         present ? MessageType.OK : MessageType.NOT_FOUND);
@@ -203,35 +221,24 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
     synchronized (arc) {
+      long expected = arc.store().lastSequence() + 1;
+      if (sequence > expected) {
+        // An earlier write was lost on the way; the predecessor resends it (its sent list)
+        // before this one, so refusing keeps this file a prefix of the predecessor's.
+        replies.send(refused(request, "backend " + id + ": write " + sequence + " of the arc"
+            + " ending at " + Long.toHexString(arcEnd) + " came before " + expected));
+        return;
+      }
       if (put) {
         arc.store().putAt(engineKey, value, sequence);
       } else {
         arc.store().deleteAt(engineKey, sequence);
       }
-      downstream = forward(arc.chain(), request.type(), request.epoch(), arcEnd, key, value,
-          sequence);
+      // A resend this member already has is forwarded too: its successor may lack it.
+      downstream = forwarder.forward(arc, self, current.epoch(),
+          new SentList.SentWrite(request.type(), key, value, sequence));
     }
     answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
-  }
-
-  /** Sends the write to this member's successor in {@code chain}; null at the tail. */
-  private CompletableFuture<Frame> forward(Chain chain, byte type, long epoch, long arcEnd,
-      byte[] key, byte[] value, long sequence) {
-    List<Member> members = chain.members();
-    int at = members.indexOf(self);
-    if (at == members.size() - 1) {
-      return null;
-    }
-    Member next = members.get(at + 1);
-    Frame.Payload payload = new Frame.Payload().addLong(arcEnd).addBytes(key);
-    if (value != null) {
-      payload.addBytes(value);
-    }
-    try {
-      return successors.to(next).send(type, epoch, payload.addLong(sequence).toBytes());
-    } catch (IOException e) {
-      return CompletableFuture.failedFuture(e);
-    }
   }
 
   /**
@@ -280,7 +287,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   public void close() throws IOException {
     server.close();
     durability.shutdown();
-    successors.close();
+    forwarder.close();
     IOException first = null;
     for (ArcStore arc : arcs.values()) {
       try {

@@ -183,7 +183,7 @@ public final class KvCommand {
 
   private int ring(KvSettings kv, CommandLine line) throws IOException {
     line.noPositionals();
-    try (CuratorFramework zk = KvNodes.session(kv.requireQuorum("ring"))) {
+    try (CuratorFramework zk = KvNodes.session(kv, "ring")) {
       RingStore store = new RingStore(zk, new ClusterPaths(kv.cluster()));
       var stored = store.read(store.ringHash());
       if (stored.isEmpty()) {

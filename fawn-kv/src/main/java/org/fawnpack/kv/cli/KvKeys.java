@@ -16,6 +16,11 @@ public final class KvKeys {
       "fawn.kv.zookeeper.quorum", null,
       "ZooKeeper's host:port list (on a Hadoop cluster, the one Hadoop uses:"
       + " hadoop.zk.address); back-ends, front-ends and ring need it. Unset: none.");
+  public static final ConfigKey<Integer> ZOOKEEPER_SESSION_TIMEOUT_MS = ConfigKey.intKey(
+      "fawn.kv.zookeeper.session-timeout-ms", 15_000, 1_000, 600_000,
+      "ZooKeeper session timeout of each back-end and front-end, in ms: a back-end whose"
+      + " session ends this long after its last sign of life is marked down and its chains"
+      + " shrink. ZooKeeper holds it within 2 to 20 of its tickTime (4 to 40 s embedded).");
   public static final ConfigKey<Integer> VNODES = ConfigKey.intKey("fawn.kv.vnodes", 4, 1, 1024,
       "Virtual nodes per back-end on the ring; used when the first ring is made.");
   public static final ConfigKey<Integer> REPLICAS = ConfigKey.intKey("fawn.kv.replicas", 3, 1,
@@ -32,7 +37,8 @@ public final class KvKeys {
       "File holding the cluster secret every node and client proves when it connects; mode"
       + " 600 (a file others can read is refused). ./fawn kv local makes it when missing.");
 
-  public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM, VNODES,
+  public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
+      ZOOKEEPER_SESSION_TIMEOUT_MS, VNODES,
       REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE);
 
   private KvKeys() {}

@@ -50,9 +50,10 @@ final class KvNodes {
   private KvNodes() {}
 
   /** A ZooKeeper session, connected within 30 s or an error naming the quorum. */
-  static CuratorFramework session(String quorum) throws IOException {
+  static CuratorFramework session(KvSettings settings, String command) throws IOException {
+    String quorum = settings.requireQuorum(command);
     CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(quorum)
-        .sessionTimeoutMs(15_000).connectionTimeoutMs(10_000)
+        .sessionTimeoutMs(settings.sessionTimeoutMs()).connectionTimeoutMs(10_000)
         .retryPolicy(new ExponentialBackoffRetry(200, 10)).build();
     zk.start();
     try {
@@ -72,7 +73,7 @@ final class KvNodes {
       Path data) throws IOException {
     List<Closeable> parts = new ArrayList<>();
     try {
-      CuratorFramework zk = session(settings.requireQuorum("backend"));
+      CuratorFramework zk = session(settings, "backend");
       parts.add(zk);
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
@@ -90,7 +91,7 @@ final class KvNodes {
       throws IOException {
     List<Closeable> parts = new ArrayList<>();
     try {
-      CuratorFramework zk = session(settings.requireQuorum("frontend"));
+      CuratorFramework zk = session(settings, "frontend");
       parts.add(zk);
       FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret());
       parts.add(frontEnd);

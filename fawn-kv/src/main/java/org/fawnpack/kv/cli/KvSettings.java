@@ -15,8 +15,8 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * and the datastore's ({@link DatastoreConfig}); any other {@code fawn.kv.} key is refused by
  * name, so a typo is an error rather than a default.
  */
-record KvSettings(String cluster, String quorum, int vnodes, int replicas, int bootstrapBackends,
-    int requestTimeoutMs, Path secretFile, DatastoreConfig datastore) {
+record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnodes, int replicas,
+    int bootstrapBackends, int requestTimeoutMs, Path secretFile, DatastoreConfig datastore) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -32,7 +32,8 @@ record KvSettings(String cluster, String quorum, int vnodes, int replicas, int b
       }
     }
     return new KvSettings(KvKeys.CLUSTER.read(settings::get),
-        KvKeys.ZOOKEEPER_QUORUM.read(settings::get), KvKeys.VNODES.read(settings::get),
+        KvKeys.ZOOKEEPER_QUORUM.read(settings::get),
+        KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.read(settings::get), KvKeys.VNODES.read(settings::get),
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
         KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
         home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store));

@@ -25,9 +25,10 @@ import org.slf4j.LoggerFactory;
  * The one node that changes the ring: every front-end runs one, ZooKeeper's leader election
  * (Curator's LeaderLatch) makes one of them the leader, and only the leader acts, by
  * compare-and-set on the ring's znode. Today it makes the first epoch once
- * {@code bootstrapBackends} back-ends have registered; joins and leaves after that are logged
- * and not applied, because moving ranges to a joiner and repairing chains are not built yet
- * (docs/fawn-kv.md).
+ * {@code bootstrapBackends} back-ends have registered, and marks a member down in the next
+ * epoch when its registration (an ephemeral node) goes, so chains shrink to their live
+ * members. Joins are logged and not applied: moving ranges to a joiner, and so bringing a down
+ * member back or replacing it, are not built yet (docs/fawn-kv.md).
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -42,7 +43,7 @@ public final class Coordinator implements Closeable {
   private final CuratorCache registrations;
   /** One thread: checks never overlap and never block Curator's event thread. */
   private final ExecutorService checks;
-  private Set<String> reportedMembers = Set.of();
+  private Set<String> reportedUnused = Set.of();
 
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
       int bootstrapBackends, int vnodes, int replicas) {
@@ -127,15 +128,34 @@ public final class Coordinator implements Closeable {
       }
       return;
     }
-    Set<String> inRing = new TreeSet<>();
-    current.get().ring().members().forEach(m -> inRing.add(m.id()));
+    Ring ring = current.get().ring();
     Set<String> registered = new TreeSet<>();
     live.forEach(m -> registered.add(m.id()));
-    if (!registered.equals(inRing) && !registered.equals(reportedMembers)) {
-      reportedMembers = registered;
-      LOG.warn("coordinator {}: registered back-ends {} differ from ring epoch {}'s {}; joins"
-          + " and leaves are not applied yet (no range transfer or repair)", name, registered,
-          current.get().ring().epoch(), inRing);
+    Set<String> gone = new TreeSet<>();
+    for (Member m : ring.members()) {
+      if (!ring.isDown(m.id()) && !registered.contains(m.id())) {
+        gone.add(m.id());
+      }
+    }
+    if (!gone.isEmpty()) {
+      // Its session ended: it is dead or cut off. Its chains shrink to the members that have
+      // the data; writes to them are refused until a replacement joins (not built yet).
+      Ring next = ring.withMembersDown(gone);
+      if (store.publish(next, current)) {
+        LOG.warn("coordinator {}: back-ends {} lost their ZooKeeper sessions; published {}",
+            name, gone, next);
+      } else {
+        checkSoon(); // the ring changed under us: look again
+      }
+      return;
+    }
+    Set<String> unused = new TreeSet<>(registered);
+    ring.members().stream().filter(m -> !ring.isDown(m.id())).forEach(m -> unused.remove(m.id()));
+    if (!unused.isEmpty() && !unused.equals(reportedUnused)) {
+      reportedUnused = unused;
+      LOG.warn("coordinator {}: back-ends {} are registered but not serving in ring epoch {}"
+          + " (new, or down and back); joins are not built yet, so they stay out", name, unused,
+          ring.epoch());
     }
   }
 

@@ -18,6 +18,8 @@ import org.fawnpack.kv.ring.RingHash;
  * vnodes 4
  * replicas 3
  * member b0 10.0.0.11 7070
+ * member b1 10.0.0.12 7070
+ * down b1
  * </pre>
  */
 public final class RingCodec {
@@ -33,6 +35,7 @@ public final class RingCodec {
     ring.members().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
         text.append("member ").append(m.id()).append(' ').append(m.host()).append(' ')
             .append(m.port()).append('\n'));
+    ring.down().stream().sorted().forEach(id -> text.append("down ").append(id).append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -51,6 +54,7 @@ public final class RingCodec {
     int vnodes = -1;
     int replicas = -1;
     List<Member> members = new ArrayList<>();
+    List<String> down = new ArrayList<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -63,6 +67,7 @@ public final class RingCodec {
             only(words, 4, at);
             members.add(member(words, at));
           }
+          case "down" -> down.add(only(words, 2, at)[1]);
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
       } catch (NumberFormatException e) {
@@ -73,7 +78,7 @@ public final class RingCodec {
       throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
     }
     try {
-      return Ring.at(epoch, hash, vnodes, replicas, members);
+      return Ring.at(epoch, hash, vnodes, replicas, members, down);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

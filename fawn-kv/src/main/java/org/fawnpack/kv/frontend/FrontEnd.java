@@ -8,6 +8,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
@@ -24,11 +27,18 @@ import org.fawnpack.kv.wire.MessageType;
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
  * chain, puts and deletes to its head, and relays the answer. Bad keys and values are answered
- * REFUSED here, before they travel. (The hot-object cache, slices of the ring per
- * front-end and STALE_RING come next: docs/fawn-kv.md.)
+ * REFUSED here, before they travel, and so are writes to a chain that lost a member. A back-end
+ * on another ring epoch answers STALE_RING; the request is routed again, a bounded number of
+ * times, once the rings agree. (The hot-object cache and slices of the ring per front-end
+ * come next: docs/fawn-kv.md.)
  */
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
+  /** Reroutes after STALE_RING: a watch delivers a new epoch to every node within this. */
+  static final int STALE_RING_ATTEMPTS = 40;
+  static final long STALE_RING_PAUSE_MS = 50;
+
   private final String name;
+  private final ScheduledExecutorService reroutes;
   private final FrameServer server;
   private final ConnectionPool backends;
   private volatile Ring ring;
@@ -36,6 +46,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret)
       throws IOException {
     this.name = name;
+    this.reroutes = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-reroute-" + name);
+      t.setDaemon(true);
+      return t;
+    });
     this.backends = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
     this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES, secret,
         this::handle);
@@ -95,8 +110,20 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       return;
     }
     fields.end();
+    route(request, key, replies, 1);
+  }
+
+  private void route(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
+    Ring current = ring;
     Chain chain = current.chainForKey(key);
-    Member target = type == MessageType.GET ? chain.tail() : chain.head();
+    boolean get = request.type() == MessageType.GET;
+    if (chain.isEmpty() || (!get && chain.isShort())) {
+      replies.send(refused(request, "the chain of " + chain.range() + " has "
+          + chain.members().size() + " of " + chain.replicas() + " members in ring epoch "
+          + current.epoch() + (get ? ": nothing to read from" : ": writes refused")));
+      return;
+    }
+    Member target = get ? chain.tail() : chain.head();
     Connection backend;
     try {
       backend = backends.to(target);
@@ -104,14 +131,27 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       replies.send(refused(request, "frontend " + name + ": " + e.getMessage()));
       return;
     }
-    backend.send(type, current.epoch(), request.payload()).whenComplete((answer, failure) ->
-        replies.send(failure != null ? error(request, "frontend " + name + ": "
-            + failure.getMessage()) : reply(request, answer.type(), answer.payload())));
+    backend.send(request.type(), current.epoch(), request.payload()).whenComplete(
+        (answer, failure) -> {
+          if (failure != null) {
+            replies.send(error(request, "frontend " + name + ": " + failure.getMessage()));
+          } else if (answer.type() != MessageType.STALE_RING) {
+            replies.send(reply(request, answer.type(), answer.payload()));
+          } else if (attempt < STALE_RING_ATTEMPTS && !reroutes.isShutdown()) {
+            reroutes.schedule(() -> route(request, key, replies, attempt + 1),
+                STALE_RING_PAUSE_MS, TimeUnit.MILLISECONDS);
+          } else {
+            replies.send(refused(request, "frontend " + name + " routes by ring epoch "
+                + current.epoch() + " but " + target + " serves epoch " + answer.epoch()
+                + ", still after " + attempt + " tries"));
+          }
+        });
   }
 
   @Override
   public void close() throws IOException {
     server.close();
+    reroutes.shutdownNow();
     backends.close();
   }
 }

@@ -20,6 +20,12 @@ import org.fawnpack.kv.store.KeyRange;
  * nodes clockwise, skipping any whose host is already in the chain (FAWN's footnote 3, made a
  * rule: a chain never has two members on one host, so losing one machine costs a chain at most
  * one replica).
+ *
+ * <p>A member may be <em>down</em>: its ZooKeeper session ended, so the coordinator marked it in
+ * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and chains
+ * simply leave it out: each chain is the members that were in it before, in the same order, so
+ * every remaining member already holds the arc's data (chain replication's repair by shrinking).
+ * A chain that lost a member is short and takes no writes until a replacement is brought in.
  */
 public final class Ring {
   private final long epoch;
@@ -27,16 +33,25 @@ public final class Ring {
   private final int vnodes;
   private final int replicas;
   private final Map<String, Member> members;
+  private final Set<String> down;
   /** Virtual node positions with the sign bit flipped, so signed order is unsigned ring order. */
   private final long[] sortKeys;
   private final Member[] owners;
 
-  private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members) {
+  private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
+      Set<String> down) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
     this.replicas = replicas;
     this.members = Map.copyOf(members);
+    for (String id : down) {
+      if (!members.containsKey(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is marked down but is not in"
+            + " the ring (epoch " + epoch + ")");
+      }
+    }
+    this.down = Set.copyOf(down);
     TreeMap<Long, Member> byPosition = new TreeMap<>();
     for (Member m : new TreeMap<>(members).values()) {
       for (int i = 0; i < vnodes; i++) {
@@ -61,12 +76,21 @@ public final class Ring {
     if (replicas < 1 || replicas > 16) {
       throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
     }
-    return new Ring(0, hash, vnodes, replicas, Map.of());
+    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of());
   }
 
-  /** The ring of epoch {@code epoch} with exactly {@code members}, as read from its stored form. */
+  /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members) {
+    return at(epoch, hash, vnodes, replicas, members, Set.of());
+  }
+
+  /**
+   * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
+   * are down, as read from its stored form.
+   */
+  public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
+      Collection<Member> members, Collection<String> down) {
     empty(hash, vnodes, replicas); // the same checks
     if (epoch < 0) {
       throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
@@ -77,7 +101,7 @@ public final class Ring {
         throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
       }
     }
-    return new Ring(epoch, hash, vnodes, replicas, byId);
+    return new Ring(epoch, hash, vnodes, replicas, byId, new HashSet<>(down));
   }
 
   /** The next epoch with {@code member} added. */
@@ -88,7 +112,7 @@ public final class Ring {
     }
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down);
   }
 
   /** The next epoch without back-end {@code id}. */
@@ -99,7 +123,30 @@ public final class Ring {
     }
     Map<String, Member> next = new TreeMap<>(members);
     next.remove(id);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next);
+    Set<String> stillDown = new HashSet<>(down);
+    stillDown.remove(id);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown);
+  }
+
+  /**
+   * The next epoch with back-ends {@code ids} down: the same arcs, chains without them.
+   *
+   * @throws IllegalArgumentException when one is not in the ring, or none is newly down
+   */
+  public Ring withMembersDown(Collection<String> ids) {
+    Set<String> nowDown = new HashSet<>(down);
+    for (String id : ids) {
+      if (!members.containsKey(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is not in the ring (epoch "
+            + epoch + ")");
+      }
+      nowDown.add(id);
+    }
+    if (nowDown.equals(down)) {
+      throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
+          + epoch + ")");
+    }
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown);
   }
 
   public long epoch() {
@@ -118,8 +165,18 @@ public final class Ring {
     return hash;
   }
 
+  /** Every member, down ones included (their virtual nodes still bound the arcs). */
   public Collection<Member> members() {
     return members.values();
+  }
+
+  /** The ids of the members that are down. */
+  public Set<String> down() {
+    return down;
+  }
+
+  public boolean isDown(String id) {
+    return down.contains(id);
   }
 
   /** The chain of the arc holding {@code userKey}. */
@@ -158,12 +215,14 @@ public final class Ring {
         chain.add(m);
       }
     }
+    chain.removeIf(m -> down.contains(m.id()));
     return new Chain(new KeyRange(start, end), chain, replicas);
   }
 
   @Override
   public String toString() {
     return "ring epoch " + epoch + ": " + members.size() + " back-ends x " + vnodes
-        + " virtual nodes, " + replicas + " replicas";
+        + " virtual nodes, " + replicas + " replicas" + (down.isEmpty() ? ""
+            : ", down: " + String.join(", ", new java.util.TreeSet<>(down)));
   }
 }

@@ -6,7 +6,7 @@ package org.fawnpack.kv.wire;
  * the request's id: OK, VALUE, NOT_FOUND, REFUSED and ERROR, both with a message for a person:
  * REFUSED says the request was not applied anywhere (misrouted, a short chain, a bad key), so
  * a client may treat it as a definite failure; ERROR says it failed on the way and a write may
- * or may not have taken effect.
+ * or may not have taken effect. STALE_RING: routed by another ring epoch, not applied.
  */
 public final class MessageType {
   public static final byte GET = 1;
@@ -20,6 +20,11 @@ public final class MessageType {
   public static final byte NOT_FOUND = 66;
   public static final byte ERROR = 67;
   public static final byte REFUSED = 68;
+  /**
+   * The request was routed by another ring epoch than the receiver's (whose epoch the reply's
+   * header carries); not applied. The sender reroutes once its ring and the receiver's agree.
+   */
+  public static final byte STALE_RING = 69;
 
   private MessageType() {}
 
@@ -35,6 +40,7 @@ public final class MessageType {
       case NOT_FOUND -> "NOT_FOUND";
       case ERROR -> "ERROR";
       case REFUSED -> "REFUSED";
+      case STALE_RING -> "STALE_RING";
       default -> "type " + (type & 0xff);
     };
   }

@@ -194,7 +194,8 @@ class ChainReplicationTest {
     startCluster(2, 2, 3);
     try (FawnKvClient kv = client()) {
       KvException e = assertThrows(KvException.class, () -> kv.put(bytes("k"), bytes("v")));
-      assertTrue(e.getMessage().contains("has 2 of 3 members: writes refused"), e.getMessage());
+      assertTrue(e.getMessage().contains("has 2 of 3 members in ring epoch ")
+          && e.getMessage().endsWith("writes refused"), e.getMessage());
       assertTrue(e.refused(), "a definite failure: applied nowhere");
       assertNull(kv.get(bytes("k")));
     }

@@ -26,6 +26,17 @@ class RingCodecTest {
   }
 
   @Test
+  void decode_ringWithDownMember_keepsItDownAndItsChains() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
+        .withMember(new Member("b1", "10.0.0.2", 7070))
+        .withMember(new Member("b2", "10.0.0.3", 7070)).withMembersDown(java.util.List.of("b1"));
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(java.util.Set.of("b1"), back.down());
+    assertEquals(ring.chains(), back.chains());
+    assertTrue(new String(RingCodec.encode(ring), StandardCharsets.UTF_8).endsWith("down b1\n"));
+  }
+
+  @Test
   void decode_damagedText_namesWhereLineAndProblem() {
     String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
     assertMessage("fawn-kv-ring 2\n", "line 1");
@@ -35,6 +46,7 @@ class RingCodecTest {
     assertMessage(good.replace("replicas 2\n", ""), "all needed");
     assertMessage(good + "member b0 h2 7071\n", "listed twice");
     assertMessage(good.replace("7070", "0"), "port 0");
+    assertMessage(good + "down b9\n", "b9 is marked down but is not in the ring");
   }
 
   private static void assertMessage(String text, String part) {

@@ -82,6 +82,46 @@ class RingTest {
   }
 
   @Test
+  void withMembersDown_randomClusters_sameArcsAndChainsWithoutTheDownInOrder() {
+    Random random = new Random(47);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 2 + random.nextInt(9));
+      List<String> ids = before.members().stream().map(Member::id).sorted().toList();
+      Set<String> down = new HashSet<>();
+      for (int d = 1 + random.nextInt(ids.size() - 1); d > 0; d--) {
+        down.add(ids.get(random.nextInt(ids.size())));
+      }
+      Ring after = before.withMembersDown(down);
+      assertEquals(before.epoch() + 1, after.epoch());
+      List<Chain> was = before.chains();
+      List<Chain> now = after.chains();
+      assertEquals(was.size(), now.size(), "cluster " + c + ": the arcs moved");
+      for (int i = 0; i < was.size(); i++) {
+        String where = "cluster " + c + ", down " + down + ", arc " + i;
+        assertEquals(was.get(i).range(), now.get(i).range(), where);
+        List<Member> model = new ArrayList<>(was.get(i).members());
+        model.removeIf(m -> down.contains(m.id()));
+        assertEquals(model, now.get(i).members(), where);
+        assertEquals(model.size() < before.replicas(), now.get(i).isShort(), where);
+      }
+    }
+  }
+
+  @Test
+  void withMembersDown_noneNewlyDownOrUnknown_refusedByName() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))
+        .withMember(new Member("b", "h2", 7000)).withMembersDown(List.of("a"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ring.withMembersDown(List.of("a"))).getMessage().contains("down already"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ring.withMembersDown(List.of("zz"))).getMessage().contains("zz"));
+    Ring allDown = ring.withMembersDown(List.of("b"));
+    assertTrue(allDown.chainFor(0).isEmpty());
+    assertTrue(assertThrows(IllegalStateException.class, () -> allDown.chainFor(0).head())
+        .getMessage().contains("every member"));
+  }
+
+  @Test
   void chains_arcsOfEveryVirtualNode_tileTheRingInOrder() {
     Random random = new Random(43);
     for (int c = 0; c < CLUSTERS; c++) {

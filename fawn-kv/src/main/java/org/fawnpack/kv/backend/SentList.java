@@ -1,0 +1,57 @@
+package org.fawnpack.kv.backend;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeMap;
+
+/**
+ * The writes a chain member forwarded to its successor that the tail has not yet confirmed, in
+ * sequence order: chain replication's sent list. A write leaves it when the successor's answer
+ * (which comes back only after the tail committed) arrives; until then it is resent whenever the
+ * successor may have missed it — a new successor after a failure, or a broken connection — so
+ * the next member's file stays a prefix of this one's.
+ */
+final class SentList {
+
+  /** One forwarded write: its chain message type, key, value (null for a delete) and number. */
+  record SentWrite(byte type, byte[] key, byte[] value, long sequence) {}
+
+  private final TreeMap<Long, SentWrite> unconfirmed = new TreeMap<>();
+  private boolean resendNeeded;
+
+  synchronized void add(SentWrite write) {
+    unconfirmed.put(write.sequence(), write);
+  }
+
+  /** The tail committed {@code sequence}: it is on every member after this one. */
+  synchronized void confirmed(long sequence) {
+    unconfirmed.remove(sequence);
+  }
+
+  /** A send failed: the successor may lack it, so everything goes again before what follows. */
+  synchronized void markResendNeeded() {
+    resendNeeded = true;
+  }
+
+  /**
+   * The writes to send again, oldest first, when a resend is needed (clearing the need), or an
+   * empty list. The caller holds the arc's lock, so nothing new is forwarded in between.
+   */
+  synchronized List<SentWrite> takeResend() {
+    if (!resendNeeded) {
+      return List.of();
+    }
+    resendNeeded = false;
+    return new ArrayList<>(unconfirmed.values());
+  }
+
+  /** This member became the tail: what it holds is committed once durable here. */
+  synchronized void clear() {
+    unconfirmed.clear();
+    resendNeeded = false;
+  }
+
+  synchronized int size() {
+    return unconfirmed.size();
+  }
+}

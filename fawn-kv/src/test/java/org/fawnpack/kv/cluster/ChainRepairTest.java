@@ -1,0 +1,174 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.client.KvException;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Repair by shrinking, in one process with the ring handed over in code: a member of a chain of
+ * three stops, a write fails on the way (applied before the break, never acknowledged), then
+ * the next epoch marks the member down. What the surviving members must do is checked from the
+ * outside, through the front-end: the head resends its unconfirmed writes to its new
+ * successor, a new tail serves reads, and the short chain refuses writes by name.
+ */
+class ChainRepairTest {
+  private static final Duration DEADLINE = Duration.ofSeconds(20);
+  private static final ClusterSecret SECRET = ClusterSecret.generate();
+  private static final byte[] KEY = bytes("repaired key");
+
+  @TempDir
+  Path dir;
+
+  private final Map<String, Backend> backends = new HashMap<>();
+  private FrontEnd frontEnd;
+  private Ring ring;
+  private Chain chain;
+
+  @BeforeEach
+  void startChainOfThree() throws IOException {
+    ring = Ring.empty(new RingHash(bytes("chain repair test ring key")), 1, 3);
+    for (int i = 0; i < 3; i++) {
+      Backend b = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
+          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
+      backends.put("b" + i, b);
+      ring = ring.withMember(b.member());
+    }
+    frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0), SECRET);
+    useRing(ring);
+    chain = ring.chainForKey(KEY);
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    frontEnd.close();
+    for (Backend b : backends.values()) {
+      b.close();
+    }
+  }
+
+  private void useRing(Ring next) throws IOException {
+    ring = next;
+    for (Backend b : backends.values()) {
+      b.useRing(next);
+    }
+    frontEnd.useRing(next);
+  }
+
+  /** Stops member {@code index} of the key's chain and publishes the epoch with it down. */
+  private void failMember(int index, FawnKvClient kv, String writeDuringFailure)
+      throws IOException {
+    String id = chain.members().get(index).id();
+    backends.remove(id).close();
+    if (writeDuringFailure != null) {
+      KvException e = assertThrows(KvException.class,
+          () -> kv.put(KEY, bytes(writeDuringFailure)));
+      assertFalse(e.refused(), "applied before the break, so not a definite failure: " + e);
+    }
+    useRing(ring.withMembersDown(List.of(id)));
+  }
+
+  private FawnKvClient client() throws IOException {
+    return FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET);
+  }
+
+  @Test
+  void middleDown_headResendsItsUnconfirmedWrite_andTheTailServesIt() throws Exception {
+    try (FawnKvClient kv = client()) {
+      kv.put(KEY, bytes("v1"));
+      failMember(1, kv, "v2"); // the head applied v2; its forward to the middle broke
+      // The resend runs after the epoch switch; the tail has v2 once it arrived.
+      byte[] seen = kv.get(KEY);
+      for (int i = 0; i < 100 && !Arrays.equals(seen, bytes("v2")); i++) {
+        Thread.sleep(50);
+        seen = kv.get(KEY);
+      }
+      assertArrayEquals(bytes("v2"), seen, "the tail never got the head's unconfirmed write");
+      assertShortChainRefusesWrites(kv);
+    }
+  }
+
+  @Test
+  void tailDown_middleBecomesTail_andServesWhatItHolds() throws IOException {
+    try (FawnKvClient kv = client()) {
+      kv.put(KEY, bytes("v1"));
+      failMember(2, kv, "v2"); // head and middle applied v2; the tail never answered
+      assertArrayEquals(bytes("v2"), kv.get(KEY));
+      assertShortChainRefusesWrites(kv);
+    }
+  }
+
+  @Test
+  void headDown_tailStillServesEveryAcknowledgedWrite() throws IOException {
+    try (FawnKvClient kv = client()) {
+      kv.put(KEY, bytes("v1"));
+      kv.delete(bytes("other"));
+      failMember(0, kv, null);
+      assertArrayEquals(bytes("v1"), kv.get(KEY));
+      assertShortChainRefusesWrites(kv);
+    }
+  }
+
+  private void assertShortChainRefusesWrites(FawnKvClient kv) throws IOException {
+    byte[] before = kv.get(KEY);
+    KvException e = assertThrows(KvException.class, () -> kv.put(KEY, bytes("after")));
+    assertTrue(e.refused() && e.getMessage().contains("has 2 of 3 members in ring epoch "
+        + ring.epoch()) && e.getMessage().contains("writes refused"), e.getMessage());
+    assertArrayEquals(before, kv.get(KEY), "a refused write changed nothing");
+  }
+
+  @Test
+  void chainWrite_sequenceGap_refusedSoTheReplicaStaysAPrefix() throws IOException {
+    var member = chain.members().get(1);
+    try (Connection toMiddle = Connection.open(new InetSocketAddress(member.host(),
+        member.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+      Frame gap = toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(2), DEADLINE);
+      assertEquals(MessageType.REFUSED, gap.type());
+      String message = new String(gap.fields().nextBytes(1000, "message"),
+          StandardCharsets.UTF_8);
+      assertTrue(message.contains("write 2") && message.contains("came before 1"), message);
+      // In order it is taken, and goes on down the chain to the tail.
+      assertEquals(MessageType.OK,
+          toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(1), DEADLINE).type());
+    }
+    try (FawnKvClient kv = client()) {
+      assertArrayEquals(bytes("sent"), kv.get(KEY));
+    }
+  }
+
+  private byte[] chainPut(long sequence) {
+    return new Frame.Payload().addLong(chain.range().endInclusive()).addBytes(KEY)
+        .addBytes(bytes("sent")).addLong(sequence).toBytes();
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
