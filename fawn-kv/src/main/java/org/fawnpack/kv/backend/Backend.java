@@ -259,11 +259,29 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       });
       return;
     }
-    downstream.whenComplete((answer, failure) -> replies.send(failure != null
-        ? error(request, "backend " + id + ": the chain did not complete write " + sequence
-            + ": " + failure.getMessage())
-        : answer.type() == MessageType.OK ? reply(request, success, null)
-            : reply(request, answer.type(), answer.payload())));
+    downstream.whenComplete((answer, failure) -> {
+      if (failure == null && answer.type() == MessageType.OK) {
+        replies.send(reply(request, success, null));
+      } else {
+        // Applied here already, so never REFUSED upstream even when the successor refused
+        // (no ring yet, a gap): the sent list will bring it down the chain later, and a
+        // client told "refused" would take a write that may still appear for one that did not
+        // happen. The issue 15 checker found this.
+        replies.send(error(request, "backend " + id + ": the chain did not complete write "
+            + sequence + ": " + (failure != null ? failure.getMessage()
+                : MessageType.name(answer.type()) + " " + messageOf(answer))));
+      }
+    });
+  }
+
+  private static String messageOf(Frame answer) {
+    try {
+      Frame.Fields fields = answer.fields();
+      return new String(fields.nextBytes(4096, "the message"),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (MalformedFrameException e) {
+      return "(no message)";
+    }
   }
 
   private ArcStore arc(Chain chain) {

@@ -22,7 +22,8 @@ public final class HistoryRecorder {
         k -> java.util.Collections.synchronizedList(new ArrayList<>()));
   }
 
-  public void put(FawnKvClient client, byte[] key, byte[] value) {
+  /** Puts and records; returns the outcome. */
+  public Op.Outcome put(FawnKvClient client, byte[] key, byte[] value) {
     long start = System.nanoTime();
     Op.Outcome outcome;
     try {
@@ -32,6 +33,7 @@ public final class HistoryRecorder {
       outcome = definite(e) ? Op.Outcome.FAILED : Op.Outcome.INDETERMINATE;
     }
     of(key).add(Op.put(value, start, System.nanoTime(), outcome));
+    return outcome;
   }
 
   public void get(FawnKvClient client, byte[] key) {
@@ -44,7 +46,8 @@ public final class HistoryRecorder {
     }
   }
 
-  public void delete(FawnKvClient client, byte[] key) {
+  /** Deletes and records; returns the outcome. */
+  public Op.Outcome delete(FawnKvClient client, byte[] key) {
     long start = System.nanoTime();
     boolean found = false;
     Op.Outcome outcome;
@@ -55,6 +58,7 @@ public final class HistoryRecorder {
       outcome = definite(e) ? Op.Outcome.FAILED : Op.Outcome.INDETERMINATE;
     }
     of(key).add(Op.delete(found, start, System.nanoTime(), outcome));
+    return outcome;
   }
 
   private static boolean definite(IOException e) {

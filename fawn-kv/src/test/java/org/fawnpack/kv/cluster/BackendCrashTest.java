@@ -1,0 +1,231 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.check.HistoryRecorder;
+import org.fawnpack.kv.check.LinearizabilityChecker;
+import org.fawnpack.kv.check.Op;
+import org.fawnpack.kv.cli.EmbeddedZooKeeper;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.client.KvException;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.Coordinator;
+import org.fawnpack.kv.coord.RingFollower;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Back-ends as child JVMs on 127.0.0.1..5 (chains of three), membership in a real in-process
+ * ZooKeeper, a front-end with its coordinator in this JVM. Clients read and write a few keys
+ * while members of one chain are killed with SIGKILL; each key's recorded history, with a
+ * final read of every key, must be linearizable (so no acknowledged write is lost and no read
+ * went back in time), every key must stay readable, and the shrunk chain must refuse writes
+ * by name rather than acknowledge them short.
+ */
+class BackendCrashTest {
+  private static final int BACKENDS = 5;
+  private static final int KEYS = 12;
+  private static final int CLIENTS = 4;
+  private static final Duration DEADLINE = Duration.ofSeconds(15);
+  private static final Duration CLUSTER_WAIT = Duration.ofSeconds(60);
+  private static final ClusterPaths PATHS = new ClusterPaths("fawn");
+
+  @TempDir
+  Path dir;
+
+  private final List<Closeable> open = new ArrayList<>();
+  private final List<BackendProcess> backends = new ArrayList<>();
+  private ClusterSecret secret;
+  private RingStore ringStore;
+  private FrontEnd frontEnd;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
+    open.add(zooKeeper);
+    Path secretFile = dir.resolve("secret");
+    secret = ClusterSecret.loadOrCreate(secretFile);
+    Map<String, String> settings = Map.of(
+        "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
+        "fawn.kv.zookeeper.session-timeout-ms", "4000",
+        "fawn.kv.secret-file", secretFile.toString(),
+        "fawn.kv.index.expected-keys", "1024");
+    for (int i = 1; i <= BACKENDS; i++) {
+      BackendProcess b = BackendProcess.start("b" + i, "127.0.0." + i, dir.resolve("b" + i),
+          settings);
+      backends.add(b);
+      open.add(b);
+    }
+    CuratorFramework zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000,
+        10_000, new ExponentialBackoffRetry(200, 10));
+    zk.start();
+    open.add(zk);
+    assertTrue(zk.blockUntilConnected(30, TimeUnit.SECONDS), "ZooKeeper unreachable");
+    ringStore = new RingStore(zk, PATHS);
+    frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret);
+    open.add(frontEnd);
+    open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
+    open.add(new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start());
+    awaitEpochAbove(0);
+  }
+
+  @AfterEach
+  void stopCluster() throws IOException {
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+
+  @Test
+  void kill9_headOfAChain_historyLinearizable_everyKeyReadable() throws Exception {
+    runWithCrashes(0);
+  }
+
+  @Test
+  void kill9_middleOfAChain_historyLinearizable_everyKeyReadable() throws Exception {
+    runWithCrashes(1);
+  }
+
+  @Test
+  void kill9_tailOfAChain_historyLinearizable_everyKeyReadable() throws Exception {
+    runWithCrashes(2);
+  }
+
+  @Test
+  void kill9_middleAndTailOfOneChain_headServesAlone_historyLinearizable() throws Exception {
+    runWithCrashes(1, 2);
+  }
+
+  /** Kills the members at {@code chainPositions} of key 0's chain while clients run. */
+  private void runWithCrashes(int... chainPositions) throws Exception {
+    HistoryRecorder recorder = new HistoryRecorder();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    List<Future<Integer>> clients = new ArrayList<>();
+    for (int t = 0; t < CLIENTS; t++) {
+      int client = t;
+      clients.add(pool.submit(() -> workload(client, recorder, stop)));
+    }
+    try {
+      Thread.sleep(1_000);
+      Ring before = currentRing();
+      Chain chain = before.chainForKey(key(0));
+      for (int position : chainPositions) {
+        String id = chain.members().get(position).id();
+        backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
+      }
+      awaitEpochAbove(before.epoch());
+      Thread.sleep(1_000);
+    } finally {
+      stop.set(true);
+      pool.shutdown();
+    }
+    int operations = 0;
+    for (Future<Integer> client : clients) {
+      operations += client.get(60, TimeUnit.SECONDS);
+    }
+    try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, secret)) {
+      for (int k = 0; k < KEYS; k++) {
+        long start = System.nanoTime();
+        byte[] value = kv.get(key(k)); // must not fail: every chain kept a live member
+        recorder.histories().computeIfAbsent(ByteBuffer.wrap(key(k)),
+            x -> java.util.Collections.synchronizedList(new ArrayList<>()))
+            .add(Op.get(value, start, System.nanoTime()));
+      }
+      KvException refused = assertThrows(KvException.class, () -> kv.put(key(0), key(0)));
+      assertTrue(refused.refused() && refused.getMessage().contains("writes refused"),
+          refused.getMessage());
+    }
+    assertTrue(operations > 100, "the clients did too little to test anything: " + operations);
+    LinearizabilityChecker checker = new LinearizabilityChecker(5_000_000);
+    for (Map.Entry<ByteBuffer, List<Op>> e : recorder.histories().entrySet()) {
+      List<Op> history = new ArrayList<>(e.getValue());
+      assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, null),
+          new String(e.getKey().array(), StandardCharsets.UTF_8) + ": " + history);
+    }
+  }
+
+  /**
+   * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
+   * a write with an unknown outcome the client only reads until the ring changes: every such
+   * write may take effect at any later time, and a few hundred of them would put the history
+   * beyond any checker's reach (each doubles the orders to try).
+   */
+  private Integer workload(int client, HistoryRecorder recorder, AtomicBoolean stop)
+      throws IOException {
+    Random random = new Random(client);
+    int done = 0;
+    long readOnlyUntilAfter = -1;
+    try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, secret)) {
+      while (!stop.get() && done < 20_000) {
+        byte[] key = key(random.nextInt(KEYS));
+        int dice = random.nextInt(10);
+        boolean mayWrite = frontEnd.epoch() > readOnlyUntilAfter;
+        Op.Outcome outcome = null;
+        if (mayWrite && dice < 4) {
+          outcome = recorder.put(kv, key, ("c" + client + "-" + done)
+              .getBytes(StandardCharsets.UTF_8));
+        } else if (mayWrite && dice < 5) {
+          outcome = recorder.delete(kv, key);
+        } else {
+          recorder.get(kv, key);
+        }
+        if (outcome == Op.Outcome.INDETERMINATE) {
+          readOnlyUntilAfter = frontEnd.epoch();
+        }
+        done++;
+      }
+    }
+    return done;
+  }
+
+  private static byte[] key(int k) {
+    return ("key-" + k).getBytes(StandardCharsets.UTF_8);
+  }
+
+  private Ring currentRing() throws IOException {
+    Optional<RingStore.Versioned> ring = ringStore.read(ringStore.ringHash());
+    return ring.orElseThrow(() -> new IllegalStateException("no ring in ZooKeeper")).ring();
+  }
+
+  private void awaitEpochAbove(long epoch) throws InterruptedException {
+    long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
+    while (frontEnd.epoch() <= epoch) {
+      if (System.nanoTime() > deadline) {
+        List<String> logs = backends.stream().map(BackendProcess::logFile).toList();
+        throw new AssertionError("the front-end stayed at epoch " + frontEnd.epoch() + " for "
+            + CLUSTER_WAIT.toSeconds() + " s; back-end logs: " + logs);
+      }
+      Thread.sleep(50);
+    }
+  }
+}
