@@ -35,9 +35,10 @@ public final class KvCommand {
                   a back-end that other nodes reach at ADDRESS:P (default 127.0.0.1, any port)
         frontend --name NAME [--host ADDRESS] [--port P]
                   a front-end with its coordinator
-        put --frontend HOST:PORT KEY VALUE
-        get --frontend HOST:PORT KEY          prints the value; exit 1 when absent
-        delete --frontend HOST:PORT KEY       exit 1 when absent
+        put --frontend HOST:PORT[,HOST:PORT...] KEY VALUE
+        get --frontend HOST:PORT[,...] KEY    prints the value; exit 1 when absent
+        delete --frontend HOST:PORT[,...] KEY exit 1 when absent
+                  with several front-ends, the next is used when one is down
         ring      the ring's epoch, back-ends and arcs with their chains
       backend, frontend and ring need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
       and request proves the cluster secret in fawn.kv.secret-file (default ~/.fawn-kv/secret,
@@ -152,13 +153,17 @@ public final class KvCommand {
     List<String> words = line.positionals(command.equals("put") ? 2 : 1,
         command.equals("put") ? "KEY VALUE" : "KEY");
     byte[] key = words.get(0).getBytes(StandardCharsets.UTF_8);
-    String[] hostPort = line.required("--frontend").split(":");
-    if (hostPort.length != 2) {
-      throw new IllegalArgumentException("--frontend wants HOST:PORT");
+    List<InetSocketAddress> frontEnds = new ArrayList<>();
+    for (String address : line.required("--frontend").split(",")) {
+      String[] hostPort = address.split(":");
+      if (hostPort.length != 2) {
+        throw new IllegalArgumentException("--frontend wants HOST:PORT[,HOST:PORT...], got '"
+            + address + "'");
+      }
+      frontEnds.add(new InetSocketAddress(hostPort[0],
+          CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535)));
     }
-    InetSocketAddress frontEnd = new InetSocketAddress(hostPort[0],
-        CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535));
-    try (FawnKvClient client = FawnKvClient.connect(frontEnd,
+    try (FawnKvClient client = FawnKvClient.connect(frontEnds,
         Duration.ofMillis(kv.requestTimeoutMs()), kv.secret())) {
       switch (command) {
         case "put" -> client.put(key, words.get(1).getBytes(StandardCharsets.UTF_8));
@@ -194,7 +199,7 @@ public final class KvCommand {
       Ring ring = stored.get().ring();
       out.println(ring);
       ring.members().stream().sorted(java.util.Comparator.comparing(m -> m.id()))
-          .forEach(m -> out.println("  back-end " + m));
+          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)" : "")));
       for (Chain chain : ring.chains()) {
         out.println("  arc " + chain.range() + ": " + chain.members()
             + (chain.isShort() ? " (short: writes refused)" : ""));

@@ -5,12 +5,17 @@ import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.NotSentException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A FAWN-KV client: get, put and delete through a front-end, each with a deadline. Keys are
@@ -25,16 +30,27 @@ import org.fawnpack.kv.wire.MessageType;
  * }
  * }</pre>
  *
- * (Retries, idempotent retried puts, batches and several front-ends come next:
- * docs/fawn-kv.md.)
+ * <p>Given several front-ends, it uses one and moves to the next when that one cannot be
+ * reached or its connection breaks. What is sent again elsewhere is only what certainly had
+ * no effect: a get, or a request that was never written. A put or delete that was sent when
+ * the connection broke fails with an outcome the client cannot know ({@link
+ * KvException#refused()} false), since sending it again could apply it twice. (Idempotent
+ * retried puts, batches and retries of refused requests come next: docs/fawn-kv.md.)
  */
 public final class FawnKvClient implements Closeable {
-  private final Connection connection;
-  private final Duration deadline;
+  private static final Logger LOG = LoggerFactory.getLogger(FawnKvClient.class);
 
-  private FawnKvClient(Connection connection, Duration deadline) {
-    this.connection = connection;
+  private final List<InetSocketAddress> frontEnds;
+  private final Duration deadline;
+  private final ClusterSecret secret;
+  private Connection connection; // guarded by this
+  private int current; // guarded by this: the front-end in use, or to try first
+
+  private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
+      ClusterSecret secret) {
+    this.frontEnds = List.copyOf(frontEnds);
     this.deadline = deadline;
+    this.secret = secret;
   }
 
   /**
@@ -43,8 +59,52 @@ public final class FawnKvClient implements Closeable {
    */
   public static FawnKvClient connect(InetSocketAddress frontEnd, Duration deadline,
       ClusterSecret secret) throws IOException {
-    return new FawnKvClient(Connection.open(frontEnd, deadline, Backend.MAX_FRAME_BYTES, secret),
-        deadline);
+    return connect(List.of(frontEnd), deadline, secret);
+  }
+
+  /**
+   * Connects to the first of {@code frontEnds} that answers, proving the cluster's
+   * {@code secret}; every request waits at most {@code deadline}.
+   *
+   * @throws KvException (refused) when none can be reached
+   */
+  public static FawnKvClient connect(List<InetSocketAddress> frontEnds, Duration deadline,
+      ClusterSecret secret) throws IOException {
+    if (frontEnds.isEmpty()) {
+      throw new IllegalArgumentException("no front-end given");
+    }
+    FawnKvClient client = new FawnKvClient(frontEnds, deadline, secret);
+    client.connection();
+    return client;
+  }
+
+  /** The open connection, or one to the next front-end that answers. */
+  private synchronized Connection connection() throws KvException {
+    if (connection != null && !connection.isBroken()) {
+      return connection;
+    }
+    IOException last = null;
+    for (int tried = 0; tried < frontEnds.size(); tried++) {
+      try {
+        connection = Connection.open(frontEnds.get(current), deadline, Backend.MAX_FRAME_BYTES,
+            secret);
+        return connection;
+      } catch (IOException e) {
+        LOG.debug("front-end {} not reachable: {}", frontEnds.get(current), e.getMessage());
+        last = e;
+        current = (current + 1) % frontEnds.size();
+      }
+    }
+    throw new KvException("no front-end of " + frontEnds + " can be reached; the last said: "
+        + last.getMessage(), true);
+  }
+
+  /** {@code broken} failed: the next request goes to the next front-end. */
+  private synchronized void moveOn(Connection broken) {
+    if (connection == broken) {
+      connection = null;
+      current = (current + 1) % frontEnds.size();
+    }
   }
 
   /** The value stored under {@code key}, or null. */
@@ -76,10 +136,27 @@ public final class FawnKvClient implements Closeable {
   }
 
   private Frame call(byte type, Frame.Payload payload) throws IOException {
-    try {
-      return connection.call(type, 0, payload.toBytes(), deadline);
-    } catch (IOException e) {
-      throw new KvException(MessageType.name(type) + " failed: " + e.getMessage(), e);
+    byte[] bytes = payload.toBytes();
+    long end = System.nanoTime() + deadline.toNanos();
+    for (int attempt = 1; ; attempt++) {
+      Connection c = connection();
+      try {
+        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
+        return c.call(type, 0, bytes, Duration.ofMillis(left));
+      } catch (IOException e) {
+        if (!c.isBroken()) {
+          throw new KvException(MessageType.name(type) + " failed: " + e.getMessage(), e);
+        }
+        moveOn(c);
+        // Only what certainly had no effect goes to another front-end.
+        boolean harmless = type == MessageType.GET || e instanceof NotSentException;
+        if (!harmless || attempt > frontEnds.size() || System.nanoTime() >= end) {
+          String message = MessageType.name(type) + " failed: " + e.getMessage();
+          throw e instanceof NotSentException ? new KvException(message, true)
+              : new KvException(message, e);
+        }
+        LOG.debug("{} to another front-end after: {}", MessageType.name(type), e.getMessage());
+      }
     }
   }
 
@@ -105,7 +182,9 @@ public final class FawnKvClient implements Closeable {
   }
 
   @Override
-  public void close() {
-    connection.close();
+  public synchronized void close() {
+    if (connection != null) {
+      connection.close();
+    }
   }
 }

@@ -73,16 +73,20 @@ public final class Connection implements Closeable {
     }
   }
 
-  /** Sends a request; the future completes with its reply, or fails when the link breaks. */
+  /**
+   * Sends a request; the future completes with its reply, or fails when the link breaks (with
+   * {@link NotSentException} when it had broken before this request was written).
+   */
   public CompletableFuture<Frame> send(byte type, long epoch, byte[] payload) {
     long id = ids.incrementAndGet();
     CompletableFuture<Frame> reply = new CompletableFuture<>();
-    open.put(id, reply);
     try {
       synchronized (out) {
-        if (broken != null) {
-          throw broken;
+        IOException already = broken;
+        if (already != null) {
+          return CompletableFuture.failedFuture(new NotSentException(already));
         }
+        open.put(id, reply);
         new Frame(type, id, epoch, payload).writeTo(out);
         out.flush();
       }

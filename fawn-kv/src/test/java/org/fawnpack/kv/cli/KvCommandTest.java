@@ -73,6 +73,21 @@ class KvCommandTest {
   }
 
   @Test
+  void get_firstFrontEndDown_usesTheNextInTheList() throws Exception {
+    int down;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      down = probe.getLocalPort(); // nothing listens there once the probe closes
+    }
+    String both = "127.0.0.1:" + down + "," + frontEnd;
+    assertEquals(0, run(secretSetting, "put", "--frontend", both, "listed", "twice"), err());
+    assertEquals(0, run(secretSetting, "get", "--frontend", both, "listed"), err());
+    assertEquals("twice\n", out());
+    assertEquals(1, run(secretSetting, "get", "--frontend", "127.0.0.1:" + down, "listed"));
+    assertTrue(err().contains("no front-end of [/127.0.0.1:" + down + "] can be reached"), err());
+  }
+
+  @Test
   void ring_withTheQuorum_printsEpochBackendsAndEveryArc() {
     assertEquals(0, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(), "ring"),
         err());
@@ -102,6 +117,8 @@ class KvCommandTest {
     assertEquals(2, run(secretSetting, "put", "--frontend", frontEnd, "only-a-key"));
     assertTrue(err().contains("expected KEY VALUE"), err());
     assertEquals(2, run(secretSetting, "get", "--frontend", "nowhere", "k"));
+    assertTrue(err().contains("--frontend wants HOST:PORT[,HOST:PORT...], got 'nowhere'"),
+        err());
     assertEquals(2, run("local", "--backends", "many"));
     assertTrue(err().contains("--backends must be a whole number"), err());
   }

@@ -49,7 +49,8 @@ import org.junit.jupiter.api.io.TempDir;
  * while members of one chain are killed with SIGKILL; each key's recorded history, with a
  * final read of every key, must be linearizable (so no acknowledged write is lost and no read
  * went back in time), every key must stay readable, and the shrunk chain must refuse writes
- * by name rather than acknowledge them short.
+ * by name rather than acknowledge them short. One case kills the leading front-end first:
+ * clients move to the other, whose coordinator then repairs a back-end's crash.
  */
 class BackendCrashTest {
   private static final int BACKENDS = 5;
@@ -63,7 +64,10 @@ class BackendCrashTest {
   Path dir;
 
   private final List<Closeable> open = new ArrayList<>();
-  private final List<BackendProcess> backends = new ArrayList<>();
+  private final List<NodeProcess> backends = new ArrayList<>();
+  private Map<String, String> settings;
+  private CuratorFramework zk;
+  private Coordinator coordinator;
   private ClusterSecret secret;
   private RingStore ringStore;
   private FrontEnd frontEnd;
@@ -74,18 +78,18 @@ class BackendCrashTest {
     open.add(zooKeeper);
     Path secretFile = dir.resolve("secret");
     secret = ClusterSecret.loadOrCreate(secretFile);
-    Map<String, String> settings = Map.of(
+    settings = Map.of(
         "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
         "fawn.kv.zookeeper.session-timeout-ms", "4000",
         "fawn.kv.secret-file", secretFile.toString(),
         "fawn.kv.index.expected-keys", "1024");
     for (int i = 1; i <= BACKENDS; i++) {
-      BackendProcess b = BackendProcess.start("b" + i, "127.0.0." + i, dir.resolve("b" + i),
+      NodeProcess b = NodeProcess.backend("b" + i, "127.0.0." + i, dir.resolve("b" + i),
           settings);
       backends.add(b);
       open.add(b);
     }
-    CuratorFramework zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000,
+    zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000,
         10_000, new ExponentialBackoffRetry(200, 10));
     zk.start();
     open.add(zk);
@@ -94,12 +98,13 @@ class BackendCrashTest {
     frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret);
     open.add(frontEnd);
     open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
-    open.add(new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start());
+    coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
     awaitEpochAbove(0);
   }
 
   @AfterEach
   void stopCluster() throws IOException {
+    coordinator.close();
     for (int i = open.size() - 1; i >= 0; i--) {
       open.get(i).close();
     }
@@ -125,25 +130,73 @@ class BackendCrashTest {
     runWithCrashes(1, 2);
   }
 
+  @Test
+  void kill9_leadingFrontEndThenABackend_clientsMoveOn_otherCoordinatorRepairs()
+      throws Exception {
+    int port;
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName("127.0.0.1"))) {
+      port = probe.getLocalPort();
+    }
+    NodeProcess f1 = NodeProcess.frontEnd("f1", "127.0.0.1", port, dir.resolve("f1"), settings);
+    open.add(f1);
+    // f1 leads once this front-end's coordinator leaves the election and joins behind it.
+    awaitElection(2);
+    coordinator.close();
+    coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
+    awaitElection(2);
+    assertTrue(!coordinator.isLeader(), "f1 should lead now");
+    List<InetSocketAddress> frontEnds = List.of(new InetSocketAddress("127.0.0.1", port),
+        frontEnd.address());
+    runWorkload(frontEnds, () -> {
+      f1.kill9();
+      Thread.sleep(1_000);
+      crash(currentRing(), 1);
+    });
+    assertTrue(coordinator.isLeader(), "this front-end's coordinator took over from f1");
+  }
+
+  /** Waits until {@code participants} coordinators are in the election. */
+  private void awaitElection(int participants) throws Exception {
+    long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
+    while (zk.getChildren().forPath(PATHS.coordinator()).size() != participants) {
+      assertTrue(System.nanoTime() < deadline, "the election never had " + participants);
+      Thread.sleep(50);
+    }
+  }
+
   /** Kills the members at {@code chainPositions} of key 0's chain while clients run. */
   private void runWithCrashes(int... chainPositions) throws Exception {
+    runWorkload(List.of(frontEnd.address()), () -> crash(currentRing(), chainPositions));
+  }
+
+  /** Kills members of key 0's chain in {@code before} and waits for the next epoch. */
+  private void crash(Ring before, int... chainPositions) throws Exception {
+    Chain chain = before.chainForKey(key(0));
+    for (int position : chainPositions) {
+      String id = chain.members().get(position).id();
+      backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
+    }
+    awaitEpochAbove(before.epoch());
+  }
+
+  /** What a test does to the cluster while the clients run. */
+  private interface Faults {
+    void inject() throws Exception;
+  }
+
+  private void runWorkload(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
     HistoryRecorder recorder = new HistoryRecorder();
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<Future<Integer>> clients = new ArrayList<>();
     for (int t = 0; t < CLIENTS; t++) {
       int client = t;
-      clients.add(pool.submit(() -> workload(client, recorder, stop)));
+      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop)));
     }
     try {
       Thread.sleep(1_000);
-      Ring before = currentRing();
-      Chain chain = before.chainForKey(key(0));
-      for (int position : chainPositions) {
-        String id = chain.members().get(position).id();
-        backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
-      }
-      awaitEpochAbove(before.epoch());
+      faults.inject();
       Thread.sleep(1_000);
     } finally {
       stop.set(true);
@@ -180,12 +233,12 @@ class BackendCrashTest {
    * write may take effect at any later time, and a few hundred of them would put the history
    * beyond any checker's reach (each doubles the orders to try).
    */
-  private Integer workload(int client, HistoryRecorder recorder, AtomicBoolean stop)
-      throws IOException {
+  private Integer workload(int client, List<InetSocketAddress> frontEnds,
+      HistoryRecorder recorder, AtomicBoolean stop) throws IOException {
     Random random = new Random(client);
     int done = 0;
     long readOnlyUntilAfter = -1;
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, secret)) {
+    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
       while (!stop.get() && done < 20_000) {
         byte[] key = key(random.nextInt(KEYS));
         int dice = random.nextInt(10);
@@ -221,7 +274,7 @@ class BackendCrashTest {
     long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
     while (frontEnd.epoch() <= epoch) {
       if (System.nanoTime() > deadline) {
-        List<String> logs = backends.stream().map(BackendProcess::logFile).toList();
+        List<String> logs = backends.stream().map(NodeProcess::logFile).toList();
         throw new AssertionError("the front-end stayed at epoch " + frontEnd.epoch() + " for "
             + CLUSTER_WAIT.toSeconds() + " s; back-end logs: " + logs);
       }

@@ -10,36 +10,48 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * A back-end as a child JVM ({@code fawn kv backend}, on this test's class path), so a fault
- * test can kill it with SIGKILL as a crash would: no shutdown hook, no flush, sockets reset by
- * the kernel. Its output goes to {@code <id>.log} beside its data.
+ * A back-end or front-end as a child JVM ({@code fawn kv backend|frontend}, on this test's
+ * class path), so a fault test can kill it with SIGKILL as a crash would: no shutdown hook, no
+ * flush, sockets reset by the kernel. Its output goes to {@code <id>.log} in its directory.
  */
-final class BackendProcess implements Closeable {
+final class NodeProcess implements Closeable {
   private final String id;
   private final Process process;
   private final Path log;
 
-  private BackendProcess(String id, Process process, Path log) {
+  private NodeProcess(String id, Process process, Path log) {
     this.id = id;
     this.process = process;
     this.log = log;
   }
 
   /** Starts back-end {@code id} on {@code host} (any port) with {@code settings} as -D. */
-  static BackendProcess start(String id, String host, Path dir, Map<String, String> settings)
+  static NodeProcess backend(String id, String host, Path dir, Map<String, String> settings)
       throws IOException {
+    return start(id, dir, settings, List.of("backend", "--id", id, "--data",
+        dir.resolve("data").toString(), "--host", host));
+  }
+
+  /** Starts front-end {@code name} with its coordinator on {@code host:port}. */
+  static NodeProcess frontEnd(String name, String host, int port, Path dir,
+      Map<String, String> settings) throws IOException {
+    return start(name, dir, settings, List.of("frontend", "--name", name, "--host", host,
+        "--port", Integer.toString(port)));
+  }
+
+  private static NodeProcess start(String id, Path dir, Map<String, String> settings,
+      List<String> commandArgs) throws IOException {
     Files.createDirectories(dir);
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx96m",
         "-XX:TieredStopAtLevel=1", "-cp", System.getProperty("java.class.path"),
         "org.fawnpack.kv.cli.KvCommand"));
     settings.forEach((key, value) -> command.add("-D" + key + "=" + value));
-    command.addAll(List.of("backend", "--id", id, "--data", dir.resolve("data").toString(),
-        "--host", host));
+    command.addAll(commandArgs);
     Path log = dir.resolve(id + ".log");
     Process process = new ProcessBuilder(command).redirectErrorStream(true)
         .redirectOutput(log.toFile()).start();
-    return new BackendProcess(id, process, log);
+    return new NodeProcess(id, process, log);
   }
 
   String id() {
@@ -50,7 +62,7 @@ final class BackendProcess implements Closeable {
   void kill9() throws InterruptedException {
     process.destroyForcibly(); // SIGKILL on Linux
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
-      throw new IllegalStateException("back-end " + id + " still runs 10 s after SIGKILL");
+      throw new IllegalStateException(id + " still runs 10 s after SIGKILL");
     }
   }
 
