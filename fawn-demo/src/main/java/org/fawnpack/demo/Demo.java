@@ -182,8 +182,8 @@ public final class Demo {
       List<String> applications = jobIds.stream()
           .map(id -> id.replaceFirst("^job_", "application_")).toList();
       if (!cluster.awaitEnergyHistory(applications, java.time.Duration.ofSeconds(30))) {
-        out.println("Energy comparison: a job's application is still on a node after 30 s;"
-            + " its application joules may be missing");
+        out.println("Energy comparison: a job's application is still on a node, or its"
+            + " energy history not written, after 30 s; its application joules may be missing");
       }
       List<EnergyReportModel> models = new java.util.ArrayList<>();
       for (String jobId : jobIds) {

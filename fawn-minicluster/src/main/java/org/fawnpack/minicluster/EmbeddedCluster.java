@@ -11,7 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
@@ -28,7 +30,7 @@ import org.apache.hadoop.yarn.server.nodemanager.containermanager.application.Ap
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
-import org.fawnpack.energy.EnergyKeys;
+import org.fawnpack.energy.HistoryFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,27 +165,48 @@ public final class EmbeddedCluster implements AutoCloseable {
   }
 
   /**
-   * Waits until every NodeManager has stopped {@code applicationIds} and then for the
-   * energy collectors' history files, which a collector writes two sample intervals after its
-   * NodeManager stops an application. A report read right after a job ends would otherwise miss
-   * the last nodes' files (and show no application joules).
+   * Waits until every NodeManager has stopped {@code applicationIds} and, with the energy
+   * collector, until each node that ran one of them has written and closed its history file
+   * (a collector writes it two sample intervals after its NodeManager stops the application).
+   * A report read right after a job ends would otherwise miss the last nodes' files and show no
+   * application joules.
    *
-   * @return false when an application was still on a node after {@code limit}
+   * @return false when that had not happened after {@code limit}
    */
   public boolean awaitEnergyHistory(Collection<String> applicationIds, Duration limit)
-      throws InterruptedException {
+      throws InterruptedException, IOException {
     requireStarted();
     long deadline = System.nanoTime() + limit.toNanos();
     List<ApplicationId> ids = applicationIds.stream().map(ApplicationId::fromString).toList();
-    while (anyOnANode(ids)) {
+    while (anyOnANode(ids) || (spec.energyCollector() && !historyWritten(ids))) {
       if (System.nanoTime() > deadline) {
         return false;
       }
-      Thread.sleep(200);
+      Thread.sleep(200); // polled: the NodeManagers and collectors give no event to wait on
     }
-    if (spec.energyCollector()) {
-      // The collector's two intervals, and one more for the write itself.
-      Thread.sleep(3L * EnergyKeys.SAMPLE_INTERVAL_MS.read(spec.energyProperties()::get));
+    return true;
+  }
+
+  /** Whether every node that ran one of {@code ids} has a closed history file for it. */
+  private boolean historyWritten(List<ApplicationId> ids) throws IOException {
+    String historyDir = HistoryFormat.historyDir(yarn.getNodeManager(0).getConfig());
+    DistributedFileSystem fs = dfs.getFileSystem();
+    for (ApplicationId id : ids) {
+      int nodes = 0;
+      for (int i = 0; i < spec.totalNodeManagers(); i++) {
+        nodes += yarn.getNodeManager(i).getNMContext().getApplications().containsKey(id) ? 1 : 0;
+      }
+      org.apache.hadoop.fs.Path dir = HistoryFormat.applicationDir(fs.getConf(), historyDir,
+          id.toString());
+      int closed = 0;
+      if (fs.exists(dir)) {
+        for (FileStatus file : fs.listStatus(dir)) {
+          closed += fs.isFileClosed(file.getPath()) ? 1 : 0;
+        }
+      }
+      if (closed < nodes) {
+        return false;
+      }
     }
     return true;
   }

@@ -269,19 +269,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         // happen. The issue 15 checker found this.
         replies.send(error(request, "backend " + id + ": the chain did not complete write "
             + sequence + ": " + (failure != null ? failure.getMessage()
-                : MessageType.name(answer.type()) + " " + messageOf(answer))));
+                : MessageType.name(answer.type()) + " " + MessageType.messageOf(answer))));
       }
     });
-  }
-
-  private static String messageOf(Frame answer) {
-    try {
-      Frame.Fields fields = answer.fields();
-      return new String(fields.nextBytes(4096, "the message"),
-          java.nio.charset.StandardCharsets.UTF_8);
-    } catch (MalformedFrameException e) {
-      return "(no message)";
-    }
   }
 
   private ArcStore arc(Chain chain) {

@@ -3,7 +3,6 @@ package org.fawnpack.kv.client;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -162,9 +161,8 @@ public final class FawnKvClient implements Closeable {
 
   private static Frame expect(Frame answer, byte type) throws IOException {
     if (answer.type() == MessageType.ERROR || answer.type() == MessageType.REFUSED) {
-      Frame.Fields fields = answer.fields();
-      throw new KvException(new String(fields.nextBytes(Integer.MAX_VALUE, "the message"),
-          StandardCharsets.UTF_8), answer.type() == MessageType.REFUSED);
+      throw new KvException(MessageType.messageOf(answer),
+          answer.type() == MessageType.REFUSED);
     }
     if (answer.type() != type) {
       throw new KvException("expected " + MessageType.name(type) + ", the front-end answered "

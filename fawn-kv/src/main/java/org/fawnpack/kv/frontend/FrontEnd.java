@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
@@ -34,11 +35,12 @@ import org.fawnpack.kv.wire.MessageType;
  */
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
   /** Reroutes after STALE_RING: a watch delivers a new epoch to every node within this. */
-  static final int STALE_RING_ATTEMPTS = 40;
-  static final long STALE_RING_PAUSE_MS = 50;
+  public static final int STALE_RING_ATTEMPTS = 40;
+  public static final long STALE_RING_PAUSE_MS = 50;
 
   private final String name;
   private final ScheduledExecutorService reroutes;
+  private final AtomicLong staleRingAnswers = new AtomicLong();
   private final FrameServer server;
   private final ConnectionPool backends;
   private volatile Ring ring;
@@ -77,6 +79,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     if (ring == null || next.epoch() > ring.epoch()) {
       ring = next;
     }
+  }
+
+  /** How many STALE_RING answers back-ends have given this front-end since it started. */
+  public long staleRingAnswers() {
+    return staleRingAnswers.get();
   }
 
   /** The epoch it routes by, or -1 before it has a ring. */
@@ -135,9 +142,14 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         (answer, failure) -> {
           if (failure != null) {
             replies.send(error(request, "frontend " + name + ": " + failure.getMessage()));
-          } else if (answer.type() != MessageType.STALE_RING) {
+            return;
+          }
+          if (answer.type() != MessageType.STALE_RING) {
             replies.send(reply(request, answer.type(), answer.payload()));
-          } else if (attempt < STALE_RING_ATTEMPTS && !reroutes.isShutdown()) {
+            return;
+          }
+          staleRingAnswers.incrementAndGet();
+          if (attempt < STALE_RING_ATTEMPTS && !reroutes.isShutdown()) {
             reroutes.schedule(() -> route(request, key, replies, attempt + 1),
                 STALE_RING_PAUSE_MS, TimeUnit.MILLISECONDS);
           } else {

@@ -55,6 +55,20 @@ public final class MessageType {
     return withMessage(REFUSED, request, message);
   }
 
+  /**
+   * The text of a REFUSED or ERROR reply (what {@link #refused} and {@link #error} wrote), or
+   * a note saying it has none.
+   */
+  public static String messageOf(Frame reply) {
+    try {
+      Frame.Fields fields = reply.fields();
+      return new String(fields.nextBytes(reply.payload().length, "the message"),
+          java.nio.charset.StandardCharsets.UTF_8);
+    } catch (MalformedFrameException e) {
+      return "(" + name(reply.type()) + " without a message: " + e.getMessage() + ")";
+    }
+  }
+
   private static Frame withMessage(byte type, Frame request, String message) {
     return new Frame(type, request.requestId(), request.epoch(),
         new Frame.Payload().addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))

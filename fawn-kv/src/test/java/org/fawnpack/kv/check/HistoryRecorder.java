@@ -46,6 +46,14 @@ public final class HistoryRecorder {
     }
   }
 
+  /** Reads and records; a failure is thrown, not dropped (a read that must succeed). */
+  public byte[] getOrThrow(FawnKvClient client, byte[] key) throws IOException {
+    long start = System.nanoTime();
+    byte[] value = client.get(key);
+    of(key).add(Op.get(value, start, System.nanoTime()));
+    return value;
+  }
+
   /** Deletes and records; returns the outcome. */
   public Op.Outcome delete(FawnKvClient client, byte[] key) {
     long start = System.nanoTime();

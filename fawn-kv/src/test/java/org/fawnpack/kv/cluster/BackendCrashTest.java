@@ -141,11 +141,10 @@ class BackendCrashTest {
     NodeProcess f1 = NodeProcess.frontEnd("f1", "127.0.0.1", port, dir.resolve("f1"), settings);
     open.add(f1);
     // f1 leads once this front-end's coordinator leaves the election and joins behind it.
-    awaitElection(2);
-    coordinator.close();
+    awaitElection(List.of("f0", "f1"));
+    coordinator.close(); // deletes its election node in the background
     coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
-    awaitElection(2);
-    assertTrue(!coordinator.isLeader(), "f1 should lead now");
+    awaitElection(List.of("f1", "f0"));
     List<InetSocketAddress> frontEnds = List.of(new InetSocketAddress("127.0.0.1", port),
         frontEnd.address());
     runWorkload(frontEnds, () -> {
@@ -156,12 +155,29 @@ class BackendCrashTest {
     assertTrue(coordinator.isLeader(), "this front-end's coordinator took over from f1");
   }
 
-  /** Waits until {@code participants} coordinators are in the election. */
-  private void awaitElection(int participants) throws Exception {
+  /**
+   * Waits until the election holds exactly {@code inOrder} (ids, leader first: Curator's
+   * LeaderLatch leads with the lowest sequence number, and its node holds its id).
+   */
+  private void awaitElection(List<String> inOrder) throws Exception {
     long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
-    while (zk.getChildren().forPath(PATHS.coordinator()).size() != participants) {
-      assertTrue(System.nanoTime() < deadline, "the election never had " + participants);
+    List<String> seen = List.of();
+    while (!seen.equals(inOrder)) {
+      assertTrue(System.nanoTime() < deadline, "the election stayed " + seen + ", not "
+          + inOrder);
       Thread.sleep(50);
+      List<String> nodes = new ArrayList<>(zk.getChildren().forPath(PATHS.coordinator()));
+      nodes.sort(java.util.Comparator.comparing(n -> n.substring(n.lastIndexOf('-') + 1)));
+      List<String> ids = new ArrayList<>();
+      for (String node : nodes) {
+        try {
+          ids.add(new String(zk.getData().forPath(PATHS.coordinator() + "/" + node),
+              StandardCharsets.UTF_8));
+        } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
+          ids.add("(gone)"); // deleted while listed: look again
+        }
+      }
+      seen = ids;
     }
   }
 
@@ -208,11 +224,7 @@ class BackendCrashTest {
     }
     try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, secret)) {
       for (int k = 0; k < KEYS; k++) {
-        long start = System.nanoTime();
-        byte[] value = kv.get(key(k)); // must not fail: every chain kept a live member
-        recorder.histories().computeIfAbsent(ByteBuffer.wrap(key(k)),
-            x -> java.util.Collections.synchronizedList(new ArrayList<>()))
-            .add(Op.get(value, start, System.nanoTime()));
+        recorder.getOrThrow(kv, key(k)); // every chain kept a live member
       }
       KvException refused = assertThrows(KvException.class, () -> kv.put(key(0), key(0)));
       assertTrue(refused.refused() && refused.getMessage().contains("writes refused"),

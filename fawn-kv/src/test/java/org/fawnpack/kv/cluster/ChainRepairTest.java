@@ -151,8 +151,7 @@ class ChainRepairTest {
         member.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
       Frame gap = toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(2), DEADLINE);
       assertEquals(MessageType.REFUSED, gap.type());
-      String message = new String(gap.fields().nextBytes(1000, "message"),
-          StandardCharsets.UTF_8);
+      String message = MessageType.messageOf(gap);
       assertTrue(message.contains("write 2") && message.contains("came before 1"), message);
       // In order it is taken, and goes on down the chain to the tail.
       assertEquals(MessageType.OK,

@@ -240,8 +240,7 @@ class ChainReplicationTest {
       Frame answer = toHead.call(MessageType.GET, ring.epoch(),
           new Frame.Payload().addBytes(key).toBytes(), DEADLINE);
       assertEquals(MessageType.REFUSED, answer.type());
-      String message = new String(answer.fields().nextBytes(1000, "message"),
-          StandardCharsets.UTF_8);
+      String message = MessageType.messageOf(answer);
       assertTrue(message.contains("is not the tail") && message.contains(chain.tail().id()),
           message);
       Frame unknown = toHead.call((byte) 99, ring.epoch(), new byte[0], DEADLINE);

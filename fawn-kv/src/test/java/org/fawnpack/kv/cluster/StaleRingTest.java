@@ -103,7 +103,11 @@ class StaleRingTest {
           throw new java.io.UncheckedIOException(e);
         }
       });
-      Thread.sleep(300); // several STALE_RING answers and reroutes by then
+      // The put is being rerouted once a back-end has answered STALE_RING (bounded wait).
+      for (int i = 0; i < 200 && frontEnd.staleRingAnswers() == 0; i++) {
+        Thread.sleep(10);
+      }
+      assertTrue(frontEnd.staleRingAnswers() > 0, "no STALE_RING answer within 2 s");
       frontEnd.useRing(newer);
       put.get(20, TimeUnit.SECONDS);
       assertArrayEquals(bytes("v"), kv.get(bytes("k")));
@@ -118,6 +122,8 @@ class StaleRingTest {
       KvException e = assertThrows(KvException.class, () -> kv.put(bytes("k"), bytes("v")));
       assertTrue(e.refused() && e.getMessage().contains("routes by ring epoch 5")
           && e.getMessage().contains("serves epoch 4"), e.getMessage());
+      assertEquals(FrontEnd.STALE_RING_ATTEMPTS, frontEnd.staleRingAnswers(),
+          "every try was answered STALE_RING, and the tries are bounded");
       backendsUse(newer);
       assertEquals(null, kv.get(bytes("k")), "a STALE_RING request is applied nowhere");
     }
