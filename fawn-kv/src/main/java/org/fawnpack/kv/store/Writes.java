@@ -43,14 +43,7 @@ final class Writes {
   long put(byte[] key, byte[] value, long hash) throws IOException {
     lock.lock();
     try {
-      IndexedLog g = openForWrite();
-      int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
-      long sequence = nextSequence++;
-      long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
-      seams.reached(TestSeams.Seam.WRITE_APPENDED);
-      place(g, slot, hash, offset);
-      afterWrite(g, sequence);
-      return sequence;
+      return appendPut(openForWrite(), key, value, hash, nextSequence);
     } finally {
       lock.unlock();
     }
@@ -68,14 +61,7 @@ final class Writes {
       if (slot < 0 && !evenIfAbsent) {
         return 0;
       }
-      long sequence = nextSequence++;
-      g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
-      seams.reached(TestSeams.Seam.WRITE_APPENDED);
-      if (slot >= 0) {
-        current.remove(g, slot);
-      }
-      afterWrite(g, sequence);
-      return sequence;
+      return appendDelete(g, slot, key, nextSequence);
     } finally {
       lock.unlock();
     }
@@ -92,13 +78,7 @@ final class Writes {
       if (sequence < nextSequence) {
         return false;
       }
-      IndexedLog g = openForWrite();
-      int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
-      nextSequence = sequence + 1;
-      long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
-      seams.reached(TestSeams.Seam.WRITE_APPENDED);
-      place(g, slot, hash, offset);
-      afterWrite(g, sequence);
+      appendPut(openForWrite(), key, value, hash, sequence);
       return true;
     } finally {
       lock.unlock();
@@ -107,7 +87,8 @@ final class Writes {
 
   /**
    * Appends a tombstone under a sequence number a chain's head gave it; as {@link #putAt}, false
-   * when that number was applied already.
+   * when that number was applied already. Written even for a key absent here, so the number is
+   * in the log: durable like any other, and not handed out again after a reopen.
    */
   boolean deleteAt(byte[] key, long hash, long sequence) throws IOException {
     lock.lock();
@@ -116,20 +97,36 @@ final class Writes {
         return false;
       }
       IndexedLog g = openForWrite();
-      int slot = g.index().find(hash, keyCheck.of(g.log(), key));
-      nextSequence = sequence + 1;
-      // Written even for a key absent here, so the number is in the log: durable like any
-      // other, and not handed out again after a reopen.
-      g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
-      seams.reached(TestSeams.Seam.WRITE_APPENDED);
-      if (slot >= 0) {
-        current.remove(g, slot);
-      }
-      afterWrite(g, sequence);
+      appendDelete(g, g.index().find(hash, keyCheck.of(g.log(), key)), key, sequence);
       return true;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Appends and indexes a put numbered {@code sequence} (writer lock held). */
+  private long appendPut(IndexedLog g, byte[] key, byte[] value, long hash, long sequence)
+      throws IOException {
+    int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
+    nextSequence = sequence + 1;
+    long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
+    seams.reached(TestSeams.Seam.WRITE_APPENDED);
+    place(g, slot, hash, offset);
+    afterWrite(g, sequence);
+    return sequence;
+  }
+
+  /** Appends a tombstone numbered {@code sequence}, clearing bucket {@code slot} if found. */
+  private long appendDelete(IndexedLog g, int slot, byte[] key, long sequence)
+      throws IOException {
+    nextSequence = sequence + 1;
+    g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+    seams.reached(TestSeams.Seam.WRITE_APPENDED);
+    if (slot >= 0) {
+      current.remove(g, slot);
+    }
+    afterWrite(g, sequence);
+    return sequence;
   }
 
   /** The current log for a write (writer lock held): first fails if a background sync failed. */
