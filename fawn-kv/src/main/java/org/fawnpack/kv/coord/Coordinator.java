@@ -7,8 +7,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
@@ -41,8 +42,11 @@ public final class Coordinator implements Closeable {
   private final int replicas;
   private final LeaderLatch latch;
   private final CuratorCache registrations;
+  /** After a failed check (ZooKeeper unreachable, say), the next try: none may be lost. */
+  private static final long RETRY_AFTER_FAILURE_MS = 1_000;
+
   /** One thread: checks never overlap and never block Curator's event thread. */
-  private final ExecutorService checks;
+  private final ScheduledExecutorService checks;
   private Set<String> reportedUnused = Set.of();
 
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
@@ -60,7 +64,7 @@ public final class Coordinator implements Closeable {
     this.replicas = replicas;
     this.latch = new LeaderLatch(zk, paths.coordinator(), name);
     this.registrations = CuratorCache.build(zk, paths.backends());
-    this.checks = Executors.newSingleThreadExecutor(r -> {
+    this.checks = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-coordinator-" + name);
       t.setDaemon(true);
       return t;
@@ -105,7 +109,13 @@ public final class Coordinator implements Closeable {
     try {
       check();
     } catch (IOException | RuntimeException e) {
-      LOG.error("coordinator {}: ring check failed", name, e);
+      // Only the leader repairs the ring, so a check must not be dropped: events alone would
+      // not bring it back (a back-end's departure fires once).
+      LOG.error("coordinator {}: ring check failed; trying again in {} ms", name,
+          RETRY_AFTER_FAILURE_MS, e);
+      if (!checks.isShutdown()) {
+        checks.schedule(this::checkSafely, RETRY_AFTER_FAILURE_MS, TimeUnit.MILLISECONDS);
+      }
     }
   }
 
