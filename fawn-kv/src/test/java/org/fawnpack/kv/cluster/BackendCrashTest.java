@@ -140,11 +140,7 @@ class BackendCrashTest {
     }
     NodeProcess f1 = NodeProcess.frontEnd("f1", "127.0.0.1", port, dir.resolve("f1"), settings);
     open.add(f1);
-    // f1 leads once this front-end's coordinator leaves the election and joins behind it.
-    awaitElection(List.of("f0", "f1"));
-    coordinator.close(); // deletes its election node in the background
-    coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
-    awaitElection(List.of("f1", "f0"));
+    makeF1Lead();
     List<InetSocketAddress> frontEnds = List.of(new InetSocketAddress("127.0.0.1", port),
         frontEnd.address());
     runWorkload(frontEnds, () -> {
@@ -156,29 +152,38 @@ class BackendCrashTest {
   }
 
   /**
-   * Waits until the election holds exactly {@code inOrder} (ids, leader first: Curator's
-   * LeaderLatch leads with the lowest sequence number, and its node holds its id).
+   * Makes the child front-end f1 lead: while this JVM's coordinator f0 is first in the
+   * election, it leaves and joins again behind f1. Repeated (bounded), because f1's latch
+   * rejoins at the back whenever its session's connection drops, which a loaded machine causes.
    */
-  private void awaitElection(List<String> inOrder) throws Exception {
+  private void makeF1Lead() throws Exception {
     long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
-    List<String> seen = List.of();
-    while (!seen.equals(inOrder)) {
-      assertTrue(System.nanoTime() < deadline, "the election stayed " + seen + ", not "
-          + inOrder);
-      Thread.sleep(50);
-      List<String> nodes = new ArrayList<>(zk.getChildren().forPath(PATHS.coordinator()));
-      nodes.sort(java.util.Comparator.comparing(n -> n.substring(n.lastIndexOf('-') + 1)));
-      List<String> ids = new ArrayList<>();
-      for (String node : nodes) {
-        try {
-          ids.add(new String(zk.getData().forPath(PATHS.coordinator() + "/" + node),
-              StandardCharsets.UTF_8));
-        } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
-          ids.add("(gone)"); // deleted while listed: look again
-        }
+    List<String> order = electionOrder();
+    while (!order.equals(List.of("f1", "f0"))) {
+      assertTrue(System.nanoTime() < deadline, "f1 never led; the election is " + order);
+      if (order.equals(List.of("f0", "f1"))) {
+        coordinator.close(); // deletes its election node in the background
+        coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
       }
-      seen = ids;
+      Thread.sleep(100);
+      order = electionOrder();
     }
+  }
+
+  /** The ids in the election, leader first (LeaderLatch: lowest sequence number leads). */
+  private List<String> electionOrder() throws Exception {
+    List<String> nodes = new ArrayList<>(zk.getChildren().forPath(PATHS.coordinator()));
+    nodes.sort(java.util.Comparator.comparing(n -> n.substring(n.lastIndexOf('-') + 1)));
+    List<String> ids = new ArrayList<>();
+    for (String node : nodes) {
+      try {
+        ids.add(new String(zk.getData().forPath(PATHS.coordinator() + "/" + node),
+            StandardCharsets.UTF_8));
+      } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
+        ids.add("(gone)"); // deleted while listed: the caller looks again
+      }
+    }
+    return ids;
   }
 
   /** Kills the members at {@code chainPositions} of key 0's chain while clients run. */
