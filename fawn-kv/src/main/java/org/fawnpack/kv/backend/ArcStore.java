@@ -16,6 +16,16 @@ final class ArcStore implements AutoCloseable {
   private volatile Chain chain;
   private final Datastore store;
   private final SentList sent = new SentList();
+  /**
+   * A copied arc does not serve gets until its predecessor's CHAIN_SYNC says it holds all the
+   * predecessor had: the tail it replaced may have committed writes after the copy.
+   */
+  private volatile boolean awaitingSync;
+  /** Guarded by this: the successor still needs a CHAIN_SYNC (it is new, or one failed). */
+  private boolean owesSync;
+  /** A retry of failed sends is scheduled (set from reply threads, which must not block). */
+  private final java.util.concurrent.atomic.AtomicBoolean retryScheduled =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   private ArcStore(Chain chain, Datastore store) {
     this.chain = chain;
@@ -23,8 +33,38 @@ final class ArcStore implements AutoCloseable {
   }
 
   static ArcStore open(Path dir, Chain chain, DatastoreConfig config) throws IOException {
-    String name = "arc-" + String.format("%016x", chain.range().endInclusive()) + ".fds";
-    return new ArcStore(chain, Datastore.open(dir.resolve(name), config));
+    return new ArcStore(chain, Datastore.open(fileOf(dir, chain.range().endInclusive()),
+        config));
+  }
+
+  /** The file of the arc ending at {@code arcEnd} in {@code dir}. */
+  static Path fileOf(Path dir, long arcEnd) {
+    return dir.resolve("arc-" + String.format("%016x", arcEnd) + ".fds");
+  }
+
+  boolean awaitingSync() {
+    return awaitingSync;
+  }
+
+  void awaitingSync(boolean awaiting) {
+    awaitingSync = awaiting;
+  }
+
+  boolean owesSync() {
+    return owesSync;
+  }
+
+  void owesSync(boolean owes) {
+    owesSync = owes;
+  }
+
+  /** True when no retry was scheduled yet (the caller schedules one). */
+  boolean claimRetry() {
+    return retryScheduled.compareAndSet(false, true);
+  }
+
+  void retryStarted() {
+    retryScheduled.set(false);
   }
 
   Chain chain() {

@@ -10,8 +10,9 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
@@ -38,7 +39,9 @@ import org.slf4j.LoggerFactory;
  * Gets are served by the tail, which holds only writes the whole chain has.
  *
  * <p>Each epoch of the ring may shrink chains (a member went down); a member whose successor
- * changed resends its sent list to the new one ({@link ChainForwarder}). A request routed by
+ * changed resends its sent list to the new one ({@link ChainForwarder}). A member named as
+ * copying an arc fetches the tail's file ({@link ArcReceiver}, {@link ArcSource}); once the
+ * ring lets it serve, it answers no get of that arc until its predecessor's CHAIN_SYNC. A request routed by
  * another epoch than this back-end's is answered STALE_RING with this back-end's epoch, so the
  * front-end reroutes; a member that is not where the ring says answers REFUSED.
  */
@@ -55,6 +58,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
   private final ChainForwarder forwarder;
   private final ExecutorService durability;
+  private final ArcSource source;
+  private final ArcReceiver receiver;
   private volatile Ring ring;
   private volatile Member self;
 
@@ -66,6 +71,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.forwarder = new ChainForwarder("backend " + id,
         new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret));
     this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, secret, this::handle);
+    this.source = new ArcSource("backend " + id, dir);
+    this.receiver = new ArcReceiver(id, dir,
+        new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret), arcs::containsKey,
+        this::installCopy);
     this.durability = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "fawn-kv-durable-" + id);
       t.setDaemon(true);
@@ -85,6 +94,16 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     return backend;
   }
 
+  /** Where this back-end says it holds every arc it copies (the coordinator listens there). */
+  public void reportCopiesTo(ArcReceiver.CopyReporter reporter) {
+    receiver.reportTo(reporter);
+  }
+
+  /** Bytes of arc files this back-end received by whole-file transfer since it started. */
+  public long bytesCopiedIn() {
+    return receiver.bytesReceived();
+  }
+
   /** This back-end as a ring member: its id, host and the port it listens on. */
   public Member member() {
     InetSocketAddress address = server.address();
@@ -92,29 +111,55 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /**
-   * Serves {@code next} from now on, opening a file for every arc whose chain holds this
-   * back-end and giving the arcs it has their new chains (resending sent lists to new
-   * successors); an epoch not newer than the current one is ignored.
+   * Serves {@code next} from now on: gives the arcs it has their new chains (resending sent
+   * lists to new successors), opens a file for every arc of its first ring whose chain holds
+   * it, and starts copying the arcs the ring names it as copying; an epoch not newer than the
+   * current one is ignored.
    */
   @Override
   public synchronized void useRing(Ring next) throws IOException {
     if (ring != null && next.epoch() <= ring.epoch()) {
       return; // a watch may deliver an epoch late
     }
+    boolean first = ring == null;
     Member me = member();
+    forwarder.use(me, next.epoch());
+    Set<Long> beingCopied = new HashSet<>();
     for (Chain chain : next.chains()) {
-      ArcStore arc = arcs.get(chain.range().endInclusive());
+      long end = chain.range().endInclusive();
+      if (!chain.pending().isEmpty()) {
+        beingCopied.add(end);
+      }
+      ArcStore arc = arcs.get(end);
       if (arc != null) {
         synchronized (arc) {
-          forwarder.chainChanged(arc, me, arc.chain(), chain, next.epoch());
+          forwarder.chainChanged(arc, arc.chain(), chain);
+          if (chain.members().indexOf(me) == 0) {
+            arc.awaitingSync(false); // the head: no predecessor has more to give
+          }
         }
       } else if (chain.members().contains(me)) {
-        arcs.put(chain.range().endInclusive(), ArcStore.open(dir, chain, config));
+        if (first) {
+          arcs.put(end, ArcStore.open(dir, chain, config));
+        } else {
+          // Only a copy that finished makes a member serve an arc after the first ring.
+          LOG.error("backend {}: epoch {} has it serve arc {}, of which it has no copy; not"
+              + " serving it", id, next.epoch(), chain.range());
+        }
       }
     }
     self = me;
     ring = next;
+    source.keepOnlyArcsBeingCopied(beingCopied);
+    receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  /** Serves the arc ending at {@code arcEnd} from the file the receiver copied. */
+  private synchronized void installCopy(long arcEnd) throws IOException {
+    ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), config);
+    arc.awaitingSync(true);
+    arcs.put(arcEnd, arc);
   }
 
   /** The epoch it serves, or -1 before it has a ring. */
@@ -146,6 +191,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.PUT, MessageType.DELETE -> headWrite(current, request, fields, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainWrite(current, request, fields, replies);
+      case MessageType.CHAIN_SYNC -> chainSync(request, fields, replies);
+      case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
+      case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
+      case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));
@@ -162,7 +211,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " (" + chain.tail() + " is)"));
       return;
     }
-    byte[] value = arc(chain).store().get(EngineKeys.of(current.hash().position(key), key));
+    ArcStore arc = arc(chain);
+    if (arc.awaitingSync()) {
+      replies.send(refused(request, "backend " + id + " copied " + chain.range()
+          + " and waits for its predecessor's last writes"));
+      return;
+    }
+    byte[] value = arc.store().get(EngineKeys.of(current.hash().position(key), key));
     replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
         : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()));
   }
@@ -196,7 +251,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         present = arc.store().contains(engineKey);
       }
       sequence = put ? arc.store().put(engineKey, value) : arc.store().tombstone(engineKey);
-      downstream = forwarder.forward(arc, self, current.epoch(), new SentList.SentWrite(
+      downstream = forwarder.forward(arc, new SentList.SentWrite(
           put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence));
     }
     answerWhenDone(arc, sequence, downstream, request, replies,
@@ -235,10 +290,38 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         arc.store().deleteAt(engineKey, sequence);
       }
       // A resend this member already has is forwarded too: its successor may lack it.
-      downstream = forwarder.forward(arc, self, current.epoch(),
+      downstream = forwarder.forward(arc,
           new SentList.SentWrite(request.type(), key, value, sequence));
     }
     answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
+  }
+
+  /**
+   * CHAIN_SYNC (arc end, the predecessor's last sequence): this member holds everything its
+   * predecessor had, so a copied arc may serve gets; passed on down the chain.
+   */
+  private void chainSync(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    long arcEnd = fields.nextLong();
+    long sequence = fields.nextLong();
+    fields.end();
+    ArcStore arc = arcs.get(arcEnd);
+    if (arc == null || arc.chain().members().indexOf(self) <= 0) {
+      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
+          + Long.toHexString(arcEnd)));
+      return;
+    }
+    synchronized (arc) {
+      long have = arc.store().lastSequence();
+      if (have < sequence) {
+        replies.send(refused(request, "backend " + id + " holds writes up to " + have + " of "
+            + arc.chain().range() + ", not yet " + sequence));
+        return;
+      }
+      arc.awaitingSync(false);
+      forwarder.passSyncOn(arc);
+    }
+    replies.send(reply(request, MessageType.OK, null));
   }
 
   /**
@@ -294,8 +377,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   @Override
   public void close() throws IOException {
     server.close();
+    receiver.close();
     durability.shutdown();
     forwarder.close();
+    source.close();
     IOException first = null;
     for (ArcStore arc : arcs.values()) {
       try {

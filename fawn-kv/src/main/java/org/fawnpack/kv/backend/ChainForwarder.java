@@ -3,6 +3,9 @@ package org.fawnpack.kv.backend;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.backend.SentList.SentWrite;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
@@ -17,83 +20,185 @@ import org.slf4j.LoggerFactory;
  * arc's {@link SentList} until the successor answers OK (which it does only once the tail
  * committed). Whatever may not have arrived — a send that failed, a successor that changed — is
  * sent again, oldest first, before anything newer, so the successor's file stays a prefix of
- * this member's. Callers hold the arc's lock.
+ * this member's; after a failure the resend is also retried on a timer, since no new write may
+ * come to carry it. A tail whose arc is being copied keeps its writes in the sent list too, for
+ * the member copying it. A new successor is sent CHAIN_SYNC after the resend. Callers hold the
+ * arc's lock.
  */
 final class ChainForwarder implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ChainForwarder.class);
+  /** How soon a failed send is tried again when no new write carries it. */
+  static final long RETRY_MS = 200;
 
   private final String who;
   private final ConnectionPool successors;
+  private final ScheduledExecutorService retries;
+  private volatile Member self;
+  private volatile long epoch;
 
   ChainForwarder(String who, ConnectionPool successors) {
     this.who = who;
     this.successors = successors;
+    this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-resend-" + who);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  /** The member this forwarder sends for and the epoch it serves (set with each ring). */
+  void use(Member self, long epoch) {
+    this.self = self;
+    this.epoch = epoch;
   }
 
   /**
-   * Forwards {@code write} to {@code self}'s successor in the arc's chain, after any resend
-   * due; the future is the successor's answer. Null when {@code self} is the tail.
+   * Forwards {@code write} to this member's successor in the arc's chain, after any resend
+   * due; the future is the successor's answer. Null when this member is the tail (which then
+   * keeps the write for a member copying the arc, if any).
    */
-  CompletableFuture<Frame> forward(ArcStore arc, Member self, long epoch, SentWrite write) {
-    Member next = arc.chain().successorOf(self);
+  CompletableFuture<Frame> forward(ArcStore arc, SentWrite write) {
+    Chain chain = arc.chain();
+    Member next = chain.successorOf(self);
     if (next == null) {
+      if (chain.nextPending() != null && chain.members().contains(self)) {
+        arc.sent().add(write); // the copy may end before this write: it gets it on joining
+      }
       return null;
     }
-    resendIfNeeded(arc, next, epoch);
+    resendIfNeeded(arc, next);
     arc.sent().add(write);
-    return send(arc, next, epoch, write);
+    return send(arc, next, write);
   }
 
   /**
-   * The arc's chain changed to {@code next} (a member went down): a new successor is sent the
-   * whole sent list; a member that became the tail drops it, since what it holds is committed
-   * once durable here.
+   * The arc's chain changed to {@code next}: a new successor is sent the whole sent list, then
+   * CHAIN_SYNC; a member that became the tail drops the list (what it holds is committed once
+   * durable here) unless a member is copying the arc.
    */
-  void chainChanged(ArcStore arc, Member self, Chain before, Chain next, long epoch) {
+  void chainChanged(ArcStore arc, Chain before, Chain next) {
     Member oldSuccessor = before.successorOf(self);
     Member newSuccessor = next.successorOf(self);
     arc.useChain(next);
     if (newSuccessor == null) {
-      arc.sent().clear();
+      if (next.pending().isEmpty()) {
+        arc.sent().clear();
+      }
     } else if (!newSuccessor.equals(oldSuccessor)) {
       LOG.info("{}: arc {} now forwards to {}; resending {} unconfirmed writes", who,
           next.range(), newSuccessor, arc.sent().size());
       arc.sent().markResendNeeded();
-      resendIfNeeded(arc, newSuccessor, epoch);
+      arc.owesSync(true);
+      flush(arc, newSuccessor);
     }
   }
 
-  private void resendIfNeeded(ArcStore arc, Member next, long epoch) {
+  /**
+   * This member received CHAIN_SYNC and holds what its predecessor had: its successor is owed
+   * one too, after anything it must resend.
+   */
+  void passSyncOn(ArcStore arc) {
+    Member next = arc.chain().successorOf(self);
+    if (next != null) {
+      arc.owesSync(true);
+      flush(arc, next);
+    }
+  }
+
+  private void flush(ArcStore arc, Member next) {
+    resendIfNeeded(arc, next);
+    if (arc.owesSync()) {
+      sendSync(arc, next);
+    }
+  }
+
+  private void resendIfNeeded(ArcStore arc, Member next) {
     for (SentWrite write : arc.sent().takeResend()) {
-      send(arc, next, epoch, write);
+      send(arc, next, write);
     }
   }
 
-  private CompletableFuture<Frame> send(ArcStore arc, Member next, long epoch, SentWrite write) {
+  private CompletableFuture<Frame> send(ArcStore arc, Member next, SentWrite write) {
     Frame.Payload payload = new Frame.Payload().addLong(arc.chain().range().endInclusive())
         .addBytes(write.key());
     if (write.value() != null) {
       payload.addBytes(write.value());
     }
-    CompletableFuture<Frame> answer;
-    try {
-      answer = successors.to(next).send(write.type(), epoch,
-          payload.addLong(write.sequence()).toBytes());
-    } catch (IOException e) {
-      answer = CompletableFuture.failedFuture(e);
-    }
+    CompletableFuture<Frame> answer = sendFrame(next, write.type(),
+        payload.addLong(write.sequence()).toBytes());
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());
       } else {
-        // Refused (a gap, not a replica yet) or broken: it goes again before the next write.
+        // Refused (a gap, not a replica yet) or broken: it goes again before the next write,
+        // or on the timer.
         arc.sent().markResendNeeded();
+        retrySoon(arc);
       }
     });
   }
 
+  private void sendSync(ArcStore arc, Member next) {
+    byte[] payload = new Frame.Payload().addLong(arc.chain().range().endInclusive())
+        .addLong(arc.store().lastSequence()).toBytes();
+    sendFrame(next, MessageType.CHAIN_SYNC, payload).whenComplete((reply, failure) -> {
+      boolean ok = failure == null && reply.type() == MessageType.OK;
+      if (ok) {
+        // Not on this reply thread: the arc's lock may be held by a writer waiting on it.
+        execute(() -> {
+          synchronized (arc) {
+            if (next.equals(arc.chain().successorOf(self))) {
+              arc.owesSync(false);
+            }
+          }
+        });
+      } else {
+        LOG.debug("{}: CHAIN_SYNC of arc {} to {} failed: {}", who, arc.chain().range(), next,
+            failure != null ? failure.getMessage() : MessageType.messageOf(reply));
+        retrySoon(arc);
+      }
+    });
+  }
+
+  private CompletableFuture<Frame> sendFrame(Member next, byte type, byte[] payload) {
+    try {
+      return successors.to(next).send(type, epoch, payload);
+    } catch (IOException e) {
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  /** Resends (and syncs) on the timer, in case no new write comes to carry it. */
+  private void retrySoon(ArcStore arc) {
+    if (retries.isShutdown() || !arc.claimRetry()) {
+      return;
+    }
+    schedule(() -> {
+      synchronized (arc) {
+        arc.retryStarted();
+        Member next = arc.chain().successorOf(self);
+        if (next != null) {
+          flush(arc, next);
+        }
+      }
+    }, RETRY_MS);
+  }
+
+  private void execute(Runnable task) {
+    schedule(task, 0);
+  }
+
+  private void schedule(Runnable task, long delayMs) {
+    try {
+      retries.schedule(task, delayMs, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("{}: closed; no retry", who);
+    }
+  }
+
   @Override
   public void close() {
+    retries.shutdownNow();
     successors.close();
   }
 }

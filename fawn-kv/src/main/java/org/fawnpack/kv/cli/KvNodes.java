@@ -14,6 +14,7 @@ import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.coord.BackendRegistration;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
+import org.fawnpack.kv.coord.CopyReports;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
@@ -78,6 +79,8 @@ final class KvNodes {
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
+      backend.reportCopiesTo((epoch, arcs, bytes) ->
+          CopyReports.write(zk, paths, id, epoch, arcs, bytes));
       parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
       parts.add(BackendRegistration.register(zk, paths, backend.member()));
       return new Node<>(backend, parts);

@@ -4,7 +4,8 @@ package org.fawnpack.kv.coord;
  * Where a FAWN-KV cluster keeps its state in ZooKeeper, under {@code /fawn-kv/<cluster>}:
  * {@code ring-key} (the placement key, made once), {@code ring} (the current epoch, changed
  * only by compare-and-set), {@code backends/<id>} (one ephemeral node per live back-end) and
- * {@code coordinator} (the front-ends' leader election).
+ * {@code coordinator} (the front-ends' leader election) and {@code copied/<id>} (ephemeral: the
+ * epoch in which a back-end last held every arc it was copying).
  */
 public record ClusterPaths(String cluster) {
 
@@ -33,6 +34,14 @@ public record ClusterPaths(String cluster) {
 
   public String backend(String id) {
     return backends() + "/" + id;
+  }
+
+  public String copies() {
+    return root() + "/copied";
+  }
+
+  public String copied(String id) {
+    return copies() + "/" + id;
   }
 
   public String coordinator() {

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
@@ -25,11 +26,12 @@ import org.slf4j.LoggerFactory;
 /**
  * The one node that changes the ring: every front-end runs one, ZooKeeper's leader election
  * (Curator's LeaderLatch) makes one of them the leader, and only the leader acts, by
- * compare-and-set on the ring's znode. Today it makes the first epoch once
- * {@code bootstrapBackends} back-ends have registered, and marks a member down in the next
- * epoch when its registration (an ephemeral node) goes, so chains shrink to their live
- * members. Joins are logged and not applied: moving ranges to a joiner, and so bringing a down
- * member back or replacing it, are not built yet (docs/fawn-kv.md).
+ * compare-and-set on the ring's znode. It makes the first epoch once
+ * {@code bootstrapBackends} back-ends have registered; marks a member down in the next epoch
+ * when its registration (an ephemeral node) goes, so chains shrink to their live members and
+ * name replacements that copy the arcs ({@link Ring#withMembersDown}); and lets the copiers
+ * serve in the next epoch once every one has reported its copies ({@link CopyReports}). New
+ * back-ends are logged and not used: joins that split arcs are not built (docs/fawn-kv.md).
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -42,6 +44,7 @@ public final class Coordinator implements Closeable {
   private final int replicas;
   private final LeaderLatch latch;
   private final CuratorCache registrations;
+  private final CuratorCache copyReports;
   /** After a failed check (ZooKeeper unreachable, say), the next try: none may be lost. */
   private static final long RETRY_AFTER_FAILURE_MS = 1_000;
 
@@ -64,6 +67,7 @@ public final class Coordinator implements Closeable {
     this.replicas = replicas;
     this.latch = new LeaderLatch(zk, paths.coordinator(), name);
     this.registrations = CuratorCache.build(zk, paths.backends());
+    this.copyReports = CuratorCache.build(zk, paths.copies());
     this.checks = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-coordinator-" + name);
       t.setDaemon(true);
@@ -86,12 +90,15 @@ public final class Coordinator implements Closeable {
     });
     registrations.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
+    copyReports.listenable().addListener(CuratorCacheListener.builder()
+        .forAll((type, before, after) -> checkSoon()).build());
     try {
       latch.start();
     } catch (Exception e) {
       throw new IOException("coordinator " + name + " cannot join the election: " + e, e);
     }
     registrations.start();
+    copyReports.start();
     return this;
   }
 
@@ -149,7 +156,7 @@ public final class Coordinator implements Closeable {
     }
     if (!gone.isEmpty()) {
       // Its session ended: it is dead or cut off. Its chains shrink to the members that have
-      // the data; writes to them are refused until a replacement joins (not built yet).
+      // the data, and name replacements; writes to them are refused until those hold a copy.
       Ring next = ring.withMembersDown(gone);
       if (store.publish(next, current)) {
         LOG.warn("coordinator {}: back-ends {} lost their ZooKeeper sessions; published {}",
@@ -159,13 +166,43 @@ public final class Coordinator implements Closeable {
       }
       return;
     }
+    if (!ring.pending().isEmpty()) {
+      promoteCopiers(ring, current);
+      return;
+    }
     Set<String> unused = new TreeSet<>(registered);
     ring.members().stream().filter(m -> !ring.isDown(m.id())).forEach(m -> unused.remove(m.id()));
     if (!unused.isEmpty() && !unused.equals(reportedUnused)) {
       reportedUnused = unused;
-      LOG.warn("coordinator {}: back-ends {} are registered but not serving in ring epoch {}"
-          + " (new, or down and back); joins are not built yet, so they stay out", name, unused,
+      LOG.warn("coordinator {}: back-ends {} are registered but not in ring epoch {} (new, or"
+          + " down and back); joins that split arcs are not built, so they stay out", name, unused,
           ring.epoch());
+    }
+  }
+
+  /** Publishes the epoch in which the copiers serve, once each reported this epoch's copies. */
+  private void promoteCopiers(Ring ring, Optional<RingStore.Versioned> current)
+      throws IOException {
+    Map<String, Long> reported = CopyReports.epochs(zk, store.paths());
+    Set<String> waiting = new TreeSet<>();
+    for (String id : ring.pending().keySet()) {
+      if (reported.getOrDefault(id, -1L) != ring.epoch()) {
+        waiting.add(id);
+      }
+    }
+    if (!waiting.isEmpty()) {
+      LOG.debug("coordinator {}: epoch {} waits for the copies of {}", name, ring.epoch(),
+          waiting);
+      return;
+    }
+    // All at once: a copier promoted alone could land in the middle of a chain whose tail is
+    // still copying, and its predecessor would not have kept the writes it then needs.
+    Ring next = ring.withPendingDone(ring.pending().keySet());
+    if (store.publish(next, current)) {
+      LOG.info("coordinator {}: {} hold their copies; published {}", name,
+          ring.pending().keySet(), next);
+    } else {
+      checkSoon();
     }
   }
 
@@ -202,6 +239,7 @@ public final class Coordinator implements Closeable {
     }
     checks.shutdownNow();
     registrations.close();
+    copyReports.close();
     latch.close();
   }
 }

@@ -2,7 +2,11 @@ package org.fawnpack.kv.coord;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
@@ -20,7 +24,10 @@ import org.fawnpack.kv.ring.RingHash;
  * member b0 10.0.0.11 7070
  * member b1 10.0.0.12 7070
  * down b1
+ * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
  * </pre>
+ *
+ * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying.
  */
 public final class RingCodec {
   static final String FORMAT = "fawn-kv-ring 1";
@@ -36,6 +43,12 @@ public final class RingCodec {
         text.append("member ").append(m.id()).append(' ').append(m.host()).append(' ')
             .append(m.port()).append('\n'));
     ring.down().stream().sorted().forEach(id -> text.append("down ").append(id).append('\n'));
+    ring.pending().forEach((id, arcs) -> {
+      text.append("pending ").append(id);
+      arcs.stream().sorted(Long::compareUnsigned).forEach(end ->
+          text.append(' ').append(String.format("%016x", end)));
+      text.append('\n');
+    });
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -55,6 +68,7 @@ public final class RingCodec {
     int replicas = -1;
     List<Member> members = new ArrayList<>();
     List<String> down = new ArrayList<>();
+    Map<String, Set<Long>> pending = new TreeMap<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -68,6 +82,7 @@ public final class RingCodec {
             members.add(member(words, at));
           }
           case "down" -> down.add(only(words, 2, at)[1]);
+          case "pending" -> pending.put(atLeast(words, 3, at)[1], arcEnds(words, at));
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
       } catch (NumberFormatException e) {
@@ -78,7 +93,7 @@ public final class RingCodec {
       throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
     }
     try {
-      return Ring.at(epoch, hash, vnodes, replicas, members, down);
+      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
@@ -91,6 +106,25 @@ public final class RingCodec {
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
     }
+  }
+
+  private static Set<Long> arcEnds(String[] words, String at) {
+    Set<Long> ends = new HashSet<>();
+    for (int i = 2; i < words.length; i++) {
+      if (!words[i].matches("[0-9a-f]{16}")) {
+        throw new IllegalArgumentException(at + ": '" + words[i] + "' is not an arc end (16 hex"
+            + " digits)");
+      }
+      ends.add(Long.parseUnsignedLong(words[i], 16));
+    }
+    return ends;
+  }
+
+  private static String[] atLeast(String[] words, int count, String at) {
+    if (words.length < count) {
+      throw new IllegalArgumentException(at + ": expected at least " + count + " words");
+    }
+    return words;
   }
 
   private static String[] only(String[] words, int count, String at) {

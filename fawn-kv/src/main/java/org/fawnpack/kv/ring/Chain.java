@@ -4,15 +4,30 @@ import java.util.List;
 import org.fawnpack.kv.store.KeyRange;
 
 /**
- * The replica chain of one key range: the members that store it, head first (takes writes,
+ * The replica chain of one key range: the members that serve it, head first (takes writes,
  * assigns sequence numbers), tail last (commits, answers puts, serves gets). {@code range} is
  * the arc of the virtual node that owns it (the arc ends at that node), so one chain is one
  * FAWN-DS file on each member.
+ *
+ * <p>{@code pending} are members that will follow the tail once they hold the arc: each is
+ * copying the tail's file (chain extension after a member went down). They serve nothing yet;
+ * the tail keeps every write it takes meanwhile in its sent list, for the first of them.
  */
-public record Chain(KeyRange range, List<Member> members, int replicas) {
+public record Chain(KeyRange range, List<Member> members, List<Member> pending, int replicas) {
 
   public Chain {
     members = List.copyOf(members);
+    pending = List.copyOf(pending);
+  }
+
+  /** A chain with no member catching up. */
+  public Chain(KeyRange range, List<Member> members, int replicas) {
+    this(range, members, List.of(), replicas);
+  }
+
+  /** The first member catching up (the tail's successor-to-be), or null. */
+  public Member nextPending() {
+    return pending.isEmpty() ? null : pending.get(0);
   }
 
   /** The first live member; fails when every member is down ({@link #isEmpty}). */
@@ -45,8 +60,8 @@ public record Chain(KeyRange range, List<Member> members, int replicas) {
   }
 
   /**
-   * Fewer live members than replicas (too few hosts, or members down): writes must fail rather
-   * than be acknowledged short.
+   * Fewer serving members than replicas (too few hosts, members down, replacements still
+   * copying): writes must fail rather than be acknowledged short.
    */
   public boolean isShort() {
     return members.size() < replicas;

@@ -22,10 +22,13 @@ import org.fawnpack.kv.store.KeyRange;
  * one replica).
  *
  * <p>A member may be <em>down</em>: its ZooKeeper session ended, so the coordinator marked it in
- * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and chains
- * simply leave it out: each chain is the members that were in it before, in the same order, so
- * every remaining member already holds the arc's data (chain replication's repair by shrinking).
- * A chain that lost a member is short and takes no writes until a replacement is brought in.
+ * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and keeps its
+ * host out of the chains it was in; chains leave it out and take the next live member on a new
+ * host instead. That replacement always comes after the chain's other members (the walk's
+ * sequence of first-seen hosts does not depend on who is down), so each chain is its surviving
+ * members in their old order, then the replacements. A replacement is <em>pending</em> on an
+ * arc until it has copied the arc's file; meanwhile the chain serves reads from its old members
+ * and, being short, takes no writes (chain replication's repair: shrink, then extend).
  */
 public final class Ring {
   private final long epoch;
@@ -34,12 +37,14 @@ public final class Ring {
   private final int replicas;
   private final Map<String, Member> members;
   private final Set<String> down;
+  /** Member id to the ends of the arcs it is copying (pending there). */
+  private final Map<String, Set<Long>> pending;
   /** Virtual node positions with the sign bit flipped, so signed order is unsigned ring order. */
   private final long[] sortKeys;
   private final Member[] owners;
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
-      Set<String> down) {
+      Set<String> down, Map<String, Set<Long>> pending) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
@@ -52,6 +57,13 @@ public final class Ring {
       }
     }
     this.down = Set.copyOf(down);
+    Map<String, Set<Long>> copy = new TreeMap<>();
+    pending.forEach((id, arcs) -> {
+      if (!arcs.isEmpty()) {
+        copy.put(id, Set.copyOf(arcs));
+      }
+    });
+    this.pending = Map.copyOf(copy);
     TreeMap<Long, Member> byPosition = new TreeMap<>();
     for (Member m : new TreeMap<>(members).values()) {
       for (int i = 0; i < vnodes; i++) {
@@ -66,6 +78,22 @@ public final class Ring {
     }
     sortKeys = byPosition.keySet().stream().mapToLong(Long::longValue).toArray();
     owners = byPosition.values().toArray(new Member[0]);
+    this.pending.forEach(this::checkPending);
+  }
+
+  private void checkPending(String id, Set<Long> arcEnds) {
+    if (!members.containsKey(id) || down.contains(id)) {
+      throw new IllegalArgumentException("back-end " + id + " is pending but is not a live"
+          + " member (epoch " + epoch + ")");
+    }
+    for (long end : arcEnds) {
+      int at = Arrays.binarySearch(sortKeys, end ^ Long.MIN_VALUE);
+      if (at < 0 || !liveWalk(at).contains(members.get(id))) {
+        throw new IllegalArgumentException("back-end " + id + " is pending on arc "
+            + Long.toHexString(end) + ", which is not an arc it belongs to (epoch " + epoch
+            + ")");
+      }
+    }
   }
 
   /** The ring before any back-end joined (epoch 0). */
@@ -76,7 +104,7 @@ public final class Ring {
     if (replicas < 1 || replicas > 16) {
       throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
     }
-    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of());
+    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of());
   }
 
   /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
@@ -87,10 +115,20 @@ public final class Ring {
 
   /**
    * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
-   * are down, as read from its stored form.
+   * are down, none pending.
    */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down) {
+    return at(epoch, hash, vnodes, replicas, members, down, Map.of());
+  }
+
+  /**
+   * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
+   * are down and {@code pending} (id to arc ends) are copying arcs, as read from its stored
+   * form.
+   */
+  public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
+      Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending) {
     empty(hash, vnodes, replicas); // the same checks
     if (epoch < 0) {
       throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
@@ -101,10 +139,13 @@ public final class Ring {
         throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
       }
     }
-    return new Ring(epoch, hash, vnodes, replicas, byId, new HashSet<>(down));
+    return new Ring(epoch, hash, vnodes, replicas, byId, new HashSet<>(down), pending);
   }
 
-  /** The next epoch with {@code member} added. */
+  /**
+   * The next epoch with {@code member} added: placement only (its arcs are not marked pending;
+   * joins by file transfer are not built, see docs/fawn-kv.md).
+   */
   public Ring withMember(Member member) {
     if (members.containsKey(member.id())) {
       throw new IllegalArgumentException("back-end " + member.id() + " is already in the ring"
@@ -112,7 +153,7 @@ public final class Ring {
     }
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of());
   }
 
   /** The next epoch without back-end {@code id}. */
@@ -125,11 +166,12 @@ public final class Ring {
     next.remove(id);
     Set<String> stillDown = new HashSet<>(down);
     stillDown.remove(id);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of());
   }
 
   /**
-   * The next epoch with back-ends {@code ids} down: the same arcs, chains without them.
+   * The next epoch with back-ends {@code ids} down: the same arcs; chains without them, extended
+   * by the next live members on new hosts, each pending on the arcs it must first copy.
    *
    * @throws IllegalArgumentException when one is not in the ring, or none is newly down
    */
@@ -146,7 +188,47 @@ public final class Ring {
       throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
           + epoch + ")");
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown);
+    Ring unfilled = new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of());
+    // Pending: whoever is in an arc's live walk now but did not serve it before (a member still
+    // copying stays pending; a newcomer starts).
+    Map<String, Set<Long>> nextPending = new TreeMap<>();
+    for (int i = 0; i < owners.length; i++) {
+      List<Member> before = chainAt(i).members();
+      for (Member m : unfilled.liveWalk(i)) {
+        if (!before.contains(m)) {
+          nextPending.computeIfAbsent(m.id(), k -> new HashSet<>())
+              .add(sortKeys[i] ^ Long.MIN_VALUE);
+        }
+      }
+    }
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, nextPending);
+  }
+
+  /**
+   * The next epoch in which back-ends {@code ids} serve every arc they were copying (each
+   * reported that it holds them all).
+   *
+   * @throws IllegalArgumentException when one of them is pending nowhere
+   */
+  public Ring withPendingDone(Collection<String> ids) {
+    Map<String, Set<Long>> still = new TreeMap<>(pending);
+    for (String id : ids) {
+      if (still.remove(id) == null) {
+        throw new IllegalArgumentException("back-end " + id + " is pending on no arc (epoch "
+            + epoch + ")");
+      }
+    }
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still);
+  }
+
+  /** Member id to the ends of the arcs it is copying, for every pending member. */
+  public Map<String, Set<Long>> pending() {
+    return pending;
+  }
+
+  /** The ends of the arcs {@code id} is copying (empty when none). */
+  public Set<Long> pendingArcsOf(String id) {
+    return pending.getOrDefault(id, Set.of());
   }
 
   public long epoch() {
@@ -207,22 +289,37 @@ public final class Ring {
     int n = owners.length;
     long end = sortKeys[owner] ^ Long.MIN_VALUE;
     long start = sortKeys[(owner + n - 1) % n] ^ Long.MIN_VALUE; // itself when alone: whole ring
+    List<Member> serving = new ArrayList<>(replicas);
+    List<Member> copying = new ArrayList<>();
+    for (Member m : liveWalk(owner)) {
+      (pendingArcsOf(m.id()).contains(end) ? copying : serving).add(m);
+    }
+    return new Chain(new KeyRange(start, end), serving, copying, replicas);
+  }
+
+  /**
+   * The first {@code replicas} live members clockwise from virtual node {@code owner}, each on
+   * a host not seen before in the walk; a down member is skipped but keeps its host out, so the
+   * order of hosts never depends on who is down.
+   */
+  private List<Member> liveWalk(int owner) {
+    int n = owners.length;
     List<Member> chain = new ArrayList<>(replicas);
     Set<String> hosts = new HashSet<>();
     for (int step = 0; step < n && chain.size() < replicas; step++) {
       Member m = owners[(owner + step) % n];
-      if (hosts.add(m.host())) {
+      if (hosts.add(m.host()) && !down.contains(m.id())) {
         chain.add(m);
       }
     }
-    chain.removeIf(m -> down.contains(m.id()));
-    return new Chain(new KeyRange(start, end), chain, replicas);
+    return chain;
   }
 
   @Override
   public String toString() {
     return "ring epoch " + epoch + ": " + members.size() + " back-ends x " + vnodes
         + " virtual nodes, " + replicas + " replicas" + (down.isEmpty() ? ""
-            : ", down: " + String.join(", ", new java.util.TreeSet<>(down)));
+            : ", down: " + String.join(", ", new java.util.TreeSet<>(down)))
+        + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()));
   }
 }

@@ -208,6 +208,22 @@ public final class Datastore implements AutoCloseable {
   }
 
   /**
+   * A snapshot of this datastore for whole-file transfer, its files at {@code target} (a new
+   * path on the same file system) and beside it: see {@link LogSnapshot}. Writes wait only
+   * while the index checkpoint is written; reads go on.
+   *
+   * @throws java.nio.file.FileAlreadyExistsException when {@code target} exists
+   */
+  public LogSnapshot snapshotTo(Path target) throws IOException {
+    maintenanceLock.lock();
+    try {
+      return LogSnapshot.take(current, writes, target);
+    } finally {
+      maintenanceLock.unlock();
+    }
+  }
+
+  /**
    * Rewrites the live records into a new log and swaps it in. Reads and writes go on meanwhile;
    * writes wait only while the records appended during the copy are carried over.
    */

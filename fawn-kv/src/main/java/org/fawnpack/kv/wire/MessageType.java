@@ -7,6 +7,10 @@ package org.fawnpack.kv.wire;
  * REFUSED says the request was not applied anywhere (misrouted, a short chain, a bad key), so
  * a client may treat it as a definite failure; ERROR says it failed on the way and a write may
  * or may not have taken effect. STALE_RING: routed by another ring epoch, not applied.
+ *
+ * <p>Chain extension: a member copying an arc asks the arc's tail for ARC_SNAPSHOT, reads it
+ * with ARC_CHUNK and ends with ARC_RELEASE; once it serves, its predecessor sends CHAIN_SYNC
+ * after the writes it kept, which tells it that it holds everything its predecessor had.
  */
 public final class MessageType {
   public static final byte GET = 1;
@@ -14,6 +18,10 @@ public final class MessageType {
   public static final byte DELETE = 3;
   public static final byte CHAIN_PUT = 4;
   public static final byte CHAIN_DELETE = 5;
+  public static final byte ARC_SNAPSHOT = 6;
+  public static final byte ARC_CHUNK = 7;
+  public static final byte ARC_RELEASE = 8;
+  public static final byte CHAIN_SYNC = 9;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -35,6 +43,10 @@ public final class MessageType {
       case DELETE -> "DELETE";
       case CHAIN_PUT -> "CHAIN_PUT";
       case CHAIN_DELETE -> "CHAIN_DELETE";
+      case ARC_SNAPSHOT -> "ARC_SNAPSHOT";
+      case ARC_CHUNK -> "ARC_CHUNK";
+      case ARC_RELEASE -> "ARC_RELEASE";
+      case CHAIN_SYNC -> "CHAIN_SYNC";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";

@@ -26,14 +26,17 @@ class RingCodecTest {
   }
 
   @Test
-  void decode_ringWithDownMember_keepsItDownAndItsChains() {
+  void decode_ringWithDownAndPendingMembers_keepsThemAndItsChains() {
     Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
         .withMember(new Member("b1", "10.0.0.2", 7070))
         .withMember(new Member("b2", "10.0.0.3", 7070)).withMembersDown(java.util.List.of("b1"));
     Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
     assertEquals(java.util.Set.of("b1"), back.down());
+    assertTrue(!ring.pending().isEmpty(), "b1's arcs have replacements copying them");
+    assertEquals(ring.pending(), back.pending());
     assertEquals(ring.chains(), back.chains());
-    assertTrue(new String(RingCodec.encode(ring), StandardCharsets.UTF_8).endsWith("down b1\n"));
+    assertTrue(new String(RingCodec.encode(ring), StandardCharsets.UTF_8).contains("down b1\n"
+        + "pending b"));
   }
 
   @Test
@@ -47,6 +50,9 @@ class RingCodecTest {
     assertMessage(good + "member b0 h2 7071\n", "listed twice");
     assertMessage(good.replace("7070", "0"), "port 0");
     assertMessage(good + "down b9\n", "b9 is marked down but is not in the ring");
+    assertMessage(good + "pending b0 12\n", "'12' is not an arc end");
+    assertMessage(good + "pending b0\n", "expected at least 3 words");
+    assertMessage(good + "pending b0 0000000000000012\n", "not an arc it belongs to");
   }
 
   private static void assertMessage(String text, String part) {

@@ -107,6 +107,65 @@ class RingTest {
     }
   }
 
+  /** The model with some down: the first r live members on first-seen hosts clockwise. */
+  private static List<Member> naiveLiveChain(Ring ring, long position, Set<String> down) {
+    List<Vnode> all = new ArrayList<>();
+    for (Member m : ring.members()) {
+      for (int i = 0; i < ring.vnodesPerMember(); i++) {
+        all.add(new Vnode(HASH.virtualNodePosition(m.id(), i), m));
+      }
+    }
+    all.sort(Comparator.comparing((Vnode v) -> v.position() - position, Long::compareUnsigned));
+    Set<String> hosts = new HashSet<>();
+    List<Member> chain = new ArrayList<>();
+    for (Vnode v : all) {
+      if (hosts.add(v.member().host()) && !down.contains(v.member().id())
+          && chain.size() < ring.replicas()) {
+        chain.add(v.member());
+      }
+    }
+    return chain;
+  }
+
+  @Test
+  void withMembersDown_randomClusters_replacementsPendingAfterTheSurvivorsThenServe() {
+    Random random = new Random(53);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 2 + random.nextInt(9));
+      List<String> ids = before.members().stream().map(Member::id).sorted().toList();
+      Set<String> down = new HashSet<>();
+      for (int d = 1 + random.nextInt(ids.size() - 1); d > 0; d--) {
+        down.add(ids.get(random.nextInt(ids.size())));
+      }
+      Ring shrunk = before.withMembersDown(down);
+      Ring extended = shrunk.withPendingDone(shrunk.pending().keySet().isEmpty()
+          ? List.of() : shrunk.pending().keySet());
+      for (int i = 0; i < before.chains().size(); i++) {
+        Chain was = before.chains().get(i);
+        Chain now = shrunk.chains().get(i);
+        String where = "cluster " + c + ", down " + down + ", arc " + i;
+        List<Member> model = naiveLiveChain(before, was.range().endInclusive(), down);
+        List<Member> all = new ArrayList<>(now.members());
+        all.addAll(now.pending());
+        assertEquals(model, all, where + ": serving then copying is the live walk");
+        for (Member m : now.pending()) {
+          assertTrue(!was.members().contains(m), where + ": " + m + " copies an arc it served");
+          assertTrue(shrunk.pendingArcsOf(m.id()).contains(was.range().endInclusive()), where);
+        }
+        assertEquals(model, extended.chains().get(i).members(), where + " once copied");
+        assertTrue(extended.chains().get(i).pending().isEmpty(), where);
+      }
+    }
+  }
+
+  @Test
+  void withPendingDone_memberPendingNowhere_refusedByName() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))
+        .withMember(new Member("b", "h2", 7000));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> ring.withPendingDone(List.of("a"))).getMessage().contains("pending on no arc"));
+  }
+
   @Test
   void withMembersDown_noneNewlyDownOrUnknown_refusedByName() {
     Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))

@@ -1,0 +1,234 @@
+package org.fawnpack.kv.backend;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.LogSnapshot;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The copier's side of chain extension: for every arc the ring names this back-end as copying,
+ * fetches the arc's file from the chain's tail (ARC_SNAPSHOT, then ARC_CHUNK pieces with a few
+ * in flight, then ARC_RELEASE), writes it beside its final name, forces it, moves it into place
+ * checkpoint first, and hands it to the back-end. When it holds every arc it copies in the
+ * current epoch it reports so ({@link CopyReporter}); the coordinator then lets it serve. A
+ * failed copy (the tail went, a link broke) is tried again after {@link #RETRY_MS}, from
+ * whichever member is the tail by then.
+ */
+final class ArcReceiver implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(ArcReceiver.class);
+  static final long RETRY_MS = 500;
+  private static final int IN_FLIGHT = 4;
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  /** Where a finished copy is reported: the coordinator waits for it. */
+  @FunctionalInterface
+  public interface CopyReporter {
+    void copied(long epoch, int arcs, long bytes) throws IOException;
+  }
+
+  /** The back-end's side: opens the copied file of the arc ending at {@code arcEnd}. */
+  @FunctionalInterface
+  interface Installer {
+    void install(long arcEnd) throws IOException;
+  }
+
+  private final String id;
+  private final Path dir;
+  private final ConnectionPool sources;
+  private final java.util.function.LongPredicate held;
+  private final Installer installer;
+  private final ScheduledExecutorService worker;
+  private volatile CopyReporter reporter = (epoch, count, bytes) -> { };
+  private volatile Ring ring;
+  private long reportedEpoch = -1;
+  private long bytesReceived;
+
+  /** {@code held} says whether the back-end serves an arc already (by its end). */
+  ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
+      Installer installer) {
+    this.id = id;
+    this.dir = dir;
+    this.sources = sources;
+    this.held = held;
+    this.installer = installer;
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-copy-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+  }
+
+  void reportTo(CopyReporter copyReporter) {
+    this.reporter = copyReporter;
+  }
+
+  /** A new epoch: copy what it names, in the background. */
+  void ringChanged(Ring next) {
+    ring = next;
+    run(0);
+  }
+
+  /** Bytes received by finished copies since start (for tests and stats). */
+  synchronized long bytesReceived() {
+    return bytesReceived;
+  }
+
+  private void run(long delayMs) {
+    try {
+      worker.schedule(this::copyPending, delayMs, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException closed) {
+      LOG.debug("backend {}: closed, no copy", id);
+    }
+  }
+
+  private void copyPending() {
+    Ring current = ring;
+    if (current == null || current.pendingArcsOf(id).isEmpty()) {
+      return;
+    }
+    int count = 0;
+    long bytes = 0;
+    try {
+      for (long arcEnd : current.pendingArcsOf(id)) {
+        if (ring != current) {
+          return; // a newer epoch has its own run
+        }
+        if (!held.test(arcEnd)) {
+          bytes += copy(current, current.chainFor(arcEnd));
+          count++;
+        }
+      }
+      synchronized (this) {
+        bytesReceived += bytes;
+        if (reportedEpoch == current.epoch()) {
+          return;
+        }
+        reportedEpoch = current.epoch();
+      }
+      reporter.copied(current.epoch(), current.pendingArcsOf(id).size(), bytes);
+      LOG.info("backend {}: holds the {} arcs it copies in epoch {} ({} arcs, {} bytes copied"
+          + " now)", id, current.pendingArcsOf(id).size(), current.epoch(), count, bytes);
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("backend {}: copying arcs in epoch {} failed ({}); trying again in {} ms", id,
+          current.epoch(), e.getMessage(), RETRY_MS);
+      run(RETRY_MS);
+    }
+  }
+
+  /** Copies one arc from its tail; returns the bytes received. */
+  private long copy(Ring current, Chain chain) throws IOException {
+    long arcEnd = chain.range().endInclusive();
+    Path target = ArcStore.fileOf(dir, arcEnd);
+    Path checkpoint = LogSnapshot.checkpointOf(target);
+    // A pending arc is served by no one here: anything under its name is a failed earlier try.
+    Files.deleteIfExists(target);
+    Files.deleteIfExists(checkpoint);
+    Connection source = sources.to(chain.tail());
+    Frame.Fields answer = expect(source.call(MessageType.ARC_SNAPSHOT, current.epoch(),
+        new Frame.Payload().addLong(arcEnd).addBytes(id.getBytes(StandardCharsets.UTF_8))
+            .toBytes(), DEADLINE), "ARC_SNAPSHOT of arc " + chain.range()).fields();
+    long snapshot = answer.nextLong();
+    long logBytes = answer.nextLong();
+    long checkpointBytes = answer.nextLong();
+    long lastSequence = answer.nextLong();
+    Path logPart = target.resolveSibling(target.getFileName() + ".incoming");
+    Path checkpointPart = target.resolveSibling(target.getFileName() + ".idx.incoming");
+    try {
+      fetch(source, current.epoch(), snapshot, 0, logBytes, logPart);
+      fetch(source, current.epoch(), snapshot, 1, checkpointBytes, checkpointPart);
+    } finally {
+      source.send(MessageType.ARC_RELEASE, current.epoch(),
+          new Frame.Payload().addLong(snapshot).toBytes());
+    }
+    // The checkpoint first: a log without it would still open (by re-indexing), not the reverse.
+    Files.move(checkpointPart, checkpoint, StandardCopyOption.ATOMIC_MOVE);
+    Files.move(logPart, target, StandardCopyOption.ATOMIC_MOVE);
+    try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
+      d.force(true);
+    }
+    installer.install(arcEnd);
+    LOG.info("backend {}: copied arc {} from {}: {} bytes up to write {}", id, chain.range(),
+        chain.tail().id(), logBytes + checkpointBytes, lastSequence);
+    return logBytes + checkpointBytes;
+  }
+
+  /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
+  private static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
+      Path part) throws IOException {
+    try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
+      long requested = 0;
+      long written = 0;
+      while (written < bytes) {
+        while (inFlight.size() < IN_FLIGHT && requested < bytes) {
+          long length = Math.min(ArcSource.MAX_CHUNK_BYTES, bytes - requested);
+          inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
+              .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
+          requested += length;
+        }
+        byte[] piece = expect(await(inFlight.poll()), "ARC_CHUNK").fields()
+            .nextBytes(ArcSource.MAX_CHUNK_BYTES, "a piece");
+        if (piece.length == 0) {
+          throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
+              + bytes + " bytes");
+        }
+        ByteBuffer buffer = ByteBuffer.wrap(piece);
+        while (buffer.hasRemaining()) {
+          written += out.write(buffer, written);
+        }
+      }
+      out.force(true);
+    }
+  }
+
+  private static Frame await(CompletableFuture<Frame> reply) throws IOException {
+    try {
+      return reply.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("no piece within " + DEADLINE.toSeconds() + " s");
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+
+  private static Frame expect(Frame reply, String what) throws IOException {
+    if (reply.type() != MessageType.VALUE) {
+      throw new IOException(what + " answered " + MessageType.name(reply.type()) + ": "
+          + MessageType.messageOf(reply));
+    }
+    return reply;
+  }
+
+  @Override
+  public void close() {
+    worker.shutdownNow();
+    sources.close();
+  }
+}

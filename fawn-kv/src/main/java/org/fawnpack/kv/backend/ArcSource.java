@@ -1,0 +1,148 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.refused;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.stream.Stream;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.store.LogSnapshot;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MalformedFrameException;
+import org.fawnpack.kv.wire.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The tail's side of a whole-file transfer: ARC_SNAPSHOT takes a {@link LogSnapshot} of the
+ * arc (no bytes copied: a hard link and a checkpoint), ARC_CHUNK serves it in pieces, and
+ * ARC_RELEASE deletes it. Only the arc's serving tail gives one, and only to a member its chain
+ * names as copying, so that every write after the snapshot stays in the tail's sent list for
+ * the copier. Snapshots of arcs that no one copies any more are deleted with each new ring.
+ */
+final class ArcSource implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(ArcSource.class);
+  /** The largest piece one ARC_CHUNK returns. */
+  static final int MAX_CHUNK_BYTES = 1 << 20;
+
+  private record Held(long arcEnd, String copier, LogSnapshot snapshot) {}
+
+  private final String who;
+  private final Path transferDir;
+  private final Map<Long, Held> held = new ConcurrentHashMap<>();
+  private final AtomicLong ids = new AtomicLong();
+
+  ArcSource(String who, Path dataDir) throws IOException {
+    this.who = who;
+    this.transferDir = dataDir.resolve("transfer");
+    if (Files.isDirectory(transferDir)) {
+      try (Stream<Path> leftovers = Files.list(transferDir)) {
+        for (Path p : (Iterable<Path>) leftovers::iterator) {
+          Files.delete(p); // snapshots of an earlier run: their copiers start again
+        }
+      }
+    }
+    Files.createDirectories(transferDir);
+  }
+
+  /** ARC_SNAPSHOT (arc end, copier id): answers VALUE (snapshot id, log bytes, checkpoint bytes, last sequence). */
+  void snapshot(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs, Member self,
+      FrameServer.Replies replies) throws IOException {
+    long arcEnd = fields.nextLong();
+    String copier = new String(fields.nextBytes(256, "the copier's id"),
+        java.nio.charset.StandardCharsets.UTF_8);
+    fields.end();
+    ArcStore arc = arcs.get(arcEnd);
+    if (arc == null) {
+      replies.send(refused(request, who + " holds no arc ending at " + Long.toHexString(arcEnd)));
+      return;
+    }
+    LogSnapshot snapshot;
+    long id = ids.incrementAndGet();
+    synchronized (arc) { // the copier check and the snapshot see the same chain
+      if (!arc.chain().tail().equals(self)
+          || arc.chain().pending().stream().noneMatch(m -> m.id().equals(copier))) {
+        replies.send(refused(request, who + " gives no copy of arc " + arc.chain().range()
+            + " to " + copier + " in its ring (" + arc.chain() + ")"));
+        return;
+      }
+      snapshot = arc.store().snapshotTo(transferDir.resolve(String.format("arc-%016x-%d.fds",
+          arcEnd, id)));
+    }
+    held.put(id, new Held(arcEnd, copier, snapshot));
+    LOG.info("{}: snapshot {} of arc {} for {}: {} bytes up to write {}", who, id,
+        arc.chain().range(), copier, snapshot.logBytes(), snapshot.lastSequence());
+    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(id)
+        .addLong(snapshot.logBytes()).addLong(snapshot.checkpointBytes())
+        .addLong(snapshot.lastSequence()).toBytes()));
+  }
+
+  /** ARC_CHUNK (snapshot id, 0 log / 1 checkpoint, offset, length): answers VALUE (bytes). */
+  void chunk(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    long id = fields.nextLong();
+    long file = fields.nextLong();
+    long offset = fields.nextLong();
+    long length = fields.nextLong();
+    fields.end();
+    Held h = held.get(id);
+    if (h == null || (file != 0 && file != 1) || length < 0 || length > MAX_CHUNK_BYTES) {
+      replies.send(refused(request, who + ": no snapshot " + id + ", or a bad piece (file "
+          + file + ", " + length + " bytes; at most " + MAX_CHUNK_BYTES + ")"));
+      return;
+    }
+    byte[] bytes;
+    try {
+      bytes = file == 0 ? h.snapshot().readLog(offset, (int) length)
+          : h.snapshot().readCheckpoint(offset, (int) length);
+    } catch (IllegalArgumentException e) {
+      throw new MalformedFrameException("ARC_CHUNK of snapshot " + id + ": " + e.getMessage());
+    }
+    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addBytes(bytes)
+        .toBytes()));
+  }
+
+  /** ARC_RELEASE (snapshot id): deletes it; OK even when it is gone already. */
+  void release(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    long id = fields.nextLong();
+    fields.end();
+    Held h = held.remove(id);
+    if (h != null) {
+      h.snapshot().delete();
+    }
+    replies.send(reply(request, MessageType.OK, null));
+  }
+
+  /** Deletes the snapshots of arcs with no member copying them any more. */
+  void keepOnlyArcsBeingCopied(Set<Long> arcEndsBeingCopied) {
+    for (Map.Entry<Long, Held> e : held.entrySet()) {
+      if (!arcEndsBeingCopied.contains(e.getValue().arcEnd()) && held.remove(e.getKey()) != null) {
+        deleteQuietly(e.getValue());
+      }
+    }
+  }
+
+  private void deleteQuietly(Held h) {
+    try {
+      h.snapshot().delete();
+    } catch (IOException e) {
+      LOG.warn("{}: cannot delete a snapshot of arc {} for {}: {}", who,
+          Long.toHexString(h.arcEnd()), h.copier(), e.toString());
+    }
+  }
+
+  @Override
+  public void close() {
+    held.values().forEach(this::deleteQuietly);
+    held.clear();
+  }
+}

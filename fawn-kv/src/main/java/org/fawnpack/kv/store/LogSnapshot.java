@@ -1,0 +1,155 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.FileSystemException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+
+/**
+ * A datastore as it was at one instant, for whole-file transfer to another node: the first
+ * {@link #logBytes} of its log and an index checkpoint that covers exactly them, so the copy
+ * opens without re-indexing and goes on from {@link #lastSequence}.
+ *
+ * <p>No bytes are copied to take it: the log is append-only below its flushed end, so a hard
+ * link to it (made under the writer lock) keeps that prefix as it was while the datastore goes
+ * on appending, and a compaction that swaps the log leaves the linked file alone. The header is
+ * kept in memory, since a split or merge may raise its sequence floor in place. Where hard
+ * links are not possible the prefix is copied under the lock. {@link #delete} removes the
+ * snapshot's files; the datastore is untouched by all of this.
+ */
+public final class LogSnapshot implements AutoCloseable {
+  private final Path log;
+  private final Path checkpoint;
+  private final long logBytes;
+  private final long lastSequence;
+  private final byte[] header;
+  private final FileChannel logChannel;
+  private final FileChannel checkpointChannel;
+
+  private LogSnapshot(Path log, long logBytes, long lastSequence, byte[] header)
+      throws IOException {
+    this.log = log;
+    this.checkpoint = StoreFiles.checkpoint(log);
+    this.logBytes = logBytes;
+    this.lastSequence = lastSequence;
+    this.header = header;
+    this.logChannel = FileChannel.open(log, StandardOpenOption.READ);
+    try {
+      this.checkpointChannel = FileChannel.open(checkpoint, StandardOpenOption.READ);
+    } catch (IOException e) {
+      logChannel.close();
+      throw e;
+    }
+  }
+
+  /**
+   * Takes the snapshot into {@code target} (and its checkpoint beside it); the caller holds
+   * the datastore's maintenance lock, so no compaction or move swaps the log meanwhile.
+   */
+  static LogSnapshot take(CurrentLog current, Writes writes, Path target) throws IOException {
+    if (Files.exists(target) || Files.exists(StoreFiles.checkpoint(target))) {
+      throw new java.nio.file.FileAlreadyExistsException(target.toString());
+    }
+    writes.lock().lock();
+    long covered;
+    long next;
+    byte[] header = new byte[DataLog.HEADER_BYTES];
+    try {
+      IndexedLog g = current.open();
+      g.log().flush();
+      covered = g.log().flushedBytes();
+      next = writes.nextSequence();
+      g.log().read(0, ByteBuffer.wrap(header));
+      linkOrCopy(g.log().path(), target, covered);
+      IndexCheckpoint.write(target, g.log().logId(), covered, next, g.index());
+    } catch (IOException | RuntimeException e) {
+      Files.deleteIfExists(target);
+      IndexCheckpoint.delete(target);
+      throw e;
+    } finally {
+      writes.lock().unlock();
+    }
+    return new LogSnapshot(target, covered, next - 1, header);
+  }
+
+  private static void linkOrCopy(Path source, Path target, long bytes) throws IOException {
+    try {
+      Files.createLink(target, source);
+      return;
+    } catch (UnsupportedOperationException | FileSystemException e) {
+      // No hard links here (another file system, say): copy the prefix instead.
+    }
+    try (FileChannel in = FileChannel.open(source, StandardOpenOption.READ);
+        FileChannel out = FileChannel.open(target, StandardOpenOption.CREATE_NEW,
+            StandardOpenOption.WRITE)) {
+      long at = 0;
+      while (at < bytes) {
+        at += in.transferTo(at, bytes - at, out);
+      }
+      out.force(true);
+    }
+  }
+
+  /** The length of the log prefix the snapshot holds. */
+  public long logBytes() {
+    return logBytes;
+  }
+
+  /** The length of the checkpoint file. */
+  public long checkpointBytes() throws IOException {
+    return checkpointChannel.size();
+  }
+
+  /** The sequence number of the last write in the snapshot (0 when none). */
+  public long lastSequence() {
+    return lastSequence;
+  }
+
+  /** Up to {@code length} bytes of the log prefix from {@code offset}. */
+  public byte[] readLog(long offset, int length) throws IOException {
+    byte[] bytes = read(logChannel, logBytes, offset, length);
+    for (int i = 0; i < bytes.length && offset + i < header.length; i++) {
+      bytes[i] = header[(int) (offset + i)];
+    }
+    return bytes;
+  }
+
+  /** Up to {@code length} bytes of the checkpoint from {@code offset}. */
+  public byte[] readCheckpoint(long offset, int length) throws IOException {
+    return read(checkpointChannel, checkpointChannel.size(), offset, length);
+  }
+
+  private static byte[] read(FileChannel channel, long size, long offset, int length)
+      throws IOException {
+    if (offset < 0 || length < 0 || offset > size) {
+      throw new IllegalArgumentException("no bytes at offset " + offset + " of " + size);
+    }
+    byte[] bytes = new byte[(int) Math.min(length, size - offset)];
+    FileIo.readFully(channel, ByteBuffer.wrap(bytes), offset);
+    return bytes;
+  }
+
+  /** The checkpoint file that goes with data log {@code log}: where a copy's must be put. */
+  public static Path checkpointOf(Path log) {
+    return StoreFiles.checkpoint(log);
+  }
+
+  /** Closes and deletes the snapshot's files. */
+  public void delete() throws IOException {
+    close();
+    Files.deleteIfExists(log);
+    Files.deleteIfExists(checkpoint);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      logChannel.close();
+    } finally {
+      checkpointChannel.close();
+    }
+  }
+}

@@ -1,0 +1,95 @@
+package org.fawnpack.kv.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.io.OutputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Whole-file transfer: a snapshot read out in chunks (as a back-end streams it) and written to
+ * another directory opens without re-indexing, holds exactly what a model held at the snapshot
+ * (not the writes, deletes and compaction that came after it), and goes on numbering from the
+ * snapshot's last sequence.
+ */
+class LogSnapshotTest {
+  @TempDir
+  Path dir;
+
+  @Test
+  void snapshotTo_writesAndCompactionAfterwards_copyHoldsTheModelAtTheSnapshot()
+      throws IOException {
+    Random random = new Random(73);
+    DatastoreConfig config = DatastoreConfig.builder().expectedKeys(256).build();
+    Model atSnapshot = new Model();
+    List<byte[]> keys = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      keys.add(Model.randomBytes(random, 1 + random.nextInt(30)));
+    }
+    Path copy = dir.resolve("joiner").resolve("arc.fds");
+    long lastSequence;
+    try (Datastore source = Datastore.open(dir.resolve("source.fds"), config)) {
+      for (int op = 0; op < 2_000; op++) {
+        byte[] key = keys.get(random.nextInt(keys.size()));
+        if (random.nextInt(5) == 0) {
+          atSnapshot.delete(key);
+          source.delete(key);
+        } else {
+          byte[] value = Model.randomBytes(random, random.nextInt(300));
+          atSnapshot.put(key, value);
+          source.put(key, value);
+        }
+      }
+      try (LogSnapshot snapshot = source.snapshotTo(dir.resolve("transfer.fds"))) {
+        assertThrows(java.nio.file.FileAlreadyExistsException.class,
+            () -> source.snapshotTo(dir.resolve("transfer.fds")));
+        lastSequence = snapshot.lastSequence();
+        assertEquals(source.lastSequence(), lastSequence);
+        // Writes and a compaction after the snapshot must not reach the copy.
+        for (int op = 0; op < 500; op++) {
+          source.put(keys.get(random.nextInt(keys.size())), Model.randomBytes(random, 50));
+        }
+        source.delete(keys.get(0));
+        source.compact();
+        Files.createDirectories(copy.getParent());
+        writeInChunks(copy, snapshot.logBytes(), snapshot::readLog);
+        writeInChunks(LogSnapshot.checkpointOf(copy), snapshot.checkpointBytes(),
+            snapshot::readCheckpoint);
+        snapshot.delete();
+      }
+      assertFalse(Files.exists(dir.resolve("transfer.fds")), "the snapshot's files are gone");
+    }
+    try (Datastore joined = Datastore.open(copy, config)) {
+      assertTrue(joined.recoveryReport().fromCheckpoint(), "opened from the transferred index");
+      assertEquals(0, joined.recoveryReport().recordsReplayed(), "nothing re-indexed");
+      atSnapshot.assertHeldBy(joined, List.of());
+      assertEquals(lastSequence, joined.lastSequence());
+      assertTrue(joined.putAt(keys.get(1), new byte[] {1}, lastSequence + 1),
+          "the next write in the chain's numbering is taken");
+    }
+  }
+
+  private interface Chunks {
+    byte[] read(long offset, int length) throws IOException;
+  }
+
+  private static void writeInChunks(Path target, long bytes, Chunks source) throws IOException {
+    try (OutputStream out = Files.newOutputStream(target)) {
+      for (long at = 0; at < bytes; ) {
+        byte[] chunk = source.read(at, 1_000);
+        assertTrue(chunk.length > 0, "no progress at " + at + " of " + bytes);
+        out.write(chunk);
+        at += chunk.length;
+      }
+    }
+  }
+}
