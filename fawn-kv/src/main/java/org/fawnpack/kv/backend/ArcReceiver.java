@@ -43,7 +43,10 @@ final class ArcReceiver implements Closeable {
   private static final int IN_FLIGHT = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
 
-  /** Where a finished copy is reported: the coordinator waits for it. */
+  /**
+   * Where a finished copy is reported: the coordinator waits for it. {@code arcs}: how many
+   * this back-end copies in {@code epoch}; {@code bytes}: all it received since it started.
+   */
   @FunctionalInterface
   public interface CopyReporter {
     void copied(long epoch, int arcs, long bytes) throws IOException;
@@ -111,6 +114,7 @@ final class ArcReceiver implements Closeable {
     }
     int count = 0;
     long bytes = 0;
+    long total;
     try {
       for (long arcEnd : current.pendingArcsOf(id)) {
         if (ring != current) {
@@ -123,12 +127,13 @@ final class ArcReceiver implements Closeable {
       }
       synchronized (this) {
         bytesReceived += bytes;
+        total = bytesReceived;
         if (reportedEpoch == current.epoch()) {
           return;
         }
         reportedEpoch = current.epoch();
       }
-      reporter.copied(current.epoch(), current.pendingArcsOf(id).size(), bytes);
+      reporter.copied(current.epoch(), current.pendingArcsOf(id).size(), total);
       LOG.info("backend {}: holds the {} arcs it copies in epoch {} ({} arcs, {} bytes copied"
           + " now)", id, current.pendingArcsOf(id).size(), current.epoch(), count, bytes);
     } catch (IOException | RuntimeException e) {

@@ -2,6 +2,7 @@ package org.fawnpack.kv.backend;
 
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
@@ -20,7 +21,7 @@ final class ArcStore implements AutoCloseable {
    * A copied arc does not serve gets until its predecessor's CHAIN_SYNC says it holds all the
    * predecessor had: the tail it replaced may have committed writes after the copy.
    */
-  private volatile boolean awaitingSync;
+  private volatile CompletableFuture<Void> synced = CompletableFuture.completedFuture(null);
   /** Guarded by this: the successor still needs a CHAIN_SYNC (it is new, or one failed). */
   private boolean owesSync;
   /** A retry of failed sends is scheduled (set from reply threads, which must not block). */
@@ -42,12 +43,18 @@ final class ArcStore implements AutoCloseable {
     return dir.resolve("arc-" + String.format("%016x", arcEnd) + ".fds");
   }
 
-  boolean awaitingSync() {
-    return awaitingSync;
+  /** Completes when the arc may serve gets (at once, unless it is a fresh copy). */
+  CompletableFuture<Void> synced() {
+    return synced;
   }
 
-  void awaitingSync(boolean awaiting) {
-    awaitingSync = awaiting;
+  /** A fresh copy: gets wait for {@link #syncArrived}. */
+  void awaitSync() {
+    synced = new CompletableFuture<>();
+  }
+
+  void syncArrived() {
+    synced.complete(null);
   }
 
   boolean owesSync() {

@@ -17,6 +17,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
@@ -50,6 +51,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   /** The engine's largest value and key, and room for the frame's other fields. */
   public static final int MAX_FRAME_BYTES = (16 << 20) + 65_536 + 256;
   public static final int MAX_VALUE_BYTES = 16 << 20;
+  /** How long a get of a fresh copy waits for the predecessor's CHAIN_SYNC. */
+  static final long SYNC_WAIT_MS = 2_000;
 
   private final String id;
   private final Path dir;
@@ -135,7 +138,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         synchronized (arc) {
           forwarder.chainChanged(arc, arc.chain(), chain);
           if (chain.members().indexOf(me) == 0) {
-            arc.awaitingSync(false); // the head: no predecessor has more to give
+            arc.syncArrived(); // the head: no predecessor has more to give
           }
         }
       } else if (chain.members().contains(me)) {
@@ -158,7 +161,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   /** Serves the arc ending at {@code arcEnd} from the file the receiver copied. */
   private synchronized void installCopy(long arcEnd) throws IOException {
     ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), config);
-    arc.awaitingSync(true);
+    arc.awaitSync();
     arcs.put(arcEnd, arc);
   }
 
@@ -212,14 +215,26 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       return;
     }
     ArcStore arc = arc(chain);
-    if (arc.awaitingSync()) {
-      replies.send(refused(request, "backend " + id + " copied " + chain.range()
-          + " and waits for its predecessor's last writes"));
+    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
+    if (arc.synced().isDone()) {
+      replies.send(valueReply(request, arc.store().get(engineKey)));
       return;
     }
-    byte[] value = arc.store().get(EngineKeys.of(current.hash().position(key), key));
-    replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
-        : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()));
+    // A fresh copy: its predecessor's CHAIN_SYNC comes within moments of the new epoch.
+    arc.synced().copy().orTimeout(SYNC_WAIT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, late) -> {
+      try {
+        replies.send(late != null ? refused(request, "backend " + id + " copied "
+            + chain.range() + " and has not heard from its predecessor within " + SYNC_WAIT_MS
+            + " ms") : valueReply(request, arc.store().get(engineKey)));
+      } catch (IOException | RuntimeException e) {
+        replies.send(error(request, "backend " + id + ": " + e.getMessage()));
+      }
+    });
+  }
+
+  private static Frame valueReply(Frame request, byte[] value) {
+    return value == null ? reply(request, MessageType.NOT_FOUND, null)
+        : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes());
   }
 
   private void headWrite(Ring current, Frame request, Frame.Fields fields,
@@ -318,7 +333,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
             + arc.chain().range() + ", not yet " + sequence));
         return;
       }
-      arc.awaitingSync(false);
+      arc.syncArrived();
       forwarder.passSyncOn(arc);
     }
     replies.send(reply(request, MessageType.OK, null));

@@ -58,57 +58,19 @@ class BackendCrashTest {
   private static final int KEYS = 12;
   private static final int CLIENTS = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(15);
-  private static final Duration CLUSTER_WAIT = Duration.ofSeconds(60);
-  private static final ClusterPaths PATHS = new ClusterPaths("fawn");
-
   @TempDir
   Path dir;
 
-  private final List<Closeable> open = new ArrayList<>();
-  private final List<NodeProcess> backends = new ArrayList<>();
-  private Map<String, String> settings;
-  private CuratorFramework zk;
-  private Coordinator coordinator;
-  private ClusterSecret secret;
-  private RingStore ringStore;
-  private FrontEnd frontEnd;
+  private ChildCluster cluster;
 
   @BeforeEach
   void startCluster() throws Exception {
-    EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
-    open.add(zooKeeper);
-    Path secretFile = dir.resolve("secret");
-    secret = ClusterSecret.loadOrCreate(secretFile);
-    settings = Map.of(
-        "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
-        "fawn.kv.zookeeper.session-timeout-ms", "4000",
-        "fawn.kv.secret-file", secretFile.toString(),
-        "fawn.kv.index.expected-keys", "1024");
-    for (int i = 1; i <= BACKENDS; i++) {
-      NodeProcess b = NodeProcess.backend("b" + i, "127.0.0." + i, dir.resolve("b" + i),
-          settings);
-      backends.add(b);
-      open.add(b);
-    }
-    zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000,
-        10_000, new ExponentialBackoffRetry(200, 10));
-    zk.start();
-    open.add(zk);
-    assertTrue(zk.blockUntilConnected(30, TimeUnit.SECONDS), "ZooKeeper unreachable");
-    ringStore = new RingStore(zk, PATHS);
-    frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret);
-    open.add(frontEnd);
-    open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
-    coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
-    awaitEpochAbove(0);
+    cluster = new ChildCluster(dir, BACKENDS);
   }
 
   @AfterEach
   void stopCluster() throws IOException {
-    coordinator.close();
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
+    cluster.close();
   }
 
   @Test
@@ -139,17 +101,18 @@ class BackendCrashTest {
         java.net.InetAddress.getByName("127.0.0.1"))) {
       port = probe.getLocalPort();
     }
-    NodeProcess f1 = NodeProcess.frontEnd("f1", "127.0.0.1", port, dir.resolve("f1"), settings);
-    open.add(f1);
-    makeF1Lead();
-    List<InetSocketAddress> frontEnds = List.of(new InetSocketAddress("127.0.0.1", port),
-        frontEnd.address());
-    runWorkload(frontEnds, () -> {
-      f1.kill9();
-      Thread.sleep(1_000);
-      crash(currentRing(), 1);
-    });
-    assertTrue(coordinator.isLeader(), "this front-end's coordinator took over from f1");
+    try (NodeProcess f1 = NodeProcess.frontEnd("f1", "127.0.0.1", port, dir.resolve("f1"),
+        cluster.settings)) {
+      makeF1Lead();
+      List<InetSocketAddress> frontEnds = List.of(new InetSocketAddress("127.0.0.1", port),
+          cluster.frontEnd.address());
+      runWorkload(frontEnds, () -> {
+        f1.kill9();
+        Thread.sleep(1_000);
+        crash(cluster.currentRing(), 1);
+      });
+    }
+    assertTrue(cluster.coordinator.isLeader(), "this front-end's coordinator took over from f1");
   }
 
   /**
@@ -158,13 +121,13 @@ class BackendCrashTest {
    * rejoins at the back whenever its session's connection drops, which a loaded machine causes.
    */
   private void makeF1Lead() throws Exception {
-    long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
+    long deadline = System.nanoTime() + ChildCluster.WAIT.toNanos();
     List<String> order = electionOrder();
     while (!order.equals(List.of("f1", "f0"))) {
       assertTrue(System.nanoTime() < deadline, "f1 never led; the election is " + order);
       if (order.equals(List.of("f0", "f1"))) {
-        coordinator.close(); // deletes its election node in the background
-        coordinator = new Coordinator(zk, PATHS, "f0", BACKENDS, 2, 3).start();
+        cluster.coordinator.close(); // deletes its election node in the background
+        cluster.coordinator = cluster.newCoordinator();
       }
       Thread.sleep(100);
       order = electionOrder();
@@ -173,12 +136,14 @@ class BackendCrashTest {
 
   /** The ids in the election, leader first (LeaderLatch: lowest sequence number leads). */
   private List<String> electionOrder() throws Exception {
-    List<String> nodes = new ArrayList<>(zk.getChildren().forPath(PATHS.coordinator()));
+    CuratorFramework zk = cluster.zk;
+    String election = ChildCluster.PATHS.coordinator();
+    List<String> nodes = new ArrayList<>(zk.getChildren().forPath(election));
     nodes.sort(java.util.Comparator.comparing(n -> n.substring(n.lastIndexOf('-') + 1)));
     List<String> ids = new ArrayList<>();
     for (String node : nodes) {
       try {
-        ids.add(new String(zk.getData().forPath(PATHS.coordinator() + "/" + node),
+        ids.add(new String(zk.getData().forPath(election + "/" + node),
             StandardCharsets.UTF_8));
       } catch (org.apache.zookeeper.KeeperException.NoNodeException gone) {
         ids.add("(gone)"); // deleted while listed: the caller looks again
@@ -189,7 +154,8 @@ class BackendCrashTest {
 
   /** Kills the members at {@code chainPositions} of key 0's chain while clients run. */
   private void runWithCrashes(int... chainPositions) throws Exception {
-    runWorkload(List.of(frontEnd.address()), () -> crash(currentRing(), chainPositions));
+    runWorkload(List.of(cluster.frontEnd.address()),
+        () -> crash(cluster.currentRing(), chainPositions));
   }
 
   /** Kills members of key 0's chain in {@code before} and waits for the next epoch. */
@@ -197,9 +163,9 @@ class BackendCrashTest {
     Chain chain = before.chainForKey(key(0));
     for (int position : chainPositions) {
       String id = chain.members().get(position).id();
-      backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
+      cluster.kill9(id);
     }
-    awaitEpochAbove(before.epoch());
+    cluster.awaitEpochAbove(before.epoch());
   }
 
   /** What a test does to the cluster while the clients run. */
@@ -219,7 +185,7 @@ class BackendCrashTest {
     try {
       Thread.sleep(1_000);
       faults.inject();
-      awaitCopiesServing(); // the clients keep going through the extension
+      cluster.awaitCopiesServing(); // the clients keep going through the extension
       Thread.sleep(1_000);
     } finally {
       stop.set(true);
@@ -229,7 +195,8 @@ class BackendCrashTest {
     for (Future<Integer> client : clients) {
       operations += client.get(60, TimeUnit.SECONDS);
     }
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, secret)) {
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE,
+        cluster.secret)) {
       for (int k = 0; k < KEYS; k++) {
         recorder.getOrThrow(kv, key(k)); // every chain kept a live member
       }
@@ -258,11 +225,11 @@ class BackendCrashTest {
     Random random = new Random(client);
     int done = 0;
     long readOnlyUntilAfter = -1;
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
+    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)) {
       while (!stop.get() && done < 20_000) {
         byte[] key = key(random.nextInt(KEYS));
         int dice = random.nextInt(10);
-        boolean mayWrite = frontEnd.epoch() > readOnlyUntilAfter;
+        boolean mayWrite = cluster.frontEnd.epoch() > readOnlyUntilAfter;
         Op.Outcome outcome = null;
         if (mayWrite && dice < 4) {
           outcome = recorder.put(kv, key, ("c" + client + "-" + done)
@@ -273,7 +240,7 @@ class BackendCrashTest {
           recorder.get(kv, key);
         }
         if (outcome == Op.Outcome.INDETERMINATE) {
-          readOnlyUntilAfter = frontEnd.epoch();
+          readOnlyUntilAfter = cluster.frontEnd.epoch();
         }
         done++;
       }
@@ -283,35 +250,5 @@ class BackendCrashTest {
 
   private static byte[] key(int k) {
     return ("key-" + k).getBytes(StandardCharsets.UTF_8);
-  }
-
-  private Ring currentRing() throws IOException {
-    Optional<RingStore.Versioned> ring = ringStore.read(ringStore.ringHash());
-    return ring.orElseThrow(() -> new IllegalStateException("no ring in ZooKeeper")).ring();
-  }
-
-  /** Waits until no back-end is copying and the front-end serves that epoch. */
-  private void awaitCopiesServing() throws Exception {
-    long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
-    Ring ring = currentRing();
-    while (!ring.pending().isEmpty() || frontEnd.epoch() < ring.epoch()) {
-      assertTrue(System.nanoTime() < deadline, "replacements still copying after "
-          + CLUSTER_WAIT.toSeconds() + " s: " + ring + "; back-end logs: "
-          + backends.stream().map(NodeProcess::logFile).toList());
-      Thread.sleep(50);
-      ring = currentRing();
-    }
-  }
-
-  private void awaitEpochAbove(long epoch) throws InterruptedException {
-    long deadline = System.nanoTime() + CLUSTER_WAIT.toNanos();
-    while (frontEnd.epoch() <= epoch) {
-      if (System.nanoTime() > deadline) {
-        List<String> logs = backends.stream().map(NodeProcess::logFile).toList();
-        throw new AssertionError("the front-end stayed at epoch " + frontEnd.epoch() + " for "
-            + CLUSTER_WAIT.toSeconds() + " s; back-end logs: " + logs);
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -1,0 +1,167 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.cli.EmbeddedZooKeeper;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.Coordinator;
+import org.fawnpack.kv.coord.RingFollower;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+
+/**
+ * A FAWN-KV cluster for fault tests: back-ends as child JVMs on 127.0.0.1..n (each its own
+ * host, so chains of three fit), a real in-process ZooKeeper, and a front-end with its
+ * coordinator in the test's JVM. Waits are bounded by {@link #WAIT}.
+ */
+final class ChildCluster implements Closeable {
+  static final Duration WAIT = Duration.ofSeconds(60);
+  static final ClusterPaths PATHS = new ClusterPaths("fawn");
+  static final int VNODES = 2;
+  static final int REPLICAS = 3;
+
+  private final Path dir;
+  private final int backendCount;
+  private final List<Closeable> open = new ArrayList<>();
+  final List<NodeProcess> backends = new ArrayList<>();
+  final Map<String, String> settings;
+  final CuratorFramework zk;
+  final ClusterSecret secret;
+  final RingStore ringStore;
+  final FrontEnd frontEnd;
+  Coordinator coordinator;
+
+  ChildCluster(Path dir, int backendCount) throws Exception {
+    this.dir = dir;
+    this.backendCount = backendCount;
+    try {
+      EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
+      open.add(zooKeeper);
+      Path secretFile = dir.resolve("secret");
+      secret = ClusterSecret.loadOrCreate(secretFile);
+      settings = Map.of(
+          "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
+          "fawn.kv.zookeeper.session-timeout-ms", "4000",
+          "fawn.kv.secret-file", secretFile.toString(),
+          "fawn.kv.index.expected-keys", "1024");
+      for (int i = 1; i <= backendCount; i++) {
+        NodeProcess b = NodeProcess.backend("b" + i, "127.0.0." + i, dir.resolve("b" + i),
+            settings);
+        backends.add(b);
+        open.add(b);
+      }
+      zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000, 10_000,
+          new ExponentialBackoffRetry(200, 10));
+      zk.start();
+      open.add(zk);
+      assertTrue(zk.blockUntilConnected(30, TimeUnit.SECONDS), "ZooKeeper unreachable");
+      ringStore = new RingStore(zk, PATHS);
+      frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret);
+      open.add(frontEnd);
+      open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
+      coordinator = newCoordinator();
+      awaitEpochAbove(0);
+      awaitBackendsOnTheRing();
+    } catch (Exception | Error e) {
+      close();
+      throw e;
+    }
+  }
+
+  /** A coordinator named f0 in this JVM, started (the election decides whether it leads). */
+  Coordinator newCoordinator() throws IOException {
+    return new Coordinator(zk, PATHS, "f0", backendCount, VNODES, REPLICAS).start();
+  }
+
+  /** The data directory of back-end {@code id}. */
+  Path dataOf(String id) {
+    return dir.resolve(id).resolve("data");
+  }
+
+  void kill9(String id) throws InterruptedException {
+    backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
+  }
+
+  Ring currentRing() throws IOException {
+    Optional<RingStore.Versioned> ring = ringStore.read(ringStore.ringHash());
+    return ring.orElseThrow(() -> new IllegalStateException("no ring in ZooKeeper")).ring();
+  }
+
+  void awaitEpochAbove(long epoch) throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (frontEnd.epoch() <= epoch) {
+      assertTrue(System.nanoTime() < deadline, "the front-end stayed at epoch "
+          + frontEnd.epoch() + " for " + WAIT.toSeconds() + " s; back-end logs: " + logs());
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Waits until every back-end has the ring: one asked for a key answers anything but "no
+   * ring yet" (a STALE_RING, a refusal naming the tail, a value).
+   */
+  private void awaitBackendsOnTheRing() throws Exception {
+    Ring ring = currentRing();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(5), 1 << 20, secret)) {
+      for (Member m : ring.members()) {
+        while (true) {
+          Frame reply = pool.to(m).call(MessageType.GET, ring.epoch(), new Frame.Payload()
+              .addBytes("probe".getBytes(java.nio.charset.StandardCharsets.UTF_8)).toBytes(),
+              WAIT);
+          if (reply.type() != MessageType.REFUSED
+              || !MessageType.messageOf(reply).contains("no ring yet")) {
+            break;
+          }
+          assertTrue(System.nanoTime() < deadline, m + " never got the ring; logs: " + logs());
+          Thread.sleep(50);
+        }
+      }
+    }
+  }
+
+  /** Waits until no back-end is copying and the front-end serves that epoch. */
+  void awaitCopiesServing() throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    Ring ring = currentRing();
+    while (!ring.pending().isEmpty() || frontEnd.epoch() < ring.epoch()) {
+      assertTrue(System.nanoTime() < deadline, "replacements still copying after "
+          + WAIT.toSeconds() + " s: " + ring + "; back-end logs: " + logs());
+      Thread.sleep(50);
+      ring = currentRing();
+    }
+  }
+
+  private List<String> logs() {
+    return backends.stream().map(NodeProcess::logFile).toList();
+  }
+
+  @Override
+  public void close() throws IOException {
+    if (coordinator != null) {
+      coordinator.close();
+    }
+    for (int i = open.size() - 1; i >= 0; i--) {
+      open.get(i).close();
+    }
+  }
+}
