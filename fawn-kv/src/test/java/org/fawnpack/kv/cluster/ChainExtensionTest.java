@@ -70,9 +70,14 @@ class ChainExtensionTest {
       }
       Ring before = cluster.currentRing();
       String victim = before.chainForKey(key(0)).head().id();
+      long killed = System.nanoTime();
       cluster.kill9(victim);
       cluster.awaitEpochAbove(before.epoch());
+      long shrunk = System.nanoTime();
       cluster.awaitCopiesServing();
+      System.out.printf("ChainExtensionTest: SIGKILL to the shrunk epoch %d ms, then to the"
+          + " copies serving %d ms%n", (shrunk - killed) / 1_000_000,
+          (System.nanoTime() - shrunk) / 1_000_000);
       Ring after = cluster.currentRing();
 
       Map<Long, Member> expectedCopies = new HashMap<>(); // arc end -> its new member
