@@ -35,7 +35,9 @@ import org.slf4j.LoggerFactory;
  * checkpoint first, and hands it to the back-end. When it holds every arc it copies in the
  * current epoch it reports so ({@link CopyReporter}); the coordinator then lets it serve. A
  * failed copy (the tail went, a link broke) is tried again after {@link #RETRY_MS}, from
- * whichever member is the tail by then.
+ * whichever member is the tail by then. A finished copy whose source is no longer the arc's
+ * tail is thrown away and made again from the new tail: the old tail may have taken writes
+ * after the snapshot that only it kept for this copier.
  */
 final class ArcReceiver implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcReceiver.class);
@@ -52,17 +54,21 @@ final class ArcReceiver implements Closeable {
     void copied(long epoch, int arcs, long bytes) throws IOException;
   }
 
-  /** The back-end's side: opens the copied file of the arc ending at {@code arcEnd}. */
+  /** The back-end's side: opens, or closes and forgets, its copy of the arc ending at an end. */
   @FunctionalInterface
-  interface Installer {
-    void install(long arcEnd) throws IOException;
+  interface ArcAction {
+    void apply(long arcEnd) throws IOException;
   }
 
   private final String id;
   private final Path dir;
   private final ConnectionPool sources;
   private final java.util.function.LongPredicate held;
-  private final Installer installer;
+  private final ArcAction install;
+  private final ArcAction discard;
+  /** Arc end to the member each finished copy came from. */
+  private final java.util.Map<Long, String> copiedFrom =
+      new java.util.concurrent.ConcurrentHashMap<>();
   private final ScheduledExecutorService worker;
   private volatile CopyReporter reporter = (epoch, count, bytes) -> { };
   private volatile Ring ring;
@@ -71,12 +77,13 @@ final class ArcReceiver implements Closeable {
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      Installer installer) {
+      ArcAction install, ArcAction discard) {
     this.id = id;
     this.dir = dir;
     this.sources = sources;
     this.held = held;
-    this.installer = installer;
+    this.install = install;
+    this.discard = discard;
     this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-copy-" + id);
       t.setDaemon(true);
@@ -120,8 +127,16 @@ final class ArcReceiver implements Closeable {
         if (ring != current) {
           return; // a newer epoch has its own run
         }
+        Chain chain = current.chainFor(arcEnd);
+        String source = copiedFrom.get(arcEnd);
+        if (held.test(arcEnd) && source != null && !source.equals(chain.tail().id())) {
+          LOG.info("backend {}: copied arc {} from {}, whose place {} took; copying again",
+              id, chain.range(), source, chain.tail().id());
+          discard.apply(arcEnd);
+          copiedFrom.remove(arcEnd);
+        }
         if (!held.test(arcEnd)) {
-          bytes += copy(current, current.chainFor(arcEnd));
+          bytes += copy(current, chain);
           count++;
         }
       }
@@ -174,7 +189,8 @@ final class ArcReceiver implements Closeable {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     }
-    installer.install(arcEnd);
+    install.apply(arcEnd);
+    copiedFrom.put(arcEnd, chain.tail().id());
     LOG.info("backend {}: copied arc {} from {}: {} bytes up to write {}", id, chain.range(),
         chain.tail().id(), logBytes + checkpointBytes, lastSequence);
     return logBytes + checkpointBytes;

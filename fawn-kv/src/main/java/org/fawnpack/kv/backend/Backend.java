@@ -77,7 +77,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret), arcs::containsKey,
-        this::installCopy);
+        this::installCopy, this::discardCopy);
     this.durability = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "fawn-kv-durable-" + id);
       t.setDaemon(true);
@@ -156,6 +156,15 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     source.keepOnlyArcsBeingCopied(beingCopied);
     receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  /** Closes and forgets a copy made from a tail that is gone (the receiver copies again). */
+  private synchronized void discardCopy(long arcEnd) throws IOException {
+    ArcStore arc = arcs.get(arcEnd);
+    if (arc != null && !arc.chain().members().contains(self)) {
+      arcs.remove(arcEnd);
+      arc.close();
+    }
   }
 
   /** Serves the arc ending at {@code arcEnd} from the file the receiver copied. */
