@@ -57,6 +57,29 @@ final class ArcStore implements AutoCloseable {
     synced.complete(null);
   }
 
+  /**
+   * The value of {@code engineKey} (null when absent) once the arc may serve gets: at once,
+   * or for a fresh copy when CHAIN_SYNC arrives (failing with a TimeoutException after
+   * {@code waitMs}).
+   */
+  CompletableFuture<byte[]> readWhenSynced(byte[] engineKey, long waitMs) {
+    CompletableFuture<Void> ready = synced.isDone() ? synced
+        : synced.copy().orTimeout(waitMs, java.util.concurrent.TimeUnit.MILLISECONDS);
+    CompletableFuture<byte[]> value = new CompletableFuture<>();
+    ready.whenComplete((ok, late) -> {
+      if (late != null) {
+        value.completeExceptionally(late); // the TimeoutException itself, not wrapped
+        return;
+      }
+      try {
+        value.complete(store.get(engineKey));
+      } catch (java.io.IOException | RuntimeException e) {
+        value.completeExceptionally(e);
+      }
+    });
+    return value;
+  }
+
   boolean owesSync() {
     return owesSync;
   }

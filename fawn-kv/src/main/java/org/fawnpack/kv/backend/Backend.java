@@ -17,7 +17,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
@@ -223,27 +222,14 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " (" + chain.tail() + " is)"));
       return;
     }
-    ArcStore arc = arc(chain);
-    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
-    if (arc.synced().isDone()) {
-      replies.send(valueReply(request, arc.store().get(engineKey)));
-      return;
-    }
-    // A fresh copy: its predecessor's CHAIN_SYNC comes within moments of the new epoch.
-    arc.synced().copy().orTimeout(SYNC_WAIT_MS, TimeUnit.MILLISECONDS).whenComplete((ok, late) -> {
-      try {
-        replies.send(late != null ? refused(request, "backend " + id + " copied "
-            + chain.range() + " and has not heard from its predecessor within " + SYNC_WAIT_MS
-            + " ms") : valueReply(request, arc.store().get(engineKey)));
-      } catch (IOException | RuntimeException e) {
-        replies.send(error(request, "backend " + id + ": " + e.getMessage()));
-      }
-    });
-  }
-
-  private static Frame valueReply(Frame request, byte[] value) {
-    return value == null ? reply(request, MessageType.NOT_FOUND, null)
-        : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes());
+    arc(chain).readWhenSynced(EngineKeys.of(current.hash().position(key), key), SYNC_WAIT_MS)
+        .whenComplete((value, failure) -> replies.send(failure == null
+            ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
+                MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))
+            : refused(request, "backend " + id + " cannot read " + chain.range() + ": "
+                + (failure instanceof java.util.concurrent.TimeoutException
+                    ? "a copy, still without its predecessor's CHAIN_SYNC after " + SYNC_WAIT_MS
+                        + " ms" : failure.getMessage()))));
   }
 
   private void headWrite(Ring current, Frame request, Frame.Fields fields,
