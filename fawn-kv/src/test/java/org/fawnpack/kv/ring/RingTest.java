@@ -29,24 +29,9 @@ class RingTest {
 
   private record Vnode(long position, Member member) {}
 
-  /** The model: every virtual node, nearest clockwise first. */
+  /** The model with none down. */
   private static List<Member> naiveChain(Ring ring, long position) {
-    List<Vnode> all = new ArrayList<>();
-    for (Member m : ring.members()) {
-      for (int i = 0; i < ring.vnodesPerMember(); i++) {
-        all.add(new Vnode(HASH.virtualNodePosition(m.id(), i), m));
-      }
-    }
-    // Clockwise distance from position to the node, unsigned: the owner is at distance 0 or more.
-    all.sort(Comparator.comparing((Vnode v) -> v.position() - position, Long::compareUnsigned));
-    Set<String> hosts = new HashSet<>();
-    List<Member> chain = new ArrayList<>();
-    for (Vnode v : all) {
-      if (chain.size() < ring.replicas() && hosts.add(v.member().host())) {
-        chain.add(v.member());
-      }
-    }
-    return chain;
+    return naiveLiveChain(ring, position, Set.of());
   }
 
   private static Ring randomRing(Random random, int members) {
@@ -107,7 +92,11 @@ class RingTest {
     }
   }
 
-  /** The model with some down: the first r live members on first-seen hosts clockwise. */
+  /**
+   * The model: every virtual node sorted by clockwise distance from the position; the first r
+   * members not down, each on a host not seen before in that order (a down one's host counts
+   * as seen).
+   */
   private static List<Member> naiveLiveChain(Ring ring, long position, Set<String> down) {
     List<Vnode> all = new ArrayList<>();
     for (Member m : ring.members()) {
