@@ -199,9 +199,12 @@ public final class KvCommand {
       Ring ring = stored.get().ring();
       out.println(ring);
       ring.members().stream().sorted(java.util.Comparator.comparing(m -> m.id()))
-          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)" : "")));
+          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)"
+              : ring.pendingArcsOf(m.id()).isEmpty() ? ""
+              : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
       for (Chain chain : ring.chains()) {
         out.println("  arc " + chain.range() + ": " + chain.members()
+            + (chain.pending().isEmpty() ? "" : " copying to " + chain.pending())
             + (chain.isShort() ? " (short: writes refused)" : ""));
       }
     }
