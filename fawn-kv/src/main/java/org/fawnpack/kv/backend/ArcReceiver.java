@@ -73,6 +73,8 @@ final class ArcReceiver implements Closeable {
   private volatile CopyReporter reporter = (epoch, count, bytes) -> { };
   private volatile Ring ring;
   private long reportedEpoch = -1;
+  private final java.util.concurrent.atomic.AtomicBoolean retryPending =
+      new java.util.concurrent.atomic.AtomicBoolean();
   private long bytesReceived;
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
@@ -98,7 +100,7 @@ final class ArcReceiver implements Closeable {
   /** A new epoch: copy what it names, in the background. */
   void ringChanged(Ring next) {
     ring = next;
-    run(0);
+    run(this::copyPending, 0);
   }
 
   /** Bytes received by finished copies since start (for tests and stats). */
@@ -106,9 +108,9 @@ final class ArcReceiver implements Closeable {
     return bytesReceived;
   }
 
-  private void run(long delayMs) {
+  private void run(Runnable task, long delayMs) {
     try {
-      worker.schedule(this::copyPending, delayMs, TimeUnit.MILLISECONDS);
+      worker.schedule(task, delayMs, TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException closed) {
       LOG.debug("backend {}: closed, no copy", id);
     }
@@ -154,7 +156,12 @@ final class ArcReceiver implements Closeable {
     } catch (IOException | RuntimeException e) {
       LOG.warn("backend {}: copying arcs in epoch {} failed ({}); trying again in {} ms", id,
           current.epoch(), e.getMessage(), RETRY_MS);
-      run(RETRY_MS);
+      if (retryPending.compareAndSet(false, true)) { // one retry at a time, however many rings
+        run(() -> {
+          retryPending.set(false);
+          copyPending();
+        }, RETRY_MS);
+      }
     }
   }
 
