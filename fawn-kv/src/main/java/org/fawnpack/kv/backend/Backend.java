@@ -62,6 +62,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ExecutorService durability;
   private final ArcSource source;
   private final ArcReceiver receiver;
+  private final StatsReport.Counts counts = new StatsReport.Counts();
   private volatile Ring ring;
   private volatile Member self;
 
@@ -206,6 +207,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
+      case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
+          StatsReport.of(self, counts, arcs.values()).encode()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));
@@ -214,7 +217,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   private void get(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {
-    byte[] key = userKey(fields);
+    byte[] key = EngineKeys.next(fields);
     fields.end();
     Chain chain = current.chainForKey(key);
     if (!chain.tail().equals(self)) {
@@ -222,6 +225,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " (" + chain.tail() + " is)"));
       return;
     }
+    counts.gets.increment();
     arc(chain).readWhenSynced(EngineKeys.of(current.hash().position(key), key), SYNC_WAIT_MS)
         .whenComplete((value, failure) -> replies.send(failure == null
             ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
@@ -235,7 +239,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private void headWrite(Ring current, Frame request, Frame.Fields fields,
       FrameServer.Replies replies) throws IOException {
     boolean put = request.type() == MessageType.PUT;
-    byte[] key = userKey(fields);
+    byte[] key = EngineKeys.next(fields);
     byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
     fields.end();
     Chain chain = current.chainForKey(key);
@@ -249,6 +253,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + chain.members().size() + " of " + chain.replicas() + " members: writes refused"));
       return;
     }
+    counts.writes.increment();
     ArcStore arc = arc(chain);
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
@@ -272,7 +277,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       FrameServer.Replies replies) throws IOException {
     boolean put = request.type() == MessageType.CHAIN_PUT;
     long arcEnd = fields.nextLong();
-    byte[] key = userKey(fields);
+    byte[] key = EngineKeys.next(fields);
     byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
     long sequence = fields.nextLong();
     fields.end();
@@ -283,6 +288,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + Long.toHexString(arcEnd)));
       return;
     }
+    counts.chainWrites.increment();
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
     synchronized (arc) {
@@ -373,15 +379,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
     }
     return arc;
-  }
-
-  private static byte[] userKey(Frame.Fields fields) throws MalformedFrameException {
-    byte[] key = fields.nextBytes(EngineKeys.MAX_USER_KEY_BYTES, "the key");
-    String problem = EngineKeys.problemWith(key);
-    if (problem != null) {
-      throw new MalformedFrameException(problem);
-    }
-    return key;
   }
 
   @Override

@@ -22,6 +22,17 @@ public final class EngineKeys {
     return Arrays.copyOfRange(engineKey, 8, engineKey.length);
   }
 
+  /** The next field of a request as a user key, refused by name when unusable. */
+  static byte[] next(org.fawnpack.kv.wire.Frame.Fields fields)
+      throws org.fawnpack.kv.wire.MalformedFrameException {
+    byte[] key = fields.nextBytes(MAX_USER_KEY_BYTES, "the key");
+    String problem = problemWith(key);
+    if (problem != null) {
+      throw new org.fawnpack.kv.wire.MalformedFrameException(problem);
+    }
+    return key;
+  }
+
   /** Null when the key is usable, else why not (for an ERROR reply). */
   public static String problemWith(byte[] userKey) {
     if (userKey.length == 0) {

@@ -13,12 +13,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.client.FawnKvClient;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.ring.Chain;
-import org.fawnpack.kv.ring.Ring;
 
 /** {@code ./fawn kv}: run FAWN-KV nodes, or talk to a running cluster. */
 public final class KvCommand {
@@ -40,7 +35,10 @@ public final class KvCommand {
         delete --frontend HOST:PORT[,...] KEY exit 1 when absent
                   with several front-ends, the next is used when one is down
         ring      the ring's epoch, back-ends and arcs with their chains
-      backend, frontend and ring need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
+        stats [--interval-ms MS]
+                  per live back-end: arcs by role, keys, log bytes, gets and writes since
+                  it started and per second over MS (default 1000); exit 1 if one is silent
+      backend, frontend, ring and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
       and request proves the cluster secret in fawn.kv.secret-file (default ~/.fawn-kv/secret,
       mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
@@ -88,7 +86,15 @@ public final class KvCommand {
         case "frontend" -> serve(KvNodes.frontEnd(kv, line.required("--name"), bind(line)),
             "frontend " + line.option("--name", ""));
         case "put", "get", "delete" -> request(kv, rest.get(0), line);
-        case "ring" -> ring(kv, line);
+        case "ring" -> {
+          line.noPositionals();
+          yield new ClusterInspection(kv, out, err).ring();
+        }
+        case "stats" -> {
+          line.noPositionals();
+          yield new ClusterInspection(kv, out, err).stats(
+              line.intOption("--interval-ms", 1_000, 1, 600_000));
+        }
         default -> usage("unknown command '" + rest.get(0) + "'");
       };
     } catch (IllegalArgumentException e) {
@@ -181,31 +187,6 @@ public final class KvCommand {
             return EXIT_FAILED;
           }
         }
-      }
-    }
-    return EXIT_OK;
-  }
-
-  private int ring(KvSettings kv, CommandLine line) throws IOException {
-    line.noPositionals();
-    try (CuratorFramework zk = KvNodes.session(kv, "ring")) {
-      RingStore store = new RingStore(zk, new ClusterPaths(kv.cluster()));
-      var stored = store.read(store.ringHash());
-      if (stored.isEmpty()) {
-        err.println("fawn kv: cluster '" + kv.cluster() + "' has no ring yet (fewer than "
-            + "fawn.kv.bootstrap-backends back-ends registered?)");
-        return EXIT_FAILED;
-      }
-      Ring ring = stored.get().ring();
-      out.println(ring);
-      ring.members().stream().sorted(java.util.Comparator.comparing(m -> m.id()))
-          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)"
-              : ring.pendingArcsOf(m.id()).isEmpty() ? ""
-              : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
-      for (Chain chain : ring.chains()) {
-        out.println("  arc " + chain.range() + ": " + chain.members()
-            + (chain.pending().isEmpty() ? "" : " copying to " + chain.pending())
-            + (chain.isShort() ? " (short: writes refused)" : ""));
       }
     }
     return EXIT_OK;

@@ -22,6 +22,8 @@ public final class MessageType {
   public static final byte ARC_CHUNK = 7;
   public static final byte ARC_RELEASE = 8;
   public static final byte CHAIN_SYNC = 9;
+  /** A back-end's figures (for {@code fawn kv stats}): answered VALUE. */
+  public static final byte STATS = 10;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -47,6 +49,7 @@ public final class MessageType {
       case ARC_CHUNK -> "ARC_CHUNK";
       case ARC_RELEASE -> "ARC_RELEASE";
       case CHAIN_SYNC -> "CHAIN_SYNC";
+      case STATS -> "STATS";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";

@@ -101,6 +101,44 @@ class KvCommandTest {
     assertTrue(err().contains("cluster 'other' has no ring yet"), err());
   }
 
+  /** The figures in the stats table: back-end id to its columns. */
+  private Map<String, String[]> statsRows() {
+    assertEquals(0, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(), secretSetting,
+        "stats", "--interval-ms", "50"), err());
+    Map<String, String[]> rows = new java.util.TreeMap<>();
+    out().lines().filter(l -> l.matches("b[0-9]+ .*")).forEach(l -> {
+      String[] words = l.trim().split(" +");
+      rows.put(words[0], words);
+    });
+    assertEquals(3, rows.size(), out());
+    return rows;
+  }
+
+  private static long column(Map<String, String[]> rows, int column) {
+    return rows.values().stream().mapToLong(w -> Long.parseLong(w[column])).sum();
+  }
+
+  @Test
+  void stats_afterNewKeysAndGets_countsThemOnceAtTheHeadThriceInAllAndEachGetOnce() {
+    Map<String, String[]> before = statsRows();
+    for (int k = 0; k < 12; k++) {
+      assertEquals(0, run(secretSetting, "put", "--frontend", frontEnd, "stats-key-" + k, "v"),
+          err());
+    }
+    for (int k = 0; k < 5; k++) {
+      assertEquals(0, run(secretSetting, "get", "--frontend", frontEnd, "stats-key-" + k),
+          err());
+    }
+    Map<String, String[]> after = statsRows();
+    // Columns: id, roles, keys(head), keys(all), log bytes, gets, writes, gets/s, writes/s.
+    assertEquals(column(before, 2) + 12, column(after, 2), out());
+    assertEquals(3 * column(after, 2), column(after, 3), "r = 3: every key on three");
+    assertEquals(column(before, 5) + 5, column(after, 5), "each get served once, by a tail");
+    assertEquals(column(before, 6) + 12, column(after, 6), "each put taken once, by a head");
+    assertTrue(out().contains("keys in the cluster (each counted at its head): "
+        + column(after, 2)), out());
+  }
+
   @Test
   void usageErrors_exitTwoNamingTheProblem() {
     assertEquals(2, run());

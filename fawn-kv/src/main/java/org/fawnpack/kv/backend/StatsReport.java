@@ -1,0 +1,90 @@
+package org.fawnpack.kv.backend;
+
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import java.util.concurrent.atomic.LongAdder;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MalformedFrameException;
+
+/**
+ * A back-end's answer to STATS, for {@code fawn kv stats}: the requests it served since it
+ * started and, per arc it holds, its role in the chain, live keys, log bytes and last sequence
+ * number.
+ */
+public record StatsReport(long uptimeMs, long gets, long writes, long chainWrites,
+    List<Arc> arcs) {
+
+  /** What a back-end is to one arc. */
+  public enum Role { HEAD, MIDDLE, TAIL, ALONE, COPYING }
+
+  /** One arc a back-end holds. */
+  public record Arc(KeyRange range, Role role, long keys, long logBytes, long lastSequence) {}
+
+  public StatsReport {
+    arcs = List.copyOf(arcs);
+  }
+
+  /** The request counts a back-end keeps for its report. */
+  static final class Counts {
+    final long started = System.nanoTime();
+    final LongAdder gets = new LongAdder();
+    final LongAdder writes = new LongAdder();
+    final LongAdder chainWrites = new LongAdder();
+  }
+
+  /** The report of a back-end ({@code self}) with {@code counts} and {@code arcs}. */
+  static StatsReport of(Member self, Counts counts, Collection<ArcStore> arcs) {
+    List<Arc> described = new ArrayList<>();
+    for (ArcStore arc : arcs) {
+      Chain chain = arc.chain();
+      int at = chain.members().indexOf(self);
+      Role role = at < 0 ? Role.COPYING : chain.members().size() == 1 ? Role.ALONE
+          : at == 0 ? Role.HEAD : at == chain.members().size() - 1 ? Role.TAIL : Role.MIDDLE;
+      var stats = arc.store().stats();
+      described.add(new Arc(chain.range(), role, stats.liveKeys(), stats.logBytes(),
+          stats.lastSequence()));
+    }
+    return new StatsReport((System.nanoTime() - counts.started) / 1_000_000,
+        counts.gets.sum(), counts.writes.sum(), counts.chainWrites.sum(), described);
+  }
+
+  byte[] encode() {
+    Frame.Payload payload = new Frame.Payload().addLong(uptimeMs).addLong(gets).addLong(writes)
+        .addLong(chainWrites).addLong(arcs.size());
+    for (Arc a : arcs) {
+      payload.addLong(a.range().startExclusive()).addLong(a.range().endInclusive())
+          .addLong(a.role().ordinal()).addLong(a.keys()).addLong(a.logBytes())
+          .addLong(a.lastSequence());
+    }
+    return payload.toBytes();
+  }
+
+  /** The report in a STATS reply's payload. */
+  public static StatsReport decode(Frame reply) throws MalformedFrameException {
+    Frame.Fields f = reply.fields();
+    long uptime = f.nextLong();
+    long gets = f.nextLong();
+    long writes = f.nextLong();
+    long chainWrites = f.nextLong();
+    long count = f.nextLong();
+    if (count < 0 || count > 1 << 20) {
+      throw new MalformedFrameException("a STATS reply with " + count + " arcs");
+    }
+    List<Arc> arcs = new ArrayList<>();
+    for (long i = 0; i < count; i++) {
+      KeyRange range = new KeyRange(f.nextLong(), f.nextLong());
+      long role = f.nextLong();
+      if (role < 0 || role >= Role.values().length) {
+        throw new MalformedFrameException("a STATS reply with role " + role);
+      }
+      arcs.add(new Arc(range, Role.values()[(int) role], f.nextLong(), f.nextLong(),
+          f.nextLong()));
+    }
+    f.end();
+    return new StatsReport(uptime, gets, writes, chainWrites, arcs);
+  }
+}

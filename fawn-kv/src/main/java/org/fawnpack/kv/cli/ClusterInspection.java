@@ -1,0 +1,149 @@
+package org.fawnpack.kv.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.StatsReport;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+
+/**
+ * {@code fawn kv ring} and {@code fawn kv stats}: what the cluster looks like, read from
+ * ZooKeeper (the ring) and from each live back-end (its STATS, asked twice {@code
+ * --interval-ms} apart for the rates).
+ */
+final class ClusterInspection {
+  private static final Duration DEADLINE = Duration.ofSeconds(10);
+
+  private final KvSettings kv;
+  private final PrintStream out;
+  private final PrintStream err;
+
+  ClusterInspection(KvSettings kv, PrintStream out, PrintStream err) {
+    this.kv = kv;
+    this.out = out;
+    this.err = err;
+  }
+
+  int ring() throws IOException {
+    try (CuratorFramework zk = KvNodes.session(kv, "ring")) {
+      Ring ring = read(zk);
+      if (ring == null) {
+        return KvCommand.EXIT_FAILED;
+      }
+      out.println(ring);
+      ring.members().stream().sorted(Comparator.comparing(Member::id))
+          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)"
+              : ring.pendingArcsOf(m.id()).isEmpty() ? ""
+              : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
+      for (Chain chain : ring.chains()) {
+        out.println("  arc " + chain.range() + ": " + chain.members()
+            + (chain.pending().isEmpty() ? "" : " copying to " + chain.pending())
+            + (chain.isShort() ? " (short: writes refused)" : ""));
+      }
+    }
+    return KvCommand.EXIT_OK;
+  }
+
+  int stats(int intervalMs) throws IOException {
+    try (CuratorFramework zk = KvNodes.session(kv, "stats");
+        ConnectionPool pool = new ConnectionPool(DEADLINE, Backend.MAX_FRAME_BYTES,
+            kv.secret())) {
+      Ring ring = read(zk);
+      if (ring == null) {
+        return KvCommand.EXIT_FAILED;
+      }
+      List<Member> live = ring.members().stream().filter(m -> !ring.isDown(m.id()))
+          .sorted(Comparator.comparing(Member::id)).toList();
+      Map<Member, StatsReport> first = ask(pool, ring, live);
+      sleep(intervalMs);
+      Map<Member, StatsReport> second = ask(pool, ring, live);
+      out.println(ring);
+      out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s%n", "back-end",
+          "head/mid/tail/cp", "keys(head)", "keys(all)", "log bytes", "gets", "writes",
+          "gets/s", "writes/s");
+      long headKeys = 0;
+      int failed = 0;
+      for (Member m : live) {
+        StatsReport now = second.get(m);
+        if (now == null) {
+          failed++;
+          continue;
+        }
+        StatsReport then = first.getOrDefault(m, now);
+        long keysAsHead = keys(now, StatsReport.Role.HEAD) + keys(now, StatsReport.Role.ALONE);
+        headKeys += keysAsHead;
+        double seconds = Math.max(1, now.uptimeMs() - then.uptimeMs()) / 1000.0;
+        out.printf("%-10s %-16s %10d %10d %12d %10d %10d %9.1f %9.1f%n", m.id(),
+            count(now, StatsReport.Role.HEAD) + count(now, StatsReport.Role.ALONE) + "/"
+                + count(now, StatsReport.Role.MIDDLE) + "/" + count(now, StatsReport.Role.TAIL)
+                + "/" + count(now, StatsReport.Role.COPYING),
+            keysAsHead, now.arcs().stream().mapToLong(StatsReport.Arc::keys).sum(),
+            now.arcs().stream().mapToLong(StatsReport.Arc::logBytes).sum(), now.gets(),
+            now.writes(), (now.gets() - then.gets()) / seconds,
+            (now.writes() - then.writes()) / seconds);
+      }
+      ring.down().stream().sorted().forEach(id -> out.printf("%-10s (down)%n", id));
+      out.println("keys in the cluster (each counted at its head): " + headKeys);
+      return failed == 0 ? KvCommand.EXIT_OK : KvCommand.EXIT_FAILED;
+    }
+  }
+
+  private Map<Member, StatsReport> ask(ConnectionPool pool, Ring ring, List<Member> live) {
+    Map<Member, StatsReport> reports = new LinkedHashMap<>();
+    for (Member m : live) {
+      try {
+        Frame reply = pool.to(m).call(MessageType.STATS, ring.epoch(), null, DEADLINE);
+        if (reply.type() != MessageType.VALUE) {
+          throw new IOException(MessageType.name(reply.type()) + " "
+              + MessageType.messageOf(reply));
+        }
+        reports.put(m, StatsReport.decode(reply));
+      } catch (IOException e) {
+        err.println("fawn kv: no stats from back-end " + m + ": " + e.getMessage());
+      }
+    }
+    return reports;
+  }
+
+  private Ring read(CuratorFramework zk) throws IOException {
+    RingStore store = new RingStore(zk, new ClusterPaths(kv.cluster()));
+    var stored = store.read(store.ringHash());
+    if (stored.isEmpty()) {
+      err.println("fawn kv: cluster '" + kv.cluster() + "' has no ring yet (fewer than "
+          + "fawn.kv.bootstrap-backends back-ends registered?)");
+      return null;
+    }
+    return stored.get().ring();
+  }
+
+  private static long count(StatsReport report, StatsReport.Role role) {
+    return report.arcs().stream().filter(a -> a.role() == role).count();
+  }
+
+  private static long keys(StatsReport report, StatsReport.Role role) {
+    return report.arcs().stream().filter(a -> a.role() == role)
+        .mapToLong(StatsReport.Arc::keys).sum();
+  }
+
+  private static void sleep(int ms) throws IOException {
+    try {
+      Thread.sleep(ms); // the rates are the change over this interval
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted between the two samples", e);
+    }
+  }
+}
