@@ -3,12 +3,15 @@ package org.fawnpack.kv.cli;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Stream;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.frontend.FrontEnd;
@@ -16,9 +19,16 @@ import org.fawnpack.kv.frontend.FrontEnd;
 /**
  * A whole FAWN-KV cluster in one process on loopback: an embedded ZooKeeper, back-ends on
  * 127.0.0.1, 127.0.0.2, ... (distinct addresses, so chains see distinct hosts) and front-ends,
- * up once every node follows the first ring.
+ * up once every node follows the first ring. Each start is a new cluster: the directory of an
+ * earlier local cluster (marked by {@value #MARKER}) is emptied first, since its ZooKeeper
+ * would bring back a ring whose back-ends listened on other ports; a directory without the
+ * mark that is not empty is refused, so no one's files are deleted by mistake.
  */
 final class LocalCluster implements Closeable {
+  static final String MARKER = ".fawn-kv-local";
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      LocalCluster.class);
+
   private final EmbeddedZooKeeper zooKeeper;
   private final List<KvNodes.Node<Backend>> backends = new ArrayList<>();
   private final List<KvNodes.Node<FrontEnd>> frontEnds = new ArrayList<>();
@@ -33,6 +43,7 @@ final class LocalCluster implements Closeable {
       throw new IllegalArgumentException("a local cluster has 1..250 back-ends and at least one"
           + " front-end: " + backendCount + ", " + frontEndCount);
     }
+    startOver(dir);
     LocalCluster cluster = new LocalCluster(EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0));
     try {
       Map<String, String> local = new HashMap<>(settings);
@@ -54,6 +65,32 @@ final class LocalCluster implements Closeable {
       cluster.close();
       throw e;
     }
+  }
+
+  /** Empties an earlier local cluster's directory (or refuses another one), then marks it. */
+  private static void startOver(Path dir) throws IOException {
+    if (Files.isDirectory(dir)) {
+      boolean ours = Files.exists(dir.resolve(MARKER));
+      try (Stream<Path> entries = Files.list(dir)) {
+        if (!ours && entries.findAny().isPresent()) {
+          throw new IllegalArgumentException("--dir " + dir + " is not empty and was not made"
+              + " by fawn kv local: give a new or empty directory");
+        }
+      }
+      if (ours) {
+        try (Stream<Path> all = Files.walk(dir)) {
+          for (Path p : (Iterable<Path>) all.sorted(Comparator.reverseOrder())::iterator) {
+            if (!p.equals(dir)) {
+              Files.delete(p);
+            }
+          }
+        }
+        LOG.info("local cluster: starting over in {} (the last local cluster's files removed)",
+            dir);
+      }
+    }
+    Files.createDirectories(dir);
+    Files.createFile(dir.resolve(MARKER));
   }
 
   private void awaitFirstRing(Duration wait) throws IOException {
