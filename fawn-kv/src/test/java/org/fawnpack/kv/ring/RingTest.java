@@ -43,6 +43,16 @@ class RingTest {
     return ring;
   }
 
+  /** Some of the ring's members, at least one and not all. */
+  private static Set<String> randomDown(Random random, Ring ring) {
+    List<String> ids = ring.members().stream().map(Member::id).sorted().toList();
+    Set<String> down = new HashSet<>();
+    for (int d = 1 + random.nextInt(ids.size() - 1); d > 0; d--) {
+      down.add(ids.get(random.nextInt(ids.size())));
+    }
+    return down;
+  }
+
   private static long distinctHosts(Ring ring) {
     return ring.members().stream().map(Member::host).distinct().count();
   }
@@ -71,11 +81,7 @@ class RingTest {
     Random random = new Random(47);
     for (int c = 0; c < CLUSTERS; c++) {
       Ring before = randomRing(random, 2 + random.nextInt(9));
-      List<String> ids = before.members().stream().map(Member::id).sorted().toList();
-      Set<String> down = new HashSet<>();
-      for (int d = 1 + random.nextInt(ids.size() - 1); d > 0; d--) {
-        down.add(ids.get(random.nextInt(ids.size())));
-      }
+      Set<String> down = randomDown(random, before);
       Ring after = before.withMembersDown(down);
       assertEquals(before.epoch() + 1, after.epoch());
       List<Chain> was = before.chains();
@@ -121,14 +127,9 @@ class RingTest {
     Random random = new Random(53);
     for (int c = 0; c < CLUSTERS; c++) {
       Ring before = randomRing(random, 2 + random.nextInt(9));
-      List<String> ids = before.members().stream().map(Member::id).sorted().toList();
-      Set<String> down = new HashSet<>();
-      for (int d = 1 + random.nextInt(ids.size() - 1); d > 0; d--) {
-        down.add(ids.get(random.nextInt(ids.size())));
-      }
+      Set<String> down = randomDown(random, before);
       Ring shrunk = before.withMembersDown(down);
-      Ring extended = shrunk.withPendingDone(shrunk.pending().keySet().isEmpty()
-          ? List.of() : shrunk.pending().keySet());
+      Ring extended = shrunk.withPendingDone(shrunk.pending().keySet());
       for (int i = 0; i < before.chains().size(); i++) {
         Chain was = before.chains().get(i);
         Chain now = shrunk.chains().get(i);
