@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
@@ -100,8 +101,11 @@ final class KvNodes {
       parts.add(frontEnd);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
+      // A restarted cluster's back-ends get a session timeout to register before they count
+      // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),
-          settings.vnodes(), settings.replicas()).start());
+          settings.vnodes(), settings.replicas(),
+          Duration.ofMillis(settings.sessionTimeoutMs())).start());
       return new Node<>(frontEnd, parts);
     } catch (IOException | RuntimeException e) {
       new Node<>(null, parts).close();

@@ -2,6 +2,7 @@ package org.fawnpack.kv.coord;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -51,14 +52,36 @@ public final class Coordinator implements Closeable {
   /** One thread: checks never overlap and never block Curator's event thread. */
   private final ScheduledExecutorService checks;
   private Set<String> reportedUnused = Set.of();
+  /** The default grace for ring members not seen registered: the default session timeout. */
+  public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
+  private final Duration grace;
+  /** Back-ends seen registered since this coordinator started. */
+  private final Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
+  private volatile long startedNanos;
+  private boolean graceCheckScheduled;
 
+  /** A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}. */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
       int bootstrapBackends, int vnodes, int replicas) {
+    this(zk, paths, name, bootstrapBackends, vnodes, replicas, DEFAULT_GRACE);
+  }
+
+  /**
+   * {@code grace}: how long after it starts a ring member it has not seen registered may take
+   * to register before it is marked down (a whole cluster restarting registers one by one);
+   * a member it saw registered is marked down as soon as its registration goes.
+   */
+  public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
+      int bootstrapBackends, int vnodes, int replicas, Duration grace) {
     if (bootstrapBackends < 1) {
       throw new IllegalArgumentException("bootstrap back-ends must be at least 1: "
           + bootstrapBackends);
     }
     Ring.empty(new RingHash(new byte[16]), vnodes, replicas); // the same checks as the ring's
+    if (grace.isNegative()) {
+      throw new IllegalArgumentException("a grace period is not negative: " + grace);
+    }
+    this.grace = grace;
     this.zk = zk;
     this.store = new RingStore(zk, paths);
     this.name = name;
@@ -88,8 +111,14 @@ public final class Coordinator implements Closeable {
         LOG.info("coordinator {} no longer leads", name);
       }
     });
+    startedNanos = System.nanoTime();
     registrations.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> checkSoon()).build());
+        .forAll((type, before, after) -> {
+          if (after != null && after.getPath().startsWith(store.paths().backends() + "/")) {
+            seen.add(after.getPath().substring(store.paths().backends().length() + 1));
+          }
+          checkSoon();
+        }).build());
     copyReports.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
     try {
@@ -148,19 +177,29 @@ public final class Coordinator implements Closeable {
     Ring ring = current.get().ring();
     Set<String> registered = new TreeSet<>();
     live.forEach(m -> registered.add(m.id()));
+    seen.addAll(registered);
     Set<String> gone = new TreeSet<>();
+    Set<String> awaited = new TreeSet<>();
+    long graceLeftMs = grace.toMillis() - (System.nanoTime() - startedNanos) / 1_000_000;
     for (Member m : ring.members()) {
       if (!ring.isDown(m.id()) && !registered.contains(m.id())) {
-        gone.add(m.id());
+        (seen.contains(m.id()) || graceLeftMs <= 0 ? gone : awaited).add(m.id());
       }
+    }
+    if (!awaited.isEmpty() && !graceCheckScheduled) {
+      graceCheckScheduled = true;
+      LOG.info("coordinator {}: waiting up to {} ms for back-ends {} to register before marking"
+          + " them down", name, graceLeftMs, awaited);
+      checks.schedule(this::checkSafely, graceLeftMs, TimeUnit.MILLISECONDS);
     }
     if (!gone.isEmpty()) {
       // Its session ended: it is dead or cut off. Its chains shrink to the members that have
       // the data, and name replacements; writes to them are refused until those hold a copy.
       Ring next = ring.withMembersDown(gone);
       if (store.publish(next, current)) {
-        LOG.warn("coordinator {}: back-ends {} lost their ZooKeeper sessions; published {}",
-            name, gone, next);
+        LOG.warn("coordinator {}: back-ends {} lost their ZooKeeper sessions (or did not"
+            + " register within {} ms of this coordinator's start); published {}", name, gone,
+            grace.toMillis(), next);
       } else {
         checkSoon(); // the ring changed under us: look again
       }

@@ -135,6 +135,36 @@ class MembershipTest {
   }
 
   @Test
+  void restart_coordinatorBeforeItsBackends_latecomerKept_neverSeenDownOnlyAfterTheGrace()
+      throws Exception {
+    RingStore store = new RingStore(session(), PATHS);
+    List<Member> members = List.of(new Member("b0", "10.0.0.1", 7000),
+        new Member("b1", "10.0.0.2", 7000), new Member("b2", "10.0.0.3", 7000));
+    assertTrue(store.publish(Ring.at(1, store.ringHash(), 1, 1, members), Optional.empty()));
+    keep(BackendRegistration.register(session(), PATHS, members.get(0)));
+    Duration grace = Duration.ofSeconds(4);
+    long started = System.nanoTime();
+    Coordinator coordinator = keep(new Coordinator(session(), PATHS, "f0", 3, 1, 1, grace)
+        .start());
+    await("the coordinator leads", coordinator::isLeader);
+    Thread.sleep(1_500); // b1 registers late: after the leader's first look, within the grace
+    assertEquals(Set.of(), ringIn(store).down(), "nobody is down within the grace");
+    keep(BackendRegistration.register(session(), PATHS, members.get(1)));
+    await("b2 marked down", () -> ringIn(store).isDown("b2"));
+    assertTrue(System.nanoTime() - started >= grace.toNanos(),
+        "b2 was marked down before the grace ran out");
+    assertEquals(Set.of("b2"), ringIn(store).down(), "the latecomer b1 is not down");
+  }
+
+  private static Ring ringIn(RingStore store) {
+    try {
+      return store.read(store.ringHash()).orElseThrow().ring();
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  @Test
   void publish_staleVersionOrSecondFirstRing_refused() throws Exception {
     RingStore store = new RingStore(session(), PATHS);
     Ring first = Ring.at(1, store.ringHash(), 1, 1, List.of(new Member("b0", "h0", 7000)));
