@@ -20,7 +20,9 @@ public final class KvKeys {
       "fawn.kv.zookeeper.session-timeout-ms", 15_000, 1_000, 600_000,
       "ZooKeeper session timeout of each back-end and front-end, in ms: a back-end whose"
       + " session ends this long after its last sign of life is marked down and its chains"
-      + " shrink. ZooKeeper holds it within 2 to 20 of its tickTime (4 to 40 s embedded).");
+      + " shrink; also how long a front-end's coordinator, once started, waits for ring members"
+      + " it has not yet seen registered (a cluster restarting as a whole) before marking them"
+      + " down. ZooKeeper holds it within 2 to 20 of its tickTime (4 to 40 s embedded).");
   public static final ConfigKey<Integer> VNODES = ConfigKey.intKey("fawn.kv.vnodes", 4, 1, 1024,
       "Virtual nodes per back-end on the ring; used when the first ring is made.");
   public static final ConfigKey<Integer> REPLICAS = ConfigKey.intKey("fawn.kv.replicas", 3, 1,
