@@ -28,6 +28,10 @@ final class ArcStore implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicBoolean retryScheduled =
       new java.util.concurrent.atomic.AtomicBoolean();
 
+  /** The lowest write a successor lacks that could not be resent, once logged. */
+  private final java.util.concurrent.atomic.AtomicLong reportedGap =
+      new java.util.concurrent.atomic.AtomicLong();
+
   private ArcStore(Chain chain, Datastore store) {
     this.chain = chain;
     this.store = store;
@@ -41,6 +45,11 @@ final class ArcStore implements AutoCloseable {
   /** The file of the arc ending at {@code arcEnd} in {@code dir}. */
   static Path fileOf(Path dir, long arcEnd) {
     return dir.resolve("arc-" + String.format("%016x", arcEnd) + ".fds");
+  }
+
+  /** True the first time gap {@code missing} is reported (so it is logged once). */
+  boolean reportGapOnce(long missing) {
+    return reportedGap.getAndSet(missing) != missing;
   }
 
   /** Completes when the arc may serve gets (at once, unless it is a fresh copy). */

@@ -65,10 +65,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final StatsReport.Counts counts = new StatsReport.Counts();
   private volatile Ring ring;
   private volatile Member self;
+  /** The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}). */
+  private final boolean crashed;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
-      ClusterSecret secret) throws IOException {
+      ClusterSecret secret, boolean crashed) throws IOException {
     this.id = id;
+    this.crashed = crashed;
     this.dir = dir;
     this.config = config;
     this.forwarder = new ChainForwarder("backend " + id,
@@ -92,7 +95,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret) throws IOException {
     Files.createDirectories(dir);
-    Backend backend = new Backend(id, bind, dir, config, secret);
+    boolean crashed = CleanShutdown.crashedBefore(dir);
+    if (crashed) {
+      LOG.warn("backend {}: its last run on {} did not stop cleanly, so its files may lack"
+          + " writes it had passed on; it serves none of them (fail-stop: the coordinator"
+          + " marks it down and its arcs are re-replicated)", id, dir);
+    }
+    Backend backend = new Backend(id, bind, dir, config, secret, crashed);
     backend.server.start();
     return backend;
   }
@@ -107,6 +116,14 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     return receiver.bytesReceived();
   }
 
+  /**
+   * The last run on this directory did not stop cleanly: this back-end serves none of its
+   * files, and its registration says so, so the coordinator marks it down.
+   */
+  public boolean crashedBefore() {
+    return crashed;
+  }
+
   /** This back-end as a ring member: its id, host and the port it listens on. */
   public Member member() {
     InetSocketAddress address = server.address();
@@ -116,7 +133,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   /**
    * Serves {@code next} from now on: gives the arcs it has their new chains (resending sent
    * lists to new successors), opens a file for every arc of its first ring whose chain holds
-   * it, and starts copying the arcs the ring names it as copying; an epoch not newer than the
+   * it (or of the first that names it at this address, when it restarted on another port:
+   * files it has), and starts copying the arcs the ring names it as copying; an epoch not newer than the
    * current one is ignored.
    */
   @Override
@@ -126,6 +144,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     boolean first = ring == null;
     Member me = member();
+    // Restarted on another port, it is not in its first ring under this address: the epoch
+    // that follows it there is its first as a member, and its files are its own.
+    boolean arriving = first || !ring.members().contains(me);
     forwarder.use(me, next.epoch());
     Set<Long> beingCopied = new HashSet<>();
     for (Chain chain : next.chains()) {
@@ -142,8 +163,16 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           }
         }
       } else if (chain.members().contains(me)) {
-        if (first) {
-          arcs.put(end, ArcStore.open(dir, chain, config));
+        if (crashed) {
+          LOG.error("backend {}: epoch {} has it serve arc {}, but its last run did not stop"
+              + " cleanly, so its file may lack writes its chain holds; not serving it (the"
+              + " coordinator marks this back-end down)", id, next.epoch(), chain.range());
+        } else if (first || arriving && Files.exists(ArcStore.fileOf(dir, end))) {
+          ArcStore opened = ArcStore.open(dir, chain, config);
+          arcs.put(end, opened);
+          synchronized (opened) {
+            forwarder.opened(opened); // after a restart the successor may lack writes
+          }
         } else {
           // Only a copy that finished makes a member serve an arc after the first ring.
           LOG.error("backend {}: epoch {} has it serve arc {}, of which it has no copy; not"
@@ -296,8 +325,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       if (sequence > expected) {
         // An earlier write was lost on the way; the predecessor resends it (its sent list)
         // before this one, so refusing keeps this file a prefix of the predecessor's.
-        replies.send(refused(request, "backend " + id + ": write " + sequence + " of the arc"
-            + " ending at " + Long.toHexString(arcEnd) + " came before " + expected));
+        replies.send(MessageType.behind(request, "backend " + id + ": write " + sequence
+            + " of the arc ending at " + Long.toHexString(arcEnd) + " came before " + expected,
+            expected));
         return;
       }
       if (put) {
@@ -330,8 +360,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     synchronized (arc) {
       long have = arc.store().lastSequence();
       if (have < sequence) {
-        replies.send(refused(request, "backend " + id + " holds writes up to " + have + " of "
-            + arc.chain().range() + ", not yet " + sequence));
+        replies.send(MessageType.behind(request, "backend " + id + " holds writes up to "
+            + have + " of " + arc.chain().range() + ", not yet " + sequence, have + 1));
         return;
       }
       arc.syncArrived();
@@ -399,5 +429,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     if (first != null) {
       throw first;
     }
+    CleanShutdown.mark(dir);
   }
 }

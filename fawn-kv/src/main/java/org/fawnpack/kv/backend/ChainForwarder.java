@@ -22,8 +22,9 @@ import org.slf4j.LoggerFactory;
  * sent again, oldest first, before anything newer, so the successor's file stays a prefix of
  * this member's; after a failure the resend is also retried on a timer, since no new write may
  * come to carry it. A tail whose arc is being copied keeps its writes in the sent list too, for
- * the member copying it. A new successor is sent CHAIN_SYNC after the resend. Callers hold the
- * arc's lock.
+ * the member copying it. A new successor is sent CHAIN_SYNC after the resend. A successor that
+ * answers BEHIND is caught up from this member's file (after a restart lost the sent list).
+ * Callers hold the arc's lock.
  */
 final class ChainForwarder implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ChainForwarder.class);
@@ -129,6 +130,8 @@ final class ChainForwarder implements Closeable {
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());
+      } else if (failure == null && reply.type() == MessageType.BEHIND) {
+        catchUpSoon(arc, reply);
       } else {
         // Refused (a gap, not a replica yet) or broken: it goes again before the next write,
         // or on the timer.
@@ -152,6 +155,8 @@ final class ChainForwarder implements Closeable {
             }
           }
         });
+      } else if (failure == null && reply.type() == MessageType.BEHIND) {
+        catchUpSoon(arc, reply);
       } else {
         LOG.debug("{}: CHAIN_SYNC of arc {} to {} failed: {}", who, arc.chain().range(), next,
             failure != null ? failure.getMessage() : MessageType.messageOf(reply));
@@ -166,6 +171,52 @@ final class ChainForwarder implements Closeable {
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * This member opened the arc's file after a restart: its sent list is gone, so its successor
+   * is sent CHAIN_SYNC, which it answers BEHIND if it lacks writes this file has.
+   */
+  void opened(ArcStore arc) {
+    Member next = arc.chain().successorOf(self);
+    if (next != null) {
+      arc.owesSync(true);
+      flush(arc, next);
+    }
+  }
+
+  /**
+   * The successor answered BEHIND: it expects an earlier write than the sent list holds (this
+   * member restarted and lost the list, or the successor lost its last writes). Off the reply
+   * thread, the writes from there on are read back from this member's file into the sent list
+   * and everything is resent in order.
+   */
+  private void catchUpSoon(ArcStore arc, Frame behind) {
+    long from;
+    try {
+      from = MessageType.nextExpectedOf(behind);
+    } catch (IOException e) {
+      LOG.error("{}: a malformed BEHIND for arc {}: {}", who, arc.chain().range(),
+          e.getMessage());
+      return;
+    }
+    arc.sent().markResendNeeded();
+    execute(() -> {
+      synchronized (arc) {
+        try {
+          long missing = SentListRefill.fromFile(arc, from);
+          if (missing > 0 && arc.reportGapOnce(missing)) {
+            LOG.error("{}: arc {}: the successor lacks write {}, which neither the sent list"
+                + " nor this member's file holds (compacted away); the arc takes no writes"
+                + " until a member is replaced", who, arc.chain().range(), missing);
+          }
+        } catch (IOException | RuntimeException e) {
+          LOG.warn("{}: arc {}: cannot read writes from {} back from the file: {}", who,
+              arc.chain().range(), from, e.toString());
+        }
+      }
+      retrySoon(arc);
+    });
   }
 
   /** Resends (and syncs) on the timer, in case no new write comes to carry it. */

@@ -51,6 +51,16 @@ final class SentList {
     resendNeeded = false;
   }
 
+  /** The first of {@code from..to} the list does not hold, or 0 when it holds them all. */
+  synchronized long firstMissing(long from, long to) {
+    for (long s = from; s <= to; s++) {
+      if (!unconfirmed.containsKey(s)) {
+        return s;
+      }
+    }
+    return 0;
+  }
+
   synchronized int size() {
     return unconfirmed.size();
   }

@@ -6,41 +6,110 @@ import java.nio.charset.StandardCharsets;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.ring.Member;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A back-end's liveness in ZooKeeper: an ephemeral node {@code backends/<id>} holding
- * "host port", alive as long as the back-end's ZooKeeper session (and made again by Curator
+ * "host port" (and "crashed" when its last run did not stop cleanly), alive as long as the back-end's ZooKeeper session (and made again by Curator
  * after a reconnect with a new session).
  */
 public final class BackendRegistration implements Closeable {
+  private static final Logger LOG = LoggerFactory.getLogger(BackendRegistration.class);
+  private static final String CRASHED = "crashed";
   private final PersistentNode node;
+  private final CuratorFramework zk;
+  private final String stoppedMark;
 
-  private BackendRegistration(PersistentNode node) {
+  private BackendRegistration(PersistentNode node, CuratorFramework zk, String stoppedMark) {
     this.node = node;
+    this.zk = zk;
+    this.stoppedMark = stoppedMark;
   }
 
+  /**
+   * Registers {@code self}. A registration under its id left by an earlier session (this
+   * back-end before a crash, its session not yet expired) is replaced in one transaction: were
+   * it left to expire, the coordinator would see the id go and mark a running back-end down.
+   * Ids are unique per back-end (and its data directory, which one process locks at a time).
+   */
   public static BackendRegistration register(CuratorFramework zk, ClusterPaths paths,
-      Member self) {
-    byte[] data = (self.host() + " " + self.port()).getBytes(StandardCharsets.UTF_8);
+      Member self) throws IOException {
+    return register(zk, paths, self, false);
+  }
+
+  /**
+   * Registers {@code self}; {@code crashed}: its last run did not stop cleanly, so its files
+   * serve nothing and the coordinator is to mark it down (chain replication's fail-stop).
+   */
+  public static BackendRegistration register(CuratorFramework zk, ClusterPaths paths,
+      Member self, boolean crashed) throws IOException {
+    byte[] data = (self.host() + " " + self.port() + (crashed ? " " + CRASHED : ""))
+        .getBytes(StandardCharsets.UTF_8);
+    replaceEarlierSession(zk, paths.backend(self.id()), data);
     PersistentNode node = new PersistentNode(zk, CreateMode.EPHEMERAL, false,
         paths.backend(self.id()), data);
     node.start();
-    return new BackendRegistration(node);
+    return new BackendRegistration(node, zk, paths.stopped(self.id()));
   }
 
-  /** The member a registration node stands for. */
-  static Member memberOf(String id, byte[] data) {
-    String[] words = new String(data, StandardCharsets.UTF_8).split(" ");
-    if (words.length != 2) {
-      throw new IllegalArgumentException("registration of back-end " + id + " is '"
-          + new String(data, StandardCharsets.UTF_8) + "', expected 'host port'");
+  private static void replaceEarlierSession(CuratorFramework zk, String path, byte[] data)
+      throws IOException {
+    try {
+      Stat stat = zk.checkExists().forPath(path);
+      long session = zk.getZookeeperClient().getZooKeeper().getSessionId();
+      if (stat == null || stat.getEphemeralOwner() == session) {
+        return;
+      }
+      zk.transaction().forOperations(
+          zk.transactionOp().delete().withVersion(stat.getVersion()).forPath(path),
+          zk.transactionOp().create().withMode(CreateMode.EPHEMERAL).forPath(path, data));
+      LOG.warn("{}: replaced the registration of an earlier session (0x{}) of this back-end",
+          path, Long.toHexString(stat.getEphemeralOwner()));
+    } catch (KeeperException.NoNodeException | KeeperException.BadVersionException e) {
+      LOG.debug("{}: the earlier registration went by itself", path);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IOException("cannot register at " + path + ": " + e, e);
     }
-    return new Member(id, words[0], Integer.parseInt(words[1]));
   }
 
+  /** A registration as read back: the member, and whether its last run crashed. */
+  record Registered(Member member, boolean crashed) {}
+
+  /** What a registration node says ("host port", then "crashed" after an unclean stop). */
+  static Registered read(String id, byte[] data) {
+    String text = new String(data, StandardCharsets.UTF_8);
+    String[] words = text.split(" ");
+    boolean crashed = words.length == 3 && words[2].equals(CRASHED);
+    if (words.length != 2 && !crashed) {
+      throw new IllegalArgumentException("registration of back-end " + id + " is '" + text
+          + "', expected 'host port' or 'host port " + CRASHED + "'");
+    }
+    return new Registered(new Member(id, words[0], Integer.parseInt(words[1])), crashed);
+  }
+
+  /**
+   * A clean stop: leaves a persistent mark that this back-end stopped cleanly (the coordinator
+   * then waits a grace period for it to come back before marking it down, as for a restart),
+   * then removes the registration.
+   */
   @Override
   public void close() throws IOException {
+    try {
+      zk.create().orSetData().creatingParentsIfNeeded().forPath(stoppedMark);
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.warn("{}: cannot mark the clean stop ({}); the coordinator will mark this back-end"
+          + " down at once", stoppedMark, e.toString());
+    }
     node.close();
   }
 }

@@ -44,6 +44,15 @@ public record ClusterPaths(String cluster) {
     return copies() + "/" + id;
   }
 
+  /** Persistent marks of back-ends that stopped cleanly and may be back soon. */
+  public String stopped() {
+    return root() + "/stopped";
+  }
+
+  public String stopped(String id) {
+    return stopped() + "/" + id;
+  }
+
   public String coordinator() {
     return root() + "/coordinator";
   }

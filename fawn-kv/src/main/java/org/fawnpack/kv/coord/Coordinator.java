@@ -31,7 +31,8 @@ import org.slf4j.LoggerFactory;
  * {@code bootstrapBackends} back-ends have registered; marks a member down in the next epoch
  * when its registration (an ephemeral node) goes, so chains shrink to their live members and
  * name replacements that copy the arcs ({@link Ring#withMembersDown}); and lets the copiers
- * serve in the next epoch once every one has reported its copies ({@link CopyReports}). New
+ * serve in the next epoch once every one has reported its copies ({@link CopyReports}); and
+ * follows a member that registers again at another port (restarted) in the next epoch. New
  * back-ends are logged and not used: joins that split arcs are not built (docs/fawn-kv.md).
  */
 public final class Coordinator implements Closeable {
@@ -59,6 +60,7 @@ public final class Coordinator implements Closeable {
   private final Set<String> seen = java.util.concurrent.ConcurrentHashMap.newKeySet();
   private volatile long startedNanos;
   private boolean graceCheckScheduled;
+  private final CleanStops stops;
 
   /** A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}. */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
@@ -91,6 +93,7 @@ public final class Coordinator implements Closeable {
     this.latch = new LeaderLatch(zk, paths.coordinator(), name);
     this.registrations = CuratorCache.build(zk, paths.backends());
     this.copyReports = CuratorCache.build(zk, paths.copies());
+    this.stops = new CleanStops(zk, paths);
     this.checks = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-coordinator-" + name);
       t.setDaemon(true);
@@ -161,7 +164,10 @@ public final class Coordinator implements Closeable {
     }
     RingHash hash = store.ringHash();
     Optional<RingStore.Versioned> current = store.read(hash);
-    List<Member> live = registered();
+    List<BackendRegistration.Registered> registrations = registered();
+    // A back-end back from a crash serves none of its files: it cannot found a ring either.
+    List<Member> live = registrations.stream().filter(r -> !r.crashed())
+        .map(BackendRegistration.Registered::member).toList();
     if (current.isEmpty()) {
       if (live.size() < bootstrapBackends) {
         LOG.info("coordinator {}: {} of {} back-ends registered, waiting for the rest before"
@@ -176,13 +182,46 @@ public final class Coordinator implements Closeable {
     }
     Ring ring = current.get().ring();
     Set<String> registered = new TreeSet<>();
-    live.forEach(m -> registered.add(m.id()));
+    List<Member> moved = new ArrayList<>();
+    for (BackendRegistration.Registered r : registrations) {
+      Member m = r.member();
+      Member inRing = ring.member(m.id());
+      if (inRing != null && !ring.isDown(m.id()) && r.crashed()) {
+        // Fail-stop: it came back from a crash, so its files may lack writes its chains hold.
+        LOG.warn("coordinator {}: back-end {} restarted after a crash; counted as gone",
+            name, m.id());
+        continue;
+      }
+      if (inRing != null && !inRing.host().equals(m.host())) {
+        // Chains are placed by host: this registration is not the member the ring knows, so
+        // that member counts as gone.
+        LOG.error("coordinator {}: back-end {} registered from host {} but is in the ring on"
+            + " host {}; it must join under a new id, not counted as registered", name, m.id(),
+            m.host(), inRing.host());
+        continue;
+      }
+      registered.add(m.id());
+      if (inRing != null && !ring.isDown(m.id()) && inRing.port() != m.port()) {
+        moved.add(m);
+      }
+    }
     seen.addAll(registered);
     Set<String> gone = new TreeSet<>();
     Set<String> awaited = new TreeSet<>();
     long graceLeftMs = grace.toMillis() - (System.nanoTime() - startedNanos) / 1_000_000;
+    Set<String> stoppedCleanly = stops.read(registered);
     for (Member m : ring.members()) {
       if (!ring.isDown(m.id()) && !registered.contains(m.id())) {
+        if (stoppedCleanly.contains(m.id())) {
+          long leftMs = stops.graceLeftMs(m.id(), grace);
+          if (leftMs > 0) {
+            awaited.add(m.id());
+            checks.schedule(this::checkSafely, leftMs, TimeUnit.MILLISECONDS);
+            continue;
+          }
+          gone.add(m.id());
+          continue;
+        }
         (seen.contains(m.id()) || graceLeftMs <= 0 ? gone : awaited).add(m.id());
       }
     }
@@ -197,11 +236,23 @@ public final class Coordinator implements Closeable {
       // the data, and name replacements; writes to them are refused until those hold a copy.
       Ring next = ring.withMembersDown(gone);
       if (store.publish(next, current)) {
+        stops.forget(gone);
         LOG.warn("coordinator {}: back-ends {} lost their ZooKeeper sessions (or did not"
             + " register within {} ms of this coordinator's start); published {}", name, gone,
             grace.toMillis(), next);
       } else {
         checkSoon(); // the ring changed under us: look again
+      }
+      return;
+    }
+    if (!moved.isEmpty()) {
+      // Restarted on another port (port 0, or a changed setting): same id, host and files.
+      Ring next = ring.withAddresses(moved);
+      if (store.publish(next, current)) {
+        LOG.info("coordinator {}: back-ends {} serve at new ports; published {}", name, moved,
+            next);
+      } else {
+        checkSoon();
       }
       return;
     }
@@ -245,13 +296,13 @@ public final class Coordinator implements Closeable {
     }
   }
 
-  private List<Member> registered() throws IOException {
+  private List<BackendRegistration.Registered> registered() throws IOException {
     try {
-      List<Member> members = new ArrayList<>();
+      List<BackendRegistration.Registered> members = new ArrayList<>();
       for (String id : zk.getChildren().forPath(store.paths().backends())) {
         try {
           byte[] data = zk.getData().forPath(store.paths().backend(id));
-          members.add(BackendRegistration.memberOf(id, data));
+          members.add(BackendRegistration.read(id, data));
         } catch (KeeperException.NoNodeException e) {
           LOG.debug("back-end {} left while being listed", id);
         } catch (IllegalArgumentException e) {

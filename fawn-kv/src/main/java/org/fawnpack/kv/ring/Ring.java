@@ -156,6 +156,31 @@ public final class Ring {
     return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of());
   }
 
+  /**
+   * The next epoch with {@code moved} (members by id) at their new ports: the same arcs,
+   * chains, down and pending members, since placement depends on ids and hosts only. A
+   * back-end restarted on another port keeps its place this way.
+   *
+   * @throws IllegalArgumentException when one is not a live member, or names another host
+   */
+  public Ring withAddresses(Collection<Member> moved) {
+    Map<String, Member> next = new TreeMap<>(members);
+    for (Member m : moved) {
+      Member before = members.get(m.id());
+      if (before == null || down.contains(m.id())) {
+        throw new IllegalArgumentException("back-end " + m.id() + " is not a live member"
+            + " (epoch " + epoch + ")");
+      }
+      if (!before.host().equals(m.host())) {
+        throw new IllegalArgumentException("back-end " + m.id() + " moved from host "
+            + before.host() + " to " + m.host() + ": chains are placed by host, so it must"
+            + " join as a new back-end");
+      }
+      next.put(m.id(), m);
+    }
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending);
+  }
+
   /** The next epoch without back-end {@code id}. */
   public Ring withoutMember(String id) {
     if (!members.containsKey(id)) {
@@ -250,6 +275,11 @@ public final class Ring {
   /** Every member, down ones included (their virtual nodes still bound the arcs). */
   public Collection<Member> members() {
     return members.values();
+  }
+
+  /** The member with id {@code id}, down or not, or null when it is not in the ring. */
+  public Member member(String id) {
+    return members.get(id);
   }
 
   /** The ids of the members that are down. */

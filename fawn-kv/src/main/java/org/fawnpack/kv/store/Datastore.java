@@ -49,6 +49,12 @@ public final class Datastore implements AutoCloseable {
     void accept(byte[] key, byte[] value) throws IOException;
   }
 
+  /** Receives each record of {@link #recordsFrom}: a put, or a delete (value null). */
+  @FunctionalInterface
+  public interface RecordVisitor {
+    void accept(long sequence, byte[] key, byte[] value) throws IOException;
+  }
+
   /** The two datastores a split made; both open. */
   public record SplitResult(Datastore lower, Datastore upper) {}
 
@@ -192,16 +198,21 @@ public final class Datastore implements AutoCloseable {
   public void scan(EntryVisitor visitor) throws IOException {
     maintenanceLock.lock();
     try {
-      IndexedLog g = current.open();
-      g.log().flush();
-      LogScanner scanner = LogScanner.skippingDamage(g.log(), DataLog.HEADER_BYTES,
-          g.log().flushedBytes());
-      while (scanner.next()) {
-        if (scanner.kind() == RecordFormat.KIND_PUT
-            && current.isLive(scanner.keyHash(), scanner.offset())) {
-          visitor.accept(scanner.key(), scanner.value());
-        }
-      }
+      LogReads.liveEntries(current, visitor);
+    } finally {
+      maintenanceLock.unlock();
+    }
+  }
+
+  /**
+   * Visits every record, stale or not, whose sequence number is at least {@code fromSequence},
+   * in sequence order: puts with their value, deletes with null. A compaction drops superseded
+   * records and tombstones, so the numbers seen may have gaps.
+   */
+  public void recordsFrom(long fromSequence, RecordVisitor visitor) throws IOException {
+    maintenanceLock.lock();
+    try {
+      LogReads.recordsFrom(current, fromSequence, visitor);
     } finally {
       maintenanceLock.unlock();
     }

@@ -35,6 +35,12 @@ public final class MessageType {
    * header carries); not applied. The sender reroutes once its ring and the receiver's agree.
    */
   public static final byte STALE_RING = 69;
+  /**
+   * A chain member lacks writes before the one it was sent (a CHAIN_PUT or CHAIN_DELETE beyond
+   * its next sequence number, or a CHAIN_SYNC beyond its last); not applied. Payload: a
+   * message, then the next sequence number it expects, from which the sender resends.
+   */
+  public static final byte BEHIND = 70;
 
   private MessageType() {}
 
@@ -56,6 +62,7 @@ public final class MessageType {
       case ERROR -> "ERROR";
       case REFUSED -> "REFUSED";
       case STALE_RING -> "STALE_RING";
+      case BEHIND -> "BEHIND";
       default -> "type " + (type & 0xff);
     };
   }
@@ -82,6 +89,22 @@ public final class MessageType {
     } catch (MalformedFrameException e) {
       return "(" + name(reply.type()) + " without a message: " + e.getMessage() + ")";
     }
+  }
+
+  /** A BEHIND reply to {@code request}: the receiver expects {@code nextExpected} next. */
+  public static Frame behind(Frame request, String message, long nextExpected) {
+    return new Frame(BEHIND, request.requestId(), request.epoch(), new Frame.Payload()
+        .addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .addLong(nextExpected).toBytes());
+  }
+
+  /** The sequence number a BEHIND reply says its sender expects next. */
+  public static long nextExpectedOf(Frame behind) throws MalformedFrameException {
+    Frame.Fields fields = behind.fields();
+    fields.nextBytes(behind.payload().length, "the message");
+    long next = fields.nextLong();
+    fields.end();
+    return next;
   }
 
   private static Frame withMessage(byte type, Frame request, String message) {

@@ -16,10 +16,17 @@ import org.fawnpack.kv.client.KvException;
  */
 public final class HistoryRecorder {
   private final Map<ByteBuffer, List<Op>> histories = new ConcurrentHashMap<>();
+  /** The last write that did not succeed, for a test's failure message. */
+  private volatile IOException lastWriteFailure;
 
   private List<Op> of(byte[] key) {
     return histories.computeIfAbsent(ByteBuffer.wrap(key.clone()),
         k -> java.util.Collections.synchronizedList(new ArrayList<>()));
+  }
+
+  /** Why the last put or delete that failed did, or null. */
+  public IOException lastWriteFailure() {
+    return lastWriteFailure;
   }
 
   /** Puts and records; returns the outcome. */
@@ -30,6 +37,7 @@ public final class HistoryRecorder {
       client.put(key, value);
       outcome = Op.Outcome.OK;
     } catch (IOException e) {
+      lastWriteFailure = e;
       outcome = definite(e) ? Op.Outcome.FAILED : Op.Outcome.INDETERMINATE;
     }
     of(key).add(Op.put(value, start, System.nanoTime(), outcome));
@@ -63,6 +71,7 @@ public final class HistoryRecorder {
       found = client.delete(key);
       outcome = Op.Outcome.OK;
     } catch (IOException e) {
+      lastWriteFailure = e;
       outcome = definite(e) ? Op.Outcome.FAILED : Op.Outcome.INDETERMINATE;
     }
     of(key).add(Op.delete(found, start, System.nanoTime(), outcome));

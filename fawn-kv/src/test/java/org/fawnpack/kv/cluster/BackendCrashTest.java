@@ -55,9 +55,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BackendCrashTest {
   private static final int BACKENDS = 5;
-  private static final int KEYS = 12;
-  private static final int CLIENTS = 4;
-  private static final Duration DEADLINE = Duration.ofSeconds(15);
   @TempDir
   Path dir;
 
@@ -168,87 +165,12 @@ class BackendCrashTest {
     cluster.awaitEpochAbove(before.epoch());
   }
 
-  /** What a test does to the cluster while the clients run. */
-  private interface Faults {
-    void inject() throws Exception;
-  }
-
-  private void runWorkload(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
-    HistoryRecorder recorder = new HistoryRecorder();
-    AtomicBoolean stop = new AtomicBoolean();
-    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
-    List<Future<Integer>> clients = new ArrayList<>();
-    for (int t = 0; t < CLIENTS; t++) {
-      int client = t;
-      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop)));
-    }
-    try {
-      Thread.sleep(1_000);
-      faults.inject();
-      cluster.awaitCopiesServing(); // the clients keep going through the extension
-      Thread.sleep(1_000);
-    } finally {
-      stop.set(true);
-      pool.shutdown();
-    }
-    int operations = 0;
-    for (Future<Integer> client : clients) {
-      operations += client.get(60, TimeUnit.SECONDS);
-    }
-    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE,
-        cluster.secret)) {
-      for (int k = 0; k < KEYS; k++) {
-        recorder.getOrThrow(kv, key(k)); // every chain kept a live member
-      }
-      // The chains are full again (replacements copied their arcs): writes are taken.
-      assertEquals(Op.Outcome.OK, recorder.put(kv, key(0), "after".getBytes(
-          StandardCharsets.UTF_8)));
-      recorder.getOrThrow(kv, key(0));
-    }
-    assertTrue(operations > 100, "the clients did too little to test anything: " + operations);
-    LinearizabilityChecker checker = new LinearizabilityChecker(5_000_000);
-    for (Map.Entry<ByteBuffer, List<Op>> e : recorder.histories().entrySet()) {
-      List<Op> history = new ArrayList<>(e.getValue());
-      assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, null),
-          new String(e.getKey().array(), StandardCharsets.UTF_8) + ": " + history);
-    }
-  }
-
-  /**
-   * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
-   * a write with an unknown outcome the client only reads until the ring changes: every such
-   * write may take effect at any later time, and a few hundred of them would put the history
-   * beyond any checker's reach (each doubles the orders to try).
-   */
-  private Integer workload(int client, List<InetSocketAddress> frontEnds,
-      HistoryRecorder recorder, AtomicBoolean stop) throws IOException {
-    Random random = new Random(client);
-    int done = 0;
-    long readOnlyUntilAfter = -1;
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)) {
-      while (!stop.get() && done < 20_000) {
-        byte[] key = key(random.nextInt(KEYS));
-        int dice = random.nextInt(10);
-        boolean mayWrite = cluster.frontEnd.epoch() > readOnlyUntilAfter;
-        Op.Outcome outcome = null;
-        if (mayWrite && dice < 4) {
-          outcome = recorder.put(kv, key, ("c" + client + "-" + done)
-              .getBytes(StandardCharsets.UTF_8));
-        } else if (mayWrite && dice < 5) {
-          outcome = recorder.delete(kv, key);
-        } else {
-          recorder.get(kv, key);
-        }
-        if (outcome == Op.Outcome.INDETERMINATE) {
-          readOnlyUntilAfter = cluster.frontEnd.epoch();
-        }
-        done++;
-      }
-    }
-    return done;
-  }
-
   private static byte[] key(int k) {
-    return ("key-" + k).getBytes(StandardCharsets.UTF_8);
+    return CheckedWorkload.key(k);
+  }
+
+  private void runWorkload(List<InetSocketAddress> frontEnds, CheckedWorkload.Faults faults)
+      throws Exception {
+    new CheckedWorkload(cluster).run(frontEnds, faults);
   }
 }

@@ -150,9 +150,10 @@ class ChainRepairTest {
     try (Connection toMiddle = Connection.open(new InetSocketAddress(member.host(),
         member.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
       Frame gap = toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(2), DEADLINE);
-      assertEquals(MessageType.REFUSED, gap.type());
+      assertEquals(MessageType.BEHIND, gap.type());
       String message = MessageType.messageOf(gap);
       assertTrue(message.contains("write 2") && message.contains("came before 1"), message);
+      assertEquals(1, MessageType.nextExpectedOf(gap), "where the sender must resend from");
       // In order it is taken, and goes on down the chain to the tail.
       assertEquals(MessageType.OK,
           toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(1), DEADLINE).type());

@@ -101,6 +101,34 @@ final class ChildCluster implements Closeable {
     backends.stream().filter(b -> b.id().equals(id)).findFirst().orElseThrow().kill9();
   }
 
+  /**
+   * Stops back-end {@code id} — SIGKILL when {@code crash}, else SIGTERM, a clean stop — and
+   * starts a new process for it on the same host and data directory, listening on whatever
+   * port it gets (almost surely another).
+   */
+  void restart(String id, boolean crash) throws Exception {
+    int at = indexOf(id);
+    NodeProcess old = backends.get(at);
+    if (crash) {
+      old.kill9();
+    } else {
+      old.stop();
+    }
+    NodeProcess again = NodeProcess.backend(id, "127.0.0." + (at + 1), dir.resolve(id),
+        settings);
+    backends.set(at, again);
+    open.set(open.indexOf(old), again);
+  }
+
+  private int indexOf(String id) {
+    for (int i = 0; i < backends.size(); i++) {
+      if (backends.get(i).id().equals(id)) {
+        return i;
+      }
+    }
+    throw new IllegalArgumentException("no back-end " + id);
+  }
+
   Ring currentRing() throws IOException {
     Optional<RingStore.Versioned> ring = ringStore.read(ringStore.ringHash());
     return ring.orElseThrow(() -> new IllegalStateException("no ring in ZooKeeper")).ring();

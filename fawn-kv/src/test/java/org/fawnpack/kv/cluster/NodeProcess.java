@@ -12,7 +12,8 @@ import java.util.concurrent.TimeUnit;
 /**
  * A back-end or front-end as a child JVM ({@code fawn kv backend|frontend}, on this test's
  * class path), so a fault test can kill it with SIGKILL as a crash would: no shutdown hook, no
- * flush, sockets reset by the kernel. Its output goes to {@code <id>.log} in its directory.
+ * flush, sockets reset by the kernel. Its output goes to {@code <id>.log} in its directory
+ * (appended: a restarted node adds to its log).
  */
 final class NodeProcess implements Closeable {
   private final String id;
@@ -50,7 +51,7 @@ final class NodeProcess implements Closeable {
     command.addAll(commandArgs);
     Path log = dir.resolve(id + ".log");
     Process process = new ProcessBuilder(command).redirectErrorStream(true)
-        .redirectOutput(log.toFile()).start();
+        .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
     return new NodeProcess(id, process, log);
   }
 
@@ -63,6 +64,14 @@ final class NodeProcess implements Closeable {
     process.destroyForcibly(); // SIGKILL on Linux
     if (!process.waitFor(10, TimeUnit.SECONDS)) {
       throw new IllegalStateException(id + " still runs 10 s after SIGKILL");
+    }
+  }
+
+  /** SIGTERM: the node closes cleanly (its shutdown hook); waits at most 30 s. */
+  void stop() throws InterruptedException {
+    process.destroy();
+    if (!process.waitFor(30, TimeUnit.SECONDS)) {
+      throw new IllegalStateException(id + " still runs 30 s after SIGTERM; log: " + log);
     }
   }
 

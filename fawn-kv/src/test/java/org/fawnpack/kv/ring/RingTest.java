@@ -149,6 +149,46 @@ class RingTest {
   }
 
   @Test
+  void withAddresses_newPorts_sameArcsAndChainsById_downAndPendingKept_hostMoveRefused() {
+    Random random = new Random(47);
+    for (int trial = 0; trial < 200; trial++) {
+      Ring ring = randomRing(random, 2 + random.nextInt(8));
+      if (random.nextBoolean()) {
+        ring = ring.withMembersDown(randomDown(random, ring));
+      }
+      Ring before = ring;
+      List<Member> moved = before.members().stream().filter(m -> !before.isDown(m.id()))
+          .filter(m -> random.nextBoolean())
+          .map(m -> new Member(m.id(), m.host(), m.port() + 1000)).toList();
+      Ring after = before.withAddresses(moved);
+      assertEquals(before.epoch() + 1, after.epoch());
+      assertEquals(before.down(), after.down());
+      assertEquals(before.pending(), after.pending());
+      for (int i = 0; i < before.chains().size(); i++) {
+        Chain was = before.chains().get(i);
+        Chain is = after.chains().get(i);
+        assertEquals(was.range(), is.range());
+        assertEquals(was.members().stream().map(Member::id).toList(),
+            is.members().stream().map(Member::id).toList(), "trial " + trial);
+        assertEquals(was.pending().stream().map(Member::id).toList(),
+            is.pending().stream().map(Member::id).toList(), "trial " + trial);
+      }
+      for (Member m : moved) {
+        assertEquals(m, after.member(m.id()), "the new port is the ring's");
+      }
+    }
+    Ring two = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))
+        .withMember(new Member("b", "h2", 7000));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> two.withAddresses(List.of(new Member("a", "h3", 7001)))).getMessage()
+        .contains("moved from host h1 to h3"));
+    Ring aDown = two.withMembersDown(List.of("a"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> aDown.withAddresses(List.of(new Member("a", "h1", 7001)))).getMessage()
+        .contains("not a live member"));
+  }
+
+  @Test
   void withPendingDone_memberPendingNowhere_refusedByName() {
     Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))
         .withMember(new Member("b", "h2", 7000));

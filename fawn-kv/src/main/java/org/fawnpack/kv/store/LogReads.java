@@ -1,0 +1,42 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+
+/**
+ * Reads of a datastore's whole log, in log order: its live entries (a scan), or every record
+ * from a sequence number on (what a chain member resends from its own file to a successor that
+ * lacks it). Log order is sequence order: writes append in sequence, and a compaction keeps
+ * the order of what it copies.
+ */
+final class LogReads {
+  private LogReads() {}
+
+  static void liveEntries(CurrentLog current, Datastore.EntryVisitor visitor)
+      throws IOException {
+    LogScanner scanner = scannerOf(current);
+    while (scanner.next()) {
+      if (scanner.kind() == RecordFormat.KIND_PUT
+          && current.isLive(scanner.keyHash(), scanner.offset())) {
+        visitor.accept(scanner.key(), scanner.value());
+      }
+    }
+  }
+
+  static void recordsFrom(CurrentLog current, long fromSequence,
+      Datastore.RecordVisitor visitor) throws IOException {
+    LogScanner scanner = scannerOf(current);
+    while (scanner.next()) {
+      long sequence = scanner.sequence();
+      if (sequence >= fromSequence) {
+        visitor.accept(sequence, scanner.key(),
+            scanner.kind() == RecordFormat.KIND_PUT ? scanner.value() : null);
+      }
+    }
+  }
+
+  private static LogScanner scannerOf(CurrentLog current) throws IOException {
+    IndexedLog g = current.open();
+    g.log().flush();
+    return LogScanner.skippingDamage(g.log(), DataLog.HEADER_BYTES, g.log().flushedBytes());
+  }
+}

@@ -1,0 +1,97 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Set;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The head of a chain (a child JVM) restarted at once on its data directory, on another port,
+ * while clients read and write; the checked workload must then find every key readable and
+ * writable and each key's history linearizable. Stopped cleanly (SIGTERM), it keeps its place:
+ * the ring follows it to the new port without marking it down, and it serves its own files,
+ * catching its successors up on the writes they lacked. Killed (SIGKILL), its files may lack
+ * writes it had passed on, so it is fail-stop: it serves nothing, the coordinator marks it
+ * down, and a replacement copies its arcs. (Before this rule, a restarted head gave new writes
+ * numbers its successor had used, and an acknowledged write vanished: this test caught it.)
+ */
+class BackendRestartTest {
+  private static final int BACKENDS = 4;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the nodes' logs stay when it fails
+  Path dir;
+
+  private ChildCluster cluster;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    cluster = new ChildCluster(dir, BACKENDS);
+  }
+
+  @AfterEach
+  void stopCluster() throws IOException {
+    cluster.close();
+  }
+
+  @Test
+  void stopCleanlyAndRestartOnAnotherPort_ringFollows_neverDown_historyLinearizable()
+      throws Exception {
+    Member restarted = headOfKey0();
+    new CheckedWorkload(cluster).run(List.of(cluster.frontEnd.address()), () -> {
+      cluster.restart(restarted.id(), false);
+      awaitMemberMoved(restarted);
+    });
+    Ring after = cluster.currentRing();
+    assertEquals(Set.of(), after.down(), "nobody was marked down: " + after);
+    assertNotEquals(restarted.port(), after.member(restarted.id()).port(),
+        "the ring names the new port");
+  }
+
+  @Test
+  void kill9AndRestart_markedDown_servesNothing_replacementCopies_historyLinearizable()
+      throws Exception {
+    Member restarted = headOfKey0();
+    new CheckedWorkload(cluster).run(List.of(cluster.frontEnd.address()), () -> {
+      long epoch = cluster.currentRing().epoch();
+      cluster.restart(restarted.id(), true);
+      cluster.awaitEpochAbove(epoch);
+    });
+    Ring after = cluster.currentRing();
+    assertEquals(Set.of(restarted.id()), after.down(), after.toString());
+    NodeProcess node = cluster.backends.stream().filter(b -> b.id().equals(restarted.id()))
+        .findFirst().orElseThrow();
+    assertTrue(node.isAlive(), "the restarted back-end stays up");
+    String log = Files.readString(Path.of(node.logFile()));
+    assertTrue(log.contains("did not stop cleanly"), "the restarted back-end said why it"
+        + " serves nothing");
+  }
+
+  private Member headOfKey0() throws IOException {
+    return cluster.currentRing().chainForKey(CheckedWorkload.key(0)).head();
+  }
+
+  private void awaitMemberMoved(Member old) throws Exception {
+    long deadline = System.nanoTime() + ChildCluster.WAIT.toNanos();
+    while (true) {
+      Ring ring = cluster.currentRing();
+      Member now = ring.member(old.id());
+      if (now.port() != old.port() && cluster.frontEnd.epoch() >= ring.epoch()) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, old.id() + " not followed to a new port: "
+          + ring);
+      Thread.sleep(50);
+    }
+  }
+}

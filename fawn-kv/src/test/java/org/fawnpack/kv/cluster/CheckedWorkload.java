@@ -1,0 +1,134 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.fawnpack.kv.check.HistoryRecorder;
+import org.fawnpack.kv.check.LinearizabilityChecker;
+import org.fawnpack.kv.check.Op;
+import org.fawnpack.kv.client.FawnKvClient;
+
+/**
+ * Clients reading and writing a few keys of a {@link ChildCluster} while a test injects faults;
+ * afterwards every key must be readable and writable again (so no chain stays stuck) and each
+ * key's recorded history, final reads included, must be linearizable (so no acknowledged write
+ * was lost and no read went back in time).
+ */
+final class CheckedWorkload {
+  static final int KEYS = 12;
+  private static final int CLIENTS = 4;
+  private static final Duration DEADLINE = Duration.ofSeconds(15);
+
+  /** What a test does to the cluster while the clients run. */
+  interface Faults {
+    void inject() throws Exception;
+  }
+
+  private final ChildCluster cluster;
+
+  CheckedWorkload(ChildCluster cluster) {
+    this.cluster = cluster;
+  }
+
+  static byte[] key(int k) {
+    return ("key-" + k).getBytes(StandardCharsets.UTF_8);
+  }
+
+  /**
+   * Runs the clients against {@code frontEnds}, injects {@code faults} after a second, waits
+   * until no member is copying, then stops the clients and checks.
+   */
+  void run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
+    HistoryRecorder recorder = new HistoryRecorder();
+    AtomicBoolean stop = new AtomicBoolean();
+    ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
+    List<Future<Integer>> clients = new ArrayList<>();
+    for (int t = 0; t < CLIENTS; t++) {
+      int client = t;
+      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop)));
+    }
+    try {
+      Thread.sleep(1_000);
+      faults.inject();
+      cluster.awaitCopiesServing(); // the clients keep going through any extension
+      Thread.sleep(1_000);
+    } finally {
+      stop.set(true);
+      pool.shutdown();
+    }
+    int operations = 0;
+    for (Future<Integer> client : clients) {
+      operations += client.get(60, TimeUnit.SECONDS);
+    }
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE,
+        cluster.secret)) {
+      for (int k = 0; k < KEYS; k++) {
+        recorder.getOrThrow(kv, key(k)); // every chain kept a live member
+      }
+      // Every chain is full again and takes writes (a replacement copied, a restarted member
+      // caught up).
+      for (int i = 0; i < KEYS; i++) {
+        int k = i;
+        assertEquals(Op.Outcome.OK, recorder.put(kv, key(k), ("after-" + k).getBytes(
+            StandardCharsets.UTF_8)), () -> "a write of key-" + k + " after the faults: "
+            + recorder.lastWriteFailure());
+        recorder.getOrThrow(kv, key(k));
+      }
+    }
+    assertTrue(operations > 100, "the clients did too little to test anything: " + operations);
+    LinearizabilityChecker checker = new LinearizabilityChecker(5_000_000);
+    for (Map.Entry<ByteBuffer, List<Op>> e : recorder.histories().entrySet()) {
+      List<Op> history = new ArrayList<>(e.getValue());
+      assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, null),
+          new String(e.getKey().array(), StandardCharsets.UTF_8) + ": " + history);
+    }
+  }
+
+  /**
+   * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
+   * a write with an unknown outcome the client only reads until the ring changes: every such
+   * write may take effect at any later time, and a few hundred of them would put the history
+   * beyond any checker's reach (each doubles the orders to try).
+   */
+  private Integer workload(int client, List<InetSocketAddress> frontEnds,
+      HistoryRecorder recorder, AtomicBoolean stop) throws IOException {
+    Random random = new Random(client);
+    int done = 0;
+    long readOnlyUntilAfter = -1;
+    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)) {
+      while (!stop.get() && done < 20_000) {
+        byte[] key = key(random.nextInt(KEYS));
+        int dice = random.nextInt(10);
+        boolean mayWrite = cluster.frontEnd.epoch() > readOnlyUntilAfter;
+        Op.Outcome outcome = null;
+        if (mayWrite && dice < 4) {
+          outcome = recorder.put(kv, key, ("c" + client + "-" + done)
+              .getBytes(StandardCharsets.UTF_8));
+        } else if (mayWrite && dice < 5) {
+          outcome = recorder.delete(kv, key);
+        } else {
+          recorder.get(kv, key);
+        }
+        if (outcome == Op.Outcome.INDETERMINATE) {
+          readOnlyUntilAfter = cluster.frontEnd.epoch();
+        }
+        done++;
+      }
+    }
+    return done;
+  }
+}
