@@ -1,6 +1,5 @@
 package org.fawnpack.kv.backend;
 
-import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
@@ -26,7 +25,6 @@ import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
-import org.fawnpack.kv.wire.MalformedFrameException;
 import org.fawnpack.kv.wire.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,6 +61,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcSource source;
   private final ArcReceiver receiver;
   private final StatsReport.Counts counts = new StatsReport.Counts();
+  private final ChainMessages chainMessages;
   private volatile Ring ring;
   private volatile Member self;
   /** The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}). */
@@ -86,6 +85,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       t.setDaemon(true);
       return t;
     });
+    this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
+        () -> self);
   }
 
   /**
@@ -231,8 +232,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.GET -> get(current, request, fields, replies);
       case MessageType.PUT, MessageType.DELETE -> headWrite(current, request, fields, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
-          chainWrite(current, request, fields, replies);
-      case MessageType.CHAIN_SYNC -> chainSync(request, fields, replies);
+          chainMessages.write(current, request, fields, replies);
+      case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
@@ -298,109 +299,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       downstream = forwarder.forward(arc, new SentList.SentWrite(
           put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence));
     }
-    answerWhenDone(arc, sequence, downstream, request, replies,
+    chainMessages.answerWhenDone(arc, sequence, downstream, request, replies,
         present ? MessageType.OK : MessageType.NOT_FOUND);
-  }
-
-  private void chainWrite(Ring current, Frame request, Frame.Fields fields,
-      FrameServer.Replies replies) throws IOException {
-    boolean put = request.type() == MessageType.CHAIN_PUT;
-    long arcEnd = fields.nextLong();
-    byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
-    long sequence = fields.nextLong();
-    fields.end();
-    ArcStore arc = arcs.get(arcEnd);
-    int at = arc == null ? -1 : arc.chain().members().indexOf(self);
-    if (at <= 0) {
-      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
-          + Long.toHexString(arcEnd)));
-      return;
-    }
-    counts.chainWrites.increment();
-    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
-    CompletableFuture<Frame> downstream;
-    synchronized (arc) {
-      long expected = arc.store().lastSequence() + 1;
-      if (sequence > expected) {
-        // An earlier write was lost on the way; the predecessor resends it (its sent list)
-        // before this one, so refusing keeps this file a prefix of the predecessor's.
-        replies.send(MessageType.behind(request, "backend " + id + ": write " + sequence
-            + " of the arc ending at " + Long.toHexString(arcEnd) + " came before " + expected,
-            expected));
-        return;
-      }
-      if (put) {
-        arc.store().putAt(engineKey, value, sequence);
-      } else {
-        arc.store().deleteAt(engineKey, sequence);
-      }
-      // A resend this member already has is forwarded too: its successor may lack it.
-      downstream = forwarder.forward(arc,
-          new SentList.SentWrite(request.type(), key, value, sequence));
-    }
-    answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
-  }
-
-  /**
-   * CHAIN_SYNC (arc end, the predecessor's last sequence): this member holds everything its
-   * predecessor had, so a copied arc may serve gets; passed on down the chain.
-   */
-  private void chainSync(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    long arcEnd = fields.nextLong();
-    long sequence = fields.nextLong();
-    fields.end();
-    ArcStore arc = arcs.get(arcEnd);
-    if (arc == null || arc.chain().members().indexOf(self) <= 0) {
-      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
-          + Long.toHexString(arcEnd)));
-      return;
-    }
-    synchronized (arc) {
-      long have = arc.store().lastSequence();
-      if (have < sequence) {
-        replies.send(MessageType.behind(request, "backend " + id + " holds writes up to "
-            + have + " of " + arc.chain().range() + ", not yet " + sequence, have + 1));
-        return;
-      }
-      arc.syncArrived();
-      forwarder.passSyncOn(arc);
-    }
-    replies.send(reply(request, MessageType.OK, null));
-  }
-
-  /**
-   * The tail answers once its write is durable; the others when their successor answered. A
-   * success is answered as {@code success} (the head's NOT_FOUND for a delete of an absent key).
-   */
-  private void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
-      Frame request, FrameServer.Replies replies, byte success) {
-    if (downstream == null) {
-      durability.execute(() -> {
-        try {
-          arc.store().awaitDurable(sequence);
-          replies.send(reply(request, success, null));
-        } catch (IOException | RuntimeException e) {
-          replies.send(error(request, "backend " + id + ": write " + sequence
-              + " not durable: " + e.getMessage()));
-        }
-      });
-      return;
-    }
-    downstream.whenComplete((answer, failure) -> {
-      if (failure == null && answer.type() == MessageType.OK) {
-        replies.send(reply(request, success, null));
-      } else {
-        // Applied here already, so never REFUSED upstream even when the successor refused
-        // (no ring yet, a gap): the sent list will bring it down the chain later, and a
-        // client told "refused" would take a write that may still appear for one that did not
-        // happen. The issue 15 checker found this.
-        replies.send(error(request, "backend " + id + ": the chain did not complete write "
-            + sequence + ": " + (failure != null ? failure.getMessage()
-                : MessageType.name(answer.type()) + " " + MessageType.messageOf(answer))));
-      }
-    });
   }
 
   private ArcStore arc(Chain chain) {
