@@ -135,8 +135,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    * Serves {@code next} from now on: gives the arcs it has their new chains (resending sent
    * lists to new successors), opens a file for every arc of its first ring whose chain holds
    * it (or of the first that names it at this address, when it restarted on another port:
-   * files it has), and starts copying the arcs the ring names it as copying; an epoch not newer than the
-   * current one is ignored.
+   * files it has), and starts copying the arcs the ring names it as copying; an epoch not
+   * newer than the current one is ignored. After a crash it opens none ({@link CleanShutdown}).
    */
   @Override
   public synchronized void useRing(Ring next) throws IOException {

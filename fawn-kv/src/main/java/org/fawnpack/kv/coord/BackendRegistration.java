@@ -14,8 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A back-end's liveness in ZooKeeper: an ephemeral node {@code backends/<id>} holding
- * "host port" (and "crashed" when its last run did not stop cleanly), alive as long as the back-end's ZooKeeper session (and made again by Curator
- * after a reconnect with a new session).
+ * "host port" (and "crashed" when its last run did not stop cleanly), alive as long as the
+ * back-end's ZooKeeper session (and made again by Curator after a reconnect with a new
+ * session).
  */
 public final class BackendRegistration implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BackendRegistration.class);

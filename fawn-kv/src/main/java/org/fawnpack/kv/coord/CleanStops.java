@@ -21,6 +21,7 @@ final class CleanStops {
   private final CuratorFramework zk;
   private final ClusterPaths paths;
   private final Map<String, Long> firstSeenNanos = new HashMap<>();
+  private final Set<String> waitedFor = new java.util.HashSet<>();
 
   CleanStops(CuratorFramework zk, ClusterPaths paths) {
     this.zk = zk;
@@ -49,6 +50,7 @@ final class CleanStops {
       throw failure("cannot read " + paths.stopped(), e);
     }
     firstSeenNanos.keySet().retainAll(stopped);
+    waitedFor.retainAll(stopped);
     return stopped;
   }
 
@@ -58,11 +60,17 @@ final class CleanStops {
     return grace.toMillis() - (System.nanoTime() - seen) / 1_000_000;
   }
 
+  /** True the first time the coordinator waits for {@code id} (it then schedules a look). */
+  boolean firstWait(String id) {
+    return waitedFor.add(id);
+  }
+
   /** These were marked down: their marks go. */
   void forget(Set<String> ids) throws IOException {
     for (String id : ids) {
       delete(id);
       firstSeenNanos.remove(id);
+      waitedFor.remove(id);
     }
   }
 

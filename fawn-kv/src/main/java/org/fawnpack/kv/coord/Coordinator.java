@@ -216,7 +216,9 @@ public final class Coordinator implements Closeable {
           long leftMs = stops.graceLeftMs(m.id(), grace);
           if (leftMs > 0) {
             awaited.add(m.id());
-            checks.schedule(this::checkSafely, leftMs, TimeUnit.MILLISECONDS);
+            if (stops.firstWait(m.id())) { // one look when its grace ends, not one per check
+              checks.schedule(this::checkSafely, leftMs, TimeUnit.MILLISECONDS);
+            }
             continue;
           }
           gone.add(m.id());

@@ -362,31 +362,7 @@ public final class Datastore implements AutoCloseable {
     maintenanceLock.lock();
     writes.lock().lock();
     try {
-      IndexedLog g = current.get();
-      IOException failure = null;
-      try {
-        g.log().sync();
-        long next = writes.nextSequence();
-        writes.sync().advanceTo(next - 1);
-        if (config.checkpoint()) {
-          IndexCheckpoint.write(g.log().path(), g.log().logId(), g.log().flushedBytes(), next,
-              g.index());
-        }
-      } catch (IOException e) {
-        failure = e;
-      }
-      try {
-        g.log().close();
-      } catch (IOException e) {
-        if (failure == null) {
-          failure = e;
-        } else {
-          failure.addSuppressed(e);
-        }
-      }
-      if (failure != null) {
-        throw failure;
-      }
+      FinalSync.syncCheckpointAndClose(current.get(), writes, config);
     } finally {
       writes.lock().unlock();
       maintenanceLock.unlock();

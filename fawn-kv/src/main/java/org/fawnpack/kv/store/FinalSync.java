@@ -1,0 +1,41 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+
+/**
+ * The last step of a datastore's life: its log synced, the sync position advanced, the index
+ * checkpoint written (when enabled, so the next open does not re-index) and the log closed.
+ * Each step runs even when an earlier one failed; the first failure is thrown.
+ */
+final class FinalSync {
+  private FinalSync() {}
+
+  /** The caller holds the maintenance and writer locks. */
+  static void syncCheckpointAndClose(IndexedLog g, Writes writes, DatastoreConfig config)
+      throws IOException {
+    IOException failure = null;
+    try {
+      g.log().sync();
+      long next = writes.nextSequence();
+      writes.sync().advanceTo(next - 1);
+      if (config.checkpoint()) {
+        IndexCheckpoint.write(g.log().path(), g.log().logId(), g.log().flushedBytes(), next,
+            g.index());
+      }
+    } catch (IOException e) {
+      failure = e;
+    }
+    try {
+      g.log().close();
+    } catch (IOException e) {
+      if (failure == null) {
+        failure = e;
+      } else {
+        failure.addSuppressed(e);
+      }
+    }
+    if (failure != null) {
+      throw failure;
+    }
+  }
+}
