@@ -29,10 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The copier's side of chain extension: for every arc the ring names this back-end as copying,
- * fetches the arc's file from the chain's tail (ARC_SNAPSHOT, then ARC_CHUNK pieces with a few
- * in flight, then ARC_RELEASE), writes it beside its final name, forces it, moves it into place
- * checkpoint first, and hands it to the back-end. When it holds every arc it copies in the
+ * The copier's side of chain extension (and of a down member coming back): for every arc the
+ * ring names this back-end as copying, once the chain's tail holds every write its head has
+ * (ARC_LAST to both), fetches the arc's file from the tail (ARC_SNAPSHOT, then ARC_CHUNK
+ * pieces with a few in flight, then ARC_RELEASE), writes it beside its final name, forces it,
+ * moves it into place checkpoint first, and hands it to the back-end. When it holds every arc it copies in the
  * current epoch it reports so ({@link CopyReporter}); the coordinator then lets it serve. A
  * failed copy (the tail went, a link broke) is tried again after {@link #RETRY_MS}, from
  * whichever member is the tail by then. A finished copy whose source is no longer the arc's
@@ -44,6 +45,8 @@ final class ArcReceiver implements Closeable {
   static final long RETRY_MS = 500;
   private static final int IN_FLIGHT = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
+  private static final int QUIET_POLLS = 50;
+  private static final long QUIET_POLL_MS = 20;
 
   /**
    * Where a finished copy is reported: the coordinator waits for it. {@code arcs}: how many
@@ -173,6 +176,7 @@ final class ArcReceiver implements Closeable {
     // A pending arc is served by no one here: anything under its name is a failed earlier try.
     Files.deleteIfExists(target);
     Files.deleteIfExists(checkpoint);
+    long headLast = awaitNoWriteOnItsWay(current, chain);
     Connection source = sources.to(chain.tail());
     Frame.Fields answer = expect(source.call(MessageType.ARC_SNAPSHOT, current.epoch(),
         new Frame.Payload().addLong(arcEnd).addBytes(id.getBytes(StandardCharsets.UTF_8))
@@ -181,6 +185,12 @@ final class ArcReceiver implements Closeable {
     long logBytes = answer.nextLong();
     long checkpointBytes = answer.nextLong();
     long lastSequence = answer.nextLong();
+    if (lastSequence < headLast) {
+      source.send(MessageType.ARC_RELEASE, current.epoch(),
+          new Frame.Payload().addLong(snapshot).toBytes());
+      throw new IOException("the snapshot of arc " + chain.range() + " holds writes up to "
+          + lastSequence + ", its head up to " + headLast + ": writes still on their way");
+    }
     Path logPart = target.resolveSibling(target.getFileName() + ".incoming");
     Path checkpointPart = target.resolveSibling(target.getFileName() + ".idx.incoming");
     try {
@@ -201,6 +211,45 @@ final class ArcReceiver implements Closeable {
     LOG.info("backend {}: copied arc {} from {}: {} bytes up to write {}", id, chain.range(),
         chain.tail().id(), logBytes + checkpointBytes, lastSequence);
     return logBytes + checkpointBytes;
+  }
+
+  /**
+   * Waits until the chain's tail holds every write its head has, and returns the head's last
+   * sequence. The head takes no new write while the chain has a member copying (it is short),
+   * but writes it took before may still be on their way down; a copy made before they reach
+   * the tail would lack them, and a copier that becomes head or a middle member would then
+   * hold less than its successor. Polls for at most {@link #QUIET_POLLS} times
+   * {@link #QUIET_POLL_MS}, then fails (the copy is tried again later).
+   */
+  private long awaitNoWriteOnItsWay(Ring current, Chain chain) throws IOException {
+    if (chain.head().equals(chain.tail())) {
+      return -1; // one member: the snapshot itself is taken under the head's lock
+    }
+    long headLast = lastAt(current, chain, chain.head());
+    long tailLast = -1;
+    for (int poll = 0; poll < QUIET_POLLS; poll++) {
+      tailLast = lastAt(current, chain, chain.tail());
+      if (tailLast >= headLast) {
+        return headLast;
+      }
+      try {
+        Thread.sleep(QUIET_POLL_MS); // writes in flight reach the tail within milliseconds
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for arc " + chain.range() + " to settle", e);
+      }
+    }
+    throw new IOException("the tail of arc " + chain.range() + " holds writes up to " + tailLast
+        + ", its head up to " + headLast + ", after " + QUIET_POLLS * QUIET_POLL_MS + " ms");
+  }
+
+  private long lastAt(Ring current, Chain chain, org.fawnpack.kv.ring.Member member)
+      throws IOException {
+    Frame reply = sources.to(member).call(MessageType.ARC_LAST, current.epoch(),
+        new Frame.Payload().addLong(chain.range().endInclusive())
+            .addBytes(id.getBytes(StandardCharsets.UTF_8)).toBytes(), DEADLINE);
+    return expect(reply, "ARC_LAST of arc " + chain.range() + " at " + member.id()).fields()
+        .nextLong();
   }
 
   /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */

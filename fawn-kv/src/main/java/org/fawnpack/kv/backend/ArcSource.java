@@ -85,6 +85,35 @@ final class ArcSource implements Closeable {
         .addLong(snapshot.lastSequence()).toBytes()));
   }
 
+  /**
+   * ARC_LAST (arc end, copier id): answers VALUE (the last sequence this member holds of the
+   * arc) when its chain names the copier as copying the arc (so it takes no new writes there).
+   */
+  void last(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs,
+      FrameServer.Replies replies) throws IOException {
+    long arcEnd = fields.nextLong();
+    String copier = new String(fields.nextBytes(256, "the copier's id"),
+        java.nio.charset.StandardCharsets.UTF_8);
+    fields.end();
+    ArcStore arc = arcs.get(arcEnd);
+    long last;
+    if (arc != null) {
+      synchronized (arc) {
+        last = arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))
+            ? arc.store().lastSequence() : -1;
+      }
+    } else {
+      last = -1;
+    }
+    if (last < 0) {
+      replies.send(refused(request, who + " has no arc ending at " + Long.toHexString(arcEnd)
+          + " that " + copier + " copies in its ring"));
+      return;
+    }
+    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(last)
+        .toBytes()));
+  }
+
   /** ARC_CHUNK (snapshot id, 0 log / 1 checkpoint, offset, length): answers VALUE (bytes). */
   void chunk(Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {

@@ -32,6 +32,9 @@ final class ArcStore implements AutoCloseable {
   private final java.util.concurrent.atomic.AtomicLong reportedGap =
       new java.util.concurrent.atomic.AtomicLong();
 
+  /** Opened from a copy the ring has not yet let this member serve (it is still copying). */
+  private volatile boolean copy;
+
   private ArcStore(Chain chain, Datastore store) {
     this.chain = chain;
     this.store = store;
@@ -45,6 +48,20 @@ final class ArcStore implements AutoCloseable {
   /** The file of the arc ending at {@code arcEnd} in {@code dir}. */
   static Path fileOf(Path dir, long arcEnd) {
     return dir.resolve("arc-" + String.format("%016x", arcEnd) + ".fds");
+  }
+
+  /** Opened from a finished copy, before the ring lets this member serve it. */
+  void copied() {
+    copy = true;
+  }
+
+  /** The ring has this member serve the arc. */
+  void served() {
+    copy = false;
+  }
+
+  boolean isCopy() {
+    return copy;
   }
 
   /** True the first time gap {@code missing} is reported (so it is logged once). */

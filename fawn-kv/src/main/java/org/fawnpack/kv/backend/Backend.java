@@ -64,8 +64,14 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ChainMessages chainMessages;
   private volatile Ring ring;
   private volatile Member self;
-  /** The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}). */
-  private final boolean crashed;
+  /**
+   * The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}), until
+   * a ring brings it back and it copies its arcs afresh.
+   */
+  private volatile boolean crashed;
+  private Runnable whenFilesReplaced = () -> { };
+  private boolean crashFilesReplaced;
+  private final RetiredArcs retired;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -87,6 +93,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     });
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
         () -> self);
+    this.retired = new RetiredArcs(id, dir);
   }
 
   /**
@@ -125,6 +132,18 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     return crashed;
   }
 
+  /**
+   * Runs {@code action} once this back-end, after a crash, was brought back by the ring and
+   * threw its old files away (it serves only fresh copies from then on): its registration
+   * should stop saying "crashed". At once when that happened already.
+   */
+  public synchronized void whenCrashFilesReplaced(Runnable action) {
+    whenFilesReplaced = action;
+    if (crashFilesReplaced) {
+      action.run();
+    }
+  }
+
   /** This back-end as a ring member: its id, host and the port it listens on. */
   public Member member() {
     InetSocketAddress address = server.address();
@@ -149,6 +168,15 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // that follows it there is its first as a member, and its files are its own.
     boolean arriving = first || !ring.members().contains(me);
     forwarder.use(me, next.epoch());
+    if (crashed && next.member(id) != null && !next.isDown(id) && !next.servesAnyArc(id)) {
+      // Brought back after the crash: it serves only arcs it copies afresh from now on.
+      RetiredArcs.deleteAll(dir);
+      crashed = false;
+      crashFilesReplaced = true;
+      LOG.info("backend {}: back in the ring in epoch {} after a crash; deleted its old arc"
+          + " files, copies its arcs afresh", id, next.epoch());
+      whenFilesReplaced.run();
+    }
     Set<Long> beingCopied = new HashSet<>();
     for (Chain chain : next.chains()) {
       long end = chain.range().endInclusive();
@@ -161,6 +189,15 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           forwarder.chainChanged(arc, arc.chain(), chain);
           if (chain.members().indexOf(me) == 0) {
             arc.syncArrived(); // the head: no predecessor has more to give
+          }
+          if (RetiredArcs.servedBy(chain, id)) {
+            arc.served();
+          } else if (!RetiredArcs.copyingWith(chain, id, arc)) {
+            // Down, displaced by a member that came back, or copying it again: this file
+            // serves nothing now and may miss writes from here on.
+            arcs.remove(end);
+            arc.close();
+            retired.add(end);
           }
         }
       } else if (chain.members().contains(me)) {
@@ -183,6 +220,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     self = me;
     ring = next;
+    retired.deleteWhenNotNeeded(next);
     source.keepOnlyArcsBeingCopied(beingCopied);
     receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
@@ -201,6 +239,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private synchronized void installCopy(long arcEnd) throws IOException {
     ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), config);
     arc.awaitSync();
+    arc.copied();
     arcs.put(arcEnd, arc);
   }
 
@@ -235,6 +274,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           chainMessages.write(current, request, fields, replies);
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
+      case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
@@ -290,6 +330,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     long sequence;
     boolean present = true;
     synchronized (arc) {
+      if (!arc.chain().equals(chain)) {
+        // A new epoch reached this arc after the request was routed: its chain may be short
+        // now (a member copying), so nothing may be applied.
+        replies.send(refused(request, "the chain of " + chain.range() + " changed while the"
+            + " request was routed; try again"));
+        return;
+      }
       if (!put) {
         // "Absent" is decided here, in the head's order, but answered only after the chain:
         // the head holds writes the tail has not committed (issue 15's checker found this).

@@ -83,8 +83,10 @@ final class KvNodes {
       backend.reportCopiesTo((epoch, arcs, bytes) ->
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));
       parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
-      parts.add(BackendRegistration.register(zk, paths, backend.member(),
-          backend.crashedBefore()));
+      BackendRegistration registration = BackendRegistration.register(zk, paths,
+          backend.member(), backend.crashedBefore());
+      parts.add(registration);
+      backend.whenCrashFilesReplaced(registration::clearCrashed);
       return new Node<>(backend, parts);
     } catch (IOException | RuntimeException e) {
       new Node<>(null, parts).close();

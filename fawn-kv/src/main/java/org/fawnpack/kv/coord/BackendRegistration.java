@@ -25,10 +25,14 @@ public final class BackendRegistration implements Closeable {
   private final CuratorFramework zk;
   private final String stoppedMark;
 
-  private BackendRegistration(PersistentNode node, CuratorFramework zk, String stoppedMark) {
+  private final Member self;
+
+  private BackendRegistration(PersistentNode node, CuratorFramework zk, String stoppedMark,
+      Member self) {
     this.node = node;
     this.zk = zk;
     this.stoppedMark = stoppedMark;
+    this.self = self;
   }
 
   /**
@@ -54,7 +58,7 @@ public final class BackendRegistration implements Closeable {
     PersistentNode node = new PersistentNode(zk, CreateMode.EPHEMERAL, false,
         paths.backend(self.id()), data);
     node.start();
-    return new BackendRegistration(node, zk, paths.stopped(self.id()));
+    return new BackendRegistration(node, zk, paths.stopped(self.id()), self);
   }
 
   private static void replaceEarlierSession(CuratorFramework zk, String path, byte[] data)
@@ -77,6 +81,25 @@ public final class BackendRegistration implements Closeable {
         Thread.currentThread().interrupt();
       }
       throw new IOException("cannot register at " + path + ": " + e, e);
+    }
+  }
+
+  /**
+   * The back-end no longer holds its crashed run's files (the ring brought it back and it
+   * copies its arcs afresh): the registration drops "crashed", so the coordinator lets it
+   * serve once its copies are done. A failure is logged: the coordinator would then mark it
+   * down again once it serves, and bring it back when it registers.
+   */
+  public void clearCrashed() {
+    try {
+      node.waitForInitialCreate(10, java.util.concurrent.TimeUnit.SECONDS);
+      node.setData((self.host() + " " + self.port()).getBytes(StandardCharsets.UTF_8));
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      LOG.error("{}: cannot clear the crashed mark of back-end {}: {}", node.getActualPath(),
+          self.id(), e.toString());
     }
   }
 

@@ -32,8 +32,10 @@ import org.slf4j.LoggerFactory;
  * when its registration (an ephemeral node) goes, so chains shrink to their live members and
  * name replacements that copy the arcs ({@link Ring#withMembersDown}); and lets the copiers
  * serve in the next epoch once every one has reported its copies ({@link CopyReports}); and
- * follows a member that registers again at another port (restarted) in the next epoch. New
- * back-ends are logged and not used: joins that split arcs are not built (docs/fawn-kv.md).
+ * follows a member that registers again at another port (restarted) in the next epoch; and
+ * brings back a down member that registers again ({@link Ring#withMembersBack}: it copies its
+ * arcs before it serves). New back-ends are logged and not used: joins that split arcs are not
+ * built (docs/fawn-kv.md).
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -186,8 +188,9 @@ public final class Coordinator implements Closeable {
     for (BackendRegistration.Registered r : registrations) {
       Member m = r.member();
       Member inRing = ring.member(m.id());
-      if (inRing != null && !ring.isDown(m.id()) && r.crashed()) {
+      if (inRing != null && !ring.isDown(m.id()) && r.crashed() && ring.servesAnyArc(m.id())) {
         // Fail-stop: it came back from a crash, so its files may lack writes its chains hold.
+        // (One brought back serves nothing until it has copied its arcs: it may stay.)
         LOG.warn("coordinator {}: back-end {} restarted after a crash; counted as gone",
             name, m.id());
         continue;
@@ -258,16 +261,30 @@ public final class Coordinator implements Closeable {
       }
       return;
     }
+    List<Member> back = registrations.stream().map(BackendRegistration.Registered::member)
+        .filter(m -> registered.contains(m.id()) && ring.isDown(m.id())).toList();
+    if (!back.isEmpty()) {
+      // Down and registered again (restarted, or its network came back): it copies every arc
+      // of its old place from the chains before it serves, since its files missed writes.
+      Ring next = ring.withMembersBack(back);
+      if (store.publish(next, current)) {
+        LOG.info("coordinator {}: down back-ends {} registered again; they copy their arcs;"
+            + " published {}", name, back, next);
+      } else {
+        checkSoon();
+      }
+      return;
+    }
     if (!ring.pending().isEmpty()) {
       promoteCopiers(ring, current);
       return;
     }
     Set<String> unused = new TreeSet<>(registered);
-    ring.members().stream().filter(m -> !ring.isDown(m.id())).forEach(m -> unused.remove(m.id()));
+    ring.members().forEach(m -> unused.remove(m.id()));
     if (!unused.isEmpty() && !unused.equals(reportedUnused)) {
       reportedUnused = unused;
-      LOG.warn("coordinator {}: back-ends {} are registered but not in ring epoch {} (new, or"
-          + " down and back); joins that split arcs are not built, so they stay out", name, unused,
+      LOG.warn("coordinator {}: back-ends {} are registered but not in ring epoch {}; joins of"
+          + " new back-ends (splitting arcs) are not built, so they stay out", name, unused,
           ring.epoch());
     }
   }

@@ -28,7 +28,9 @@ import org.fawnpack.kv.store.KeyRange;
  * sequence of first-seen hosts does not depend on who is down), so each chain is its surviving
  * members in their old order, then the replacements. A replacement is <em>pending</em> on an
  * arc until it has copied the arc's file; meanwhile the chain serves reads from its old members
- * and, being short, takes no writes (chain replication's repair: shrink, then extend).
+ * and, being short, takes no writes (chain replication's repair: shrink, then extend). A down
+ * member that comes back takes its old place in the walk the same way: pending until it has
+ * copied each arc, displacing the replacements that stood in for it.
  */
 public final class Ring {
   private final long epoch;
@@ -213,9 +215,41 @@ public final class Ring {
       throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
           + epoch + ")");
     }
-    Ring unfilled = new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of());
-    // Pending: whoever is in an arc's live walk now but did not serve it before (a member still
-    // copying stays pending; a newcomer starts).
+    return withDown(nowDown);
+  }
+
+  /**
+   * The next epoch with down members {@code back} live again, at the addresses given: each takes
+   * its old place in its chains, pending on every arc there until it has copied it (its own
+   * files may lack writes made while it was down), and the replacements it displaces leave
+   * those chains.
+   *
+   * @throws IllegalArgumentException when one is not a down member, or names another host
+   */
+  public Ring withMembersBack(Collection<Member> back) {
+    Set<String> stillDown = new HashSet<>(down);
+    Map<String, Member> next = new TreeMap<>(members);
+    for (Member m : back) {
+      if (!stillDown.remove(m.id())) {
+        throw new IllegalArgumentException("back-end " + m.id() + " is not down in the ring"
+            + " (epoch " + epoch + ")");
+      }
+      if (!members.get(m.id()).host().equals(m.host())) {
+        throw new IllegalArgumentException("back-end " + m.id() + " comes back on host "
+            + m.host() + ", not " + members.get(m.id()).host() + ": chains are placed by host,"
+            + " so it must join as a new back-end");
+      }
+      next.put(m.id(), m);
+    }
+    return new Ring(epoch, hash, vnodes, replicas, next, down, pending).withDown(stillDown);
+  }
+
+  /**
+   * The next epoch with exactly {@code nextDown} down. Pending: whoever is in an arc's live walk
+   * now but did not serve it before (a member still copying stays pending; a newcomer starts).
+   */
+  private Ring withDown(Set<String> nextDown) {
+    Ring unfilled = new Ring(epoch + 1, hash, vnodes, replicas, members, nextDown, Map.of());
     Map<String, Set<Long>> nextPending = new TreeMap<>();
     for (int i = 0; i < owners.length; i++) {
       List<Member> before = chainAt(i).members();
@@ -226,7 +260,21 @@ public final class Ring {
         }
       }
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, nextPending);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, nextDown, nextPending);
+  }
+
+  /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
+  public boolean servesAnyArc(String id) {
+    Member m = members.get(id);
+    if (m == null || down.contains(id)) {
+      return false;
+    }
+    for (int i = 0; i < owners.length; i++) {
+      if (chainAt(i).members().contains(m)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   /**

@@ -24,6 +24,12 @@ public final class MessageType {
   public static final byte CHAIN_SYNC = 9;
   /** A back-end's figures (for {@code fawn kv stats}): answered VALUE. */
   public static final byte STATS = 10;
+  /**
+   * (arc end, copier id): the last sequence number a chain member holds of an arc that copier
+   * is copying, answered VALUE; a copier compares its head's and its tail's to copy only once
+   * no write is on its way down the chain.
+   */
+  public static final byte ARC_LAST = 11;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -56,6 +62,7 @@ public final class MessageType {
       case ARC_RELEASE -> "ARC_RELEASE";
       case CHAIN_SYNC -> "CHAIN_SYNC";
       case STATS -> "STATS";
+      case ARC_LAST -> "ARC_LAST";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";

@@ -44,6 +44,25 @@ final class CheckedWorkload {
     this.cluster = cluster;
   }
 
+  /** The history of the current run. */
+  private HistoryRecorder recorder;
+
+  /**
+   * From a test's faults: writes every key once (recorded with the clients' operations) and
+   * requires each to succeed, so every chain took a write at this point of the run.
+   */
+  void writeEveryKey(String tag) throws IOException {
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE,
+        cluster.secret)) {
+      for (int i = 0; i < KEYS; i++) {
+        int k = i;
+        assertEquals(Op.Outcome.OK, recorder.put(kv, key(k), (tag + "-" + k).getBytes(
+            StandardCharsets.UTF_8)), () -> "a write of key-" + k + " (" + tag + "): "
+            + recorder.lastWriteFailure());
+      }
+    }
+  }
+
   static byte[] key(int k) {
     return ("key-" + k).getBytes(StandardCharsets.UTF_8);
   }
@@ -54,6 +73,7 @@ final class CheckedWorkload {
    */
   void run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
     HistoryRecorder recorder = new HistoryRecorder();
+    this.recorder = recorder;
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<Future<Integer>> clients = new ArrayList<>();
@@ -79,13 +99,13 @@ final class CheckedWorkload {
       for (int k = 0; k < KEYS; k++) {
         recorder.getOrThrow(kv, key(k)); // every chain kept a live member
       }
-      // Every chain is full again and takes writes (a replacement copied, a restarted member
-      // caught up).
-      for (int i = 0; i < KEYS; i++) {
-        int k = i;
-        assertEquals(Op.Outcome.OK, recorder.put(kv, key(k), ("after-" + k).getBytes(
-            StandardCharsets.UTF_8)), () -> "a write of key-" + k + " after the faults: "
-            + recorder.lastWriteFailure());
+    }
+    // Every chain is full again and takes writes (a replacement copied, a restarted member
+    // caught up), and each write reads back.
+    writeEveryKey("after");
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE,
+        cluster.secret)) {
+      for (int k = 0; k < KEYS; k++) {
         recorder.getOrThrow(kv, key(k));
       }
     }

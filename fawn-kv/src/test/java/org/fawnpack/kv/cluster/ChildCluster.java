@@ -167,6 +167,24 @@ final class ChildCluster implements Closeable {
     }
   }
 
+  /** Waits until the stored ring satisfies {@code condition} and the front-end serves it. */
+  Ring awaitRing(java.util.function.Predicate<Ring> condition, String what) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    Ring ring = currentRing();
+    while (!condition.test(ring) || frontEnd.epoch() < ring.epoch()) {
+      assertTrue(System.nanoTime() < deadline, "no ring where " + what + " after "
+          + WAIT.toSeconds() + " s: " + ring + "; back-end logs: " + logs());
+      Thread.sleep(50);
+      ring = currentRing();
+    }
+    return ring;
+  }
+
+  /** Back-end {@code id}'s process (the latest, after restarts). */
+  NodeProcess backend(String id) {
+    return backends.get(indexOf(id));
+  }
+
   /** Waits until no back-end is copying and the front-end serves that epoch. */
   void awaitCopiesServing() throws Exception {
     long deadline = System.nanoTime() + WAIT.toNanos();

@@ -75,6 +75,19 @@ final class NodeProcess implements Closeable {
     }
   }
 
+  /**
+   * Freezes the process (SIGSTOP) or lets it go on (SIGCONT): to the cluster a frozen node is a
+   * node cut off by the network, and one let go after its session expired is one whose link
+   * came back.
+   */
+  void signal(String signal) throws IOException, InterruptedException {
+    Process kill = new ProcessBuilder("kill", "-" + signal, Long.toString(process.pid()))
+        .inheritIO().start();
+    if (!kill.waitFor(10, TimeUnit.SECONDS) || kill.exitValue() != 0) {
+      throw new IllegalStateException("kill -" + signal + " " + process.pid() + " failed");
+    }
+  }
+
   boolean isAlive() {
     return process.isAlive();
   }

@@ -1,6 +1,7 @@
 package org.fawnpack.kv.ring;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -186,6 +187,64 @@ class RingTest {
     assertTrue(assertThrows(IllegalArgumentException.class,
         () -> aDown.withAddresses(List.of(new Member("a", "h1", 7001)))).getMessage()
         .contains("not a live member"));
+  }
+
+  @Test
+  void withMembersBack_randomClusters_backInTheirOldPlaceAfterCopying_displacedLeave() {
+    Random random = new Random(59);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 2 + random.nextInt(9));
+      Set<String> down = randomDown(random, before);
+      Ring shrunk = before.withMembersDown(down);
+      if (random.nextBoolean()) {
+        shrunk = shrunk.withPendingDone(shrunk.pending().keySet()); // replacements copied
+      }
+      Ring away = shrunk;
+      List<Member> back = away.members().stream().filter(m -> down.contains(m.id()))
+          .filter(m -> random.nextBoolean()).map(m -> new Member(m.id(), m.host(), m.port() + 1))
+          .toList();
+      if (back.isEmpty()) {
+        continue;
+      }
+      Set<String> stillDown = new HashSet<>(down);
+      back.forEach(m -> stillDown.remove(m.id()));
+      Ring after = away.withMembersBack(back);
+      Ring copied = after.withPendingDone(after.pending().keySet());
+      assertEquals(stillDown, after.down());
+      for (int i = 0; i < before.chains().size(); i++) {
+        long end = before.chains().get(i).range().endInclusive();
+        String where = "cluster " + c + ", down " + down + ", back " + back + ", arc " + i;
+        List<String> model = ids(naiveLiveChain(before, end, stillDown));
+        Chain now = after.chains().get(i);
+        Set<String> walk = new HashSet<>(ids(now.members()));
+        walk.addAll(ids(now.pending()));
+        assertEquals(new HashSet<>(model), walk, where + ": serving and copying are the walk");
+        assertTrue(ids(away.chains().get(i).members()).containsAll(ids(now.members())),
+            where + ": only members that held the arc serve it before copying");
+        for (Member m : back) {
+          assertEquals(model.contains(m.id()), after.pendingArcsOf(m.id()).contains(end), where
+              + ": " + m.id() + " copies exactly the arcs of its old place");
+        }
+        assertEquals(model, ids(copied.chains().get(i).members()), where + " once copied");
+      }
+      for (Member m : back) {
+        assertFalse(after.servesAnyArc(m.id()), m.id() + " serves nothing before its copies");
+        assertEquals(m, after.member(m.id()), "the ring names the address it came back at");
+      }
+    }
+    Ring two = Ring.empty(HASH, 2, 2).withMember(new Member("a", "h1", 7000))
+        .withMember(new Member("b", "h2", 7000));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> two.withMembersBack(List.of(new Member("a", "h1", 7000)))).getMessage()
+        .contains("not down"));
+    Ring aDown = two.withMembersDown(List.of("a"));
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> aDown.withMembersBack(List.of(new Member("a", "h3", 7000)))).getMessage()
+        .contains("comes back on host h3, not h1"));
+  }
+
+  private static List<String> ids(List<Member> members) {
+    return members.stream().map(Member::id).toList();
   }
 
   @Test
