@@ -121,6 +121,10 @@ final class ArcReceiver implements Closeable {
 
   private void copyPending() {
     Ring current = ring;
+    if (current != null && current.joining().stream().anyMatch(m -> m.id().equals(id))) {
+      awaitFrozenArcsSettled(current);
+      return;
+    }
     if (current == null || current.pendingArcsOf(id).isEmpty()) {
       return;
     }
@@ -159,12 +163,45 @@ final class ArcReceiver implements Closeable {
     } catch (IOException | RuntimeException e) {
       LOG.warn("backend {}: copying arcs in epoch {} failed ({}); trying again in {} ms", id,
           current.epoch(), e.getMessage(), RETRY_MS);
-      if (retryPending.compareAndSet(false, true)) { // one retry at a time, however many rings
-        run(() -> {
-          retryPending.set(false);
-          copyPending();
-        }, RETRY_MS);
+      retryLater();
+    }
+  }
+
+  /**
+   * This back-end is joining: once every arc the join froze holds at its tail every write its
+   * head took (so each replica will split the same records), it reports so for this epoch, and
+   * the coordinator makes it a member.
+   */
+  private void awaitFrozenArcsSettled(Ring current) {
+    try {
+      for (long end : current.frozen()) {
+        if (ring != current) {
+          return; // a newer epoch has its own run
+        }
+        awaitNoWriteOnItsWay(current, current.chainFor(end));
       }
+      synchronized (this) {
+        if (reportedEpoch == current.epoch()) {
+          return;
+        }
+        reportedEpoch = current.epoch();
+      }
+      reporter.copied(current.epoch(), 0, bytesReceived());
+      LOG.info("backend {}: the {} arcs its join froze have settled (epoch {})", id,
+          current.frozen().size(), current.epoch());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("backend {}: the arcs its join froze have not settled in epoch {} ({}); looking"
+          + " again in {} ms", id, current.epoch(), e.getMessage(), RETRY_MS);
+      retryLater();
+    }
+  }
+
+  private void retryLater() {
+    if (retryPending.compareAndSet(false, true)) { // one retry at a time, however many rings
+      run(() -> {
+        retryPending.set(false);
+        copyPending();
+      }, RETRY_MS);
     }
   }
 

@@ -87,7 +87,8 @@ final class ArcSource implements Closeable {
 
   /**
    * ARC_LAST (arc end, copier id): answers VALUE (the last sequence this member holds of the
-   * arc) when its chain names the copier as copying the arc (so it takes no new writes there).
+   * arc) when its chain names the copier as copying the arc, or is frozen by a join (so its
+   * head takes no new writes there).
    */
   void last(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs,
       FrameServer.Replies replies) throws IOException {
@@ -99,7 +100,9 @@ final class ArcSource implements Closeable {
     long last;
     if (arc != null) {
       synchronized (arc) {
-        last = arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))
+        // Frozen by a join, or short with the copier pending: its head takes no new write.
+        last = arc.chain().frozen()
+            || arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))
             ? arc.store().lastSequence() : -1;
       }
     } else {

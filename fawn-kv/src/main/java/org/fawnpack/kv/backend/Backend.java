@@ -151,7 +151,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /**
-   * Serves {@code next} from now on: gives the arcs it has their new chains (resending sent
+   * Serves {@code next} from now on: splits the files of arcs a joined back-end cuts
+   * ({@link ArcSplits}), gives the arcs it has their new chains (resending sent
    * lists to new successors), opens a file for every arc of its first ring whose chain holds
    * it (or of the first that names it at this address, when it restarted on another port:
    * files it has), and starts copying the arcs the ring names it as copying; an epoch not
@@ -177,6 +178,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " files, copies its arcs afresh", id, next.epoch());
       whenFilesReplaced.run();
     }
+    ArcSplits.splitCutArcs(id, dir, arcs, next, config);
     Set<Long> beingCopied = new HashSet<>();
     for (Chain chain : next.chains()) {
       long end = chain.range().endInclusive();
@@ -318,9 +320,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " (" + chain.head() + " is)"));
       return;
     }
-    if (chain.isShort()) {
-      replies.send(refused(request, "the chain of " + chain.range() + " has "
-          + chain.members().size() + " of " + chain.replicas() + " members: writes refused"));
+    if (!chain.takesWrites()) {
+      replies.send(refused(request, chain.frozen() ? "the arc " + chain.range() + " is frozen"
+          + " while a back-end joins: writes refused" : "the chain of " + chain.range()
+          + " has " + chain.members().size() + " of " + chain.replicas() + " members: writes"
+          + " refused"));
       return;
     }
     counts.writes.increment();

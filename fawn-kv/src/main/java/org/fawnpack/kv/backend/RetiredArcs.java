@@ -10,7 +10,6 @@ import java.util.Set;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
-import org.fawnpack.kv.store.LogSnapshot;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -78,19 +77,12 @@ final class RetiredArcs {
   static void deleteAll(Path dir) throws IOException {
     try (DirectoryStream<Path> files = Files.newDirectoryStream(dir, "arc-*.fds")) {
       for (Path log : files) {
-        deleteLogAndIndex(log);
+        ArcSplits.deleteLogAndIndex(log);
       }
     }
   }
 
   private static void deleteFiles(Path dir, long arcEnd) throws IOException {
-    deleteLogAndIndex(ArcStore.fileOf(dir, arcEnd));
-  }
-
-  private static void deleteLogAndIndex(Path log) throws IOException {
-    Path checkpoint = LogSnapshot.checkpointOf(log);
-    Files.deleteIfExists(checkpoint);
-    Files.deleteIfExists(checkpoint.resolveSibling(checkpoint.getFileName() + ".tmp"));
-    Files.deleteIfExists(log);
+    ArcSplits.deleteLogAndIndex(ArcStore.fileOf(dir, arcEnd));
   }
 }

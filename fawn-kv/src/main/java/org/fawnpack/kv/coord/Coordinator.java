@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * serve in the next epoch once every one has reported its copies ({@link CopyReports}); and
  * follows a member that registers again at another port (restarted) in the next epoch; and
  * brings back a down member that registers again ({@link Ring#withMembersBack}: it copies its
- * arcs before it serves). New back-ends are logged and not used: joins that split arcs are not
- * built (docs/fawn-kv.md).
+ * arcs before it serves); and lets a new back-end join: the arcs it will change are frozen
+ * ({@link Ring#withJoining}), and once it reported them settled it becomes a member
+ * ({@link Ring#withJoined}) and copies its arcs.
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -54,7 +55,6 @@ public final class Coordinator implements Closeable {
 
   /** One thread: checks never overlap and never block Curator's event thread. */
   private final ScheduledExecutorService checks;
-  private Set<String> reportedUnused = Set.of();
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
   private final Duration grace;
@@ -63,6 +63,8 @@ public final class Coordinator implements Closeable {
   private volatile long startedNanos;
   private boolean graceCheckScheduled;
   private final CleanStops stops;
+  /** Sets of newcomers already logged as unable to join (a virtual node collides, say). */
+  private final Set<String> refusedJoins = new java.util.HashSet<>();
 
   /** A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}. */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
@@ -275,17 +277,58 @@ public final class Coordinator implements Closeable {
       }
       return;
     }
+    if (!ring.joining().isEmpty()) {
+      advanceJoin(ring, current, registered);
+      return;
+    }
     if (!ring.pending().isEmpty()) {
       promoteCopiers(ring, current);
       return;
     }
-    Set<String> unused = new TreeSet<>(registered);
-    ring.members().forEach(m -> unused.remove(m.id()));
-    if (!unused.isEmpty() && !unused.equals(reportedUnused)) {
-      reportedUnused = unused;
-      LOG.warn("coordinator {}: back-ends {} are registered but not in ring epoch {}; joins of"
-          + " new back-ends (splitting arcs) are not built, so they stay out", name, unused,
-          ring.epoch());
+    // One change at a time: a join starts once no member is copying.
+    List<Member> newcomers = registrations.stream().map(BackendRegistration.Registered::member)
+        .filter(m -> registered.contains(m.id()) && ring.member(m.id()) == null).toList();
+    if (!newcomers.isEmpty()) {
+      Ring joining;
+      try {
+        joining = ring.withJoining(newcomers);
+      } catch (IllegalArgumentException e) {
+        if (refusedJoins.add(newcomers.toString())) { // once per set, not once per check
+          LOG.error("coordinator {}: back-ends {} cannot join: {}", name, newcomers,
+              e.getMessage());
+        }
+        return;
+      }
+      publishOrLookAgain(joining, current, "back-ends " + newcomers + " registered; the arcs"
+          + " they will take are frozen until their writes settle");
+    }
+  }
+
+  /**
+   * A join under way: once every joiner reported that the arcs it froze settled, the joiners
+   * become members (their arcs split, they copy theirs); a joiner that went cancels the join.
+   */
+  private void advanceJoin(Ring ring, Optional<RingStore.Versioned> current,
+      Set<String> registered) throws IOException {
+    List<String> joiners = ring.joining().stream().map(Member::id).toList();
+    if (!registered.containsAll(joiners)) {
+      publishOrLookAgain(ring.withJoinCancelled(), current, "a joining back-end of " + joiners
+          + " left; the join is cancelled");
+      return;
+    }
+    Map<String, Long> reported = CopyReports.epochs(zk, store.paths());
+    if (joiners.stream().allMatch(id -> reported.getOrDefault(id, -1L) == ring.epoch())) {
+      publishOrLookAgain(ring.withJoined(), current, "the arcs " + joiners + " froze settled;"
+          + " they join and copy their arcs");
+    }
+  }
+
+  private void publishOrLookAgain(Ring next, Optional<RingStore.Versioned> current, String why)
+      throws IOException {
+    if (store.publish(next, current)) {
+      LOG.info("coordinator {}: {}; published {}", name, why, next);
+    } else {
+      checkSoon(); // the ring changed under us: look again
     }
   }
 

@@ -25,9 +25,11 @@ import org.fawnpack.kv.ring.RingHash;
  * member b1 10.0.0.12 7070
  * down b1
  * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
+ * joining b9 10.0.0.19 7070
  * </pre>
  *
- * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying.
+ * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
+ * {@code joining} line a back-end about to join (its frozen arcs follow from the rest).
  */
 public final class RingCodec {
   static final String FORMAT = "fawn-kv-ring 1";
@@ -49,6 +51,9 @@ public final class RingCodec {
           text.append(' ').append(String.format("%016x", end)));
       text.append('\n');
     });
+    ring.joining().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
+        text.append("joining ").append(m.id()).append(' ').append(m.host()).append(' ')
+            .append(m.port()).append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -69,6 +74,7 @@ public final class RingCodec {
     List<Member> members = new ArrayList<>();
     List<String> down = new ArrayList<>();
     Map<String, Set<Long>> pending = new TreeMap<>();
+    List<Member> joining = new ArrayList<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -82,6 +88,10 @@ public final class RingCodec {
             members.add(member(words, at));
           }
           case "down" -> down.add(only(words, 2, at)[1]);
+          case "joining" -> {
+            only(words, 4, at);
+            joining.add(member(words, at));
+          }
           case "pending" -> pending.put(atLeast(words, 3, at)[1], arcEnds(words, at));
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
@@ -93,7 +103,7 @@ public final class RingCodec {
       throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
     }
     try {
-      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending);
+      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

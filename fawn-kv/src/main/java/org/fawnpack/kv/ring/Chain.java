@@ -12,17 +12,30 @@ import org.fawnpack.kv.store.KeyRange;
  * <p>{@code pending} are members that will follow the tail once they hold the arc: each is
  * copying the tail's file (chain extension after a member went down). They serve nothing yet;
  * the tail keeps every write it takes meanwhile in its sent list, for the first of them.
+ * {@code frozen}: a back-end is joining and will split this arc or enter its chain, so the arc
+ * takes no writes until the join's next epoch.
  */
-public record Chain(KeyRange range, List<Member> members, List<Member> pending, int replicas) {
+public record Chain(KeyRange range, List<Member> members, List<Member> pending, int replicas,
+    boolean frozen) {
 
   public Chain {
     members = List.copyOf(members);
     pending = List.copyOf(pending);
   }
 
+  /** A chain not frozen by a join. */
+  public Chain(KeyRange range, List<Member> members, List<Member> pending, int replicas) {
+    this(range, members, pending, replicas, false);
+  }
+
   /** A chain with no member catching up. */
   public Chain(KeyRange range, List<Member> members, int replicas) {
     this(range, members, List.of(), replicas);
+  }
+
+  /** Writes are taken: the chain is neither short nor frozen by a join under way. */
+  public boolean takesWrites() {
+    return !isShort() && !frozen;
   }
 
   /** The first member catching up (the tail's successor-to-be), or null. */

@@ -1,14 +1,13 @@
 package org.fawnpack.kv.ring;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.fawnpack.kv.store.KeyRange;
+import java.util.TreeSet;
 
 /**
  * One epoch of the ring: the back-ends, each as {@code vnodes} virtual nodes at positions from
@@ -31,6 +30,13 @@ import org.fawnpack.kv.store.KeyRange;
  * and, being short, takes no writes (chain replication's repair: shrink, then extend). A down
  * member that comes back takes its old place in the walk the same way: pending until it has
  * copied each arc, displacing the replacements that stood in for it.
+ *
+ * <p>A new back-end joins in three epochs. First it is <em>joining</em>: not yet a member, but
+ * every arc its virtual nodes will split or whose chain it will enter is <em>frozen</em> (takes
+ * no writes), so the writes already taken can settle on every member. Then it is a member: the
+ * frozen arcs are split at its virtual nodes (each member splits its own file), it is pending
+ * on the arcs it belongs to, and the members it displaces leave them. Then, its copies made, it
+ * serves (as any copier).
  */
 public final class Ring {
   private final long epoch;
@@ -41,12 +47,14 @@ public final class Ring {
   private final Set<String> down;
   /** Member id to the ends of the arcs it is copying (pending there). */
   private final Map<String, Set<Long>> pending;
-  /** Virtual node positions with the sign bit flipped, so signed order is unsigned ring order. */
-  private final long[] sortKeys;
-  private final Member[] owners;
+  /** Back-ends about to join (not members yet), by id. */
+  private final Map<String, Member> joining;
+  /** Ends of the arcs the joining back-ends will change: they take no writes. */
+  private final Set<Long> frozen;
+  private final Placement placement;
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
-      Set<String> down, Map<String, Set<Long>> pending) {
+      Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
@@ -66,21 +74,17 @@ public final class Ring {
       }
     });
     this.pending = Map.copyOf(copy);
-    TreeMap<Long, Member> byPosition = new TreeMap<>();
-    for (Member m : new TreeMap<>(members).values()) {
-      for (int i = 0; i < vnodes; i++) {
-        long key = hash.virtualNodePosition(m.id(), i) ^ Long.MIN_VALUE;
-        Member earlier = byPosition.putIfAbsent(key, m);
-        if (earlier != null) {
-          throw new IllegalArgumentException("virtual node " + m.id() + "#" + i
-              + " falls on the same ring position as one of " + earlier.id()
-              + "'s: give the back-end another id");
-        }
+    for (String id : joining.keySet()) {
+      if (members.containsKey(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is joining but is a member"
+            + " already (epoch " + epoch + ")");
       }
     }
-    sortKeys = byPosition.keySet().stream().mapToLong(Long::longValue).toArray();
-    owners = byPosition.values().toArray(new Member[0]);
+    this.joining = Map.copyOf(joining);
+    this.placement = new Placement(hash, vnodes, replicas, this.members, this.down);
     this.pending.forEach(this::checkPending);
+    this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
+        new Placement(hash, vnodes, replicas, withJoiners(this.members, this.joining), this.down));
   }
 
   private void checkPending(String id, Set<Long> arcEnds) {
@@ -89,8 +93,8 @@ public final class Ring {
           + " member (epoch " + epoch + ")");
     }
     for (long end : arcEnds) {
-      int at = Arrays.binarySearch(sortKeys, end ^ Long.MIN_VALUE);
-      if (at < 0 || !liveWalk(at).contains(members.get(id))) {
+      int at = placement.arcEndingAt(end);
+      if (at < 0 || !placement.liveWalk(at).contains(members.get(id))) {
         throw new IllegalArgumentException("back-end " + id + " is pending on arc "
             + Long.toHexString(end) + ", which is not an arc it belongs to (epoch " + epoch
             + ")");
@@ -106,48 +110,49 @@ public final class Ring {
     if (replicas < 1 || replicas > 16) {
       throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
     }
-    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of());
+    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of());
   }
 
   /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members) {
-    return at(epoch, hash, vnodes, replicas, members, Set.of());
+    return at(epoch, hash, vnodes, replicas, members, Set.of(), Map.of(), List.of());
   }
 
   /**
    * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
-   * are down, none pending.
+   * are down and {@code pending} (id to arc ends) are copying arcs, and back-ends
+   * {@code joining}, as read from its stored form.
    */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
-      Collection<Member> members, Collection<String> down) {
-    return at(epoch, hash, vnodes, replicas, members, down, Map.of());
-  }
-
-  /**
-   * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
-   * are down and {@code pending} (id to arc ends) are copying arcs, as read from its stored
-   * form.
-   */
-  public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
-      Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending) {
+      Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
+      Collection<Member> joining) {
     empty(hash, vnodes, replicas); // the same checks
     if (epoch < 0) {
       throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
     }
+    return new Ring(epoch, hash, vnodes, replicas, byId(members), new HashSet<>(down), pending,
+        byId(joining));
+  }
+
+  private static Map<String, Member> withJoiners(Map<String, Member> members,
+      Map<String, Member> joiners) {
+    Map<String, Member> all = new TreeMap<>(members);
+    all.putAll(joiners);
+    return all;
+  }
+
+  private static Map<String, Member> byId(Collection<Member> members) {
     Map<String, Member> byId = new TreeMap<>();
     for (Member m : members) {
       if (byId.put(m.id(), m) != null) {
         throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
       }
     }
-    return new Ring(epoch, hash, vnodes, replicas, byId, new HashSet<>(down), pending);
+    return byId;
   }
 
-  /**
-   * The next epoch with {@code member} added: placement only (its arcs are not marked pending;
-   * joins by file transfer are not built, see docs/fawn-kv.md).
-   */
+  /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
   public Ring withMember(Member member) {
     if (members.containsKey(member.id())) {
       throw new IllegalArgumentException("back-end " + member.id() + " is already in the ring"
@@ -155,7 +160,7 @@ public final class Ring {
     }
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of());
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of());
   }
 
   /**
@@ -180,10 +185,10 @@ public final class Ring {
       }
       next.put(m.id(), m);
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining);
   }
 
-  /** The next epoch without back-end {@code id}. */
+  /** The next epoch without back-end {@code id}: placement only, for tests and tools. */
   public Ring withoutMember(String id) {
     if (!members.containsKey(id)) {
       throw new IllegalArgumentException("back-end " + id + " is not in the ring (epoch "
@@ -193,7 +198,7 @@ public final class Ring {
     next.remove(id);
     Set<String> stillDown = new HashSet<>(down);
     stillDown.remove(id);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of());
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of());
   }
 
   /**
@@ -215,7 +220,7 @@ public final class Ring {
       throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
           + epoch + ")");
     }
-    return withDown(nowDown);
+    return next(members, nowDown, joining);
   }
 
   /**
@@ -241,40 +246,60 @@ public final class Ring {
       }
       next.put(m.id(), m);
     }
-    return new Ring(epoch, hash, vnodes, replicas, next, down, pending).withDown(stillDown);
+    return next(next, stillDown, joining);
   }
 
   /**
-   * The next epoch with exactly {@code nextDown} down. Pending: whoever is in an arc's live walk
-   * now but did not serve it before (a member still copying stays pending; a newcomer starts).
+   * The next epoch in which back-ends {@code joiners} are joining: the arcs they will change are
+   * frozen (take no writes) so that the writes already taken settle on every member.
+   *
+   * @throws IllegalArgumentException when one is a member, or a join is under way
    */
-  private Ring withDown(Set<String> nextDown) {
-    Ring unfilled = new Ring(epoch + 1, hash, vnodes, replicas, members, nextDown, Map.of());
+  public Ring withJoining(Collection<Member> joiners) {
+    if (!joining.isEmpty()) {
+      throw new IllegalArgumentException("back-ends " + joining.keySet() + " are joining"
+          + " already (epoch " + epoch + ")");
+    }
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners));
+  }
+
+  /**
+   * The next epoch in which the joining back-ends are members: their virtual nodes split the
+   * frozen arcs, and each is pending on the arcs it belongs to.
+   *
+   * @throws IllegalArgumentException when none is joining
+   */
+  public Ring withJoined() {
+    if (joining.isEmpty()) {
+      throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
+    }
+    return next(withJoiners(members, joining), down, Map.of());
+  }
+
+  /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
+  public Ring withJoinCancelled() {
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of());
+  }
+
+  /**
+   * The next epoch with exactly {@code nextMembers}, {@code nextDown} down and
+   * {@code nextJoining}. Pending: whoever is in an arc's live walk now but did not serve the arc
+   * holding it before (a member still copying stays pending; a newcomer starts).
+   */
+  private Ring next(Map<String, Member> nextMembers, Set<String> nextDown,
+      Map<String, Member> nextJoining) {
+    Placement after = new Placement(hash, vnodes, replicas, nextMembers, nextDown);
     Map<String, Set<Long>> nextPending = new TreeMap<>();
-    for (int i = 0; i < owners.length; i++) {
-      List<Member> before = chainAt(i).members();
-      for (Member m : unfilled.liveWalk(i)) {
-        if (!before.contains(m)) {
-          nextPending.computeIfAbsent(m.id(), k -> new HashSet<>())
-              .add(sortKeys[i] ^ Long.MIN_VALUE);
+    for (int i = 0; i < after.arcs(); i++) {
+      List<String> before = chainFor(after.end(i)).members().stream().map(Member::id).toList();
+      for (Member m : after.liveWalk(i)) {
+        if (!before.contains(m.id())) {
+          nextPending.computeIfAbsent(m.id(), k -> new HashSet<>()).add(after.end(i));
         }
       }
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, nextDown, nextPending);
-  }
-
-  /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
-  public boolean servesAnyArc(String id) {
-    Member m = members.get(id);
-    if (m == null || down.contains(id)) {
-      return false;
-    }
-    for (int i = 0; i < owners.length; i++) {
-      if (chainAt(i).members().contains(m)) {
-        return true;
-      }
-    }
-    return false;
+    return new Ring(epoch + 1, hash, vnodes, replicas, nextMembers, nextDown, nextPending,
+        nextJoining);
   }
 
   /**
@@ -291,7 +316,12 @@ public final class Ring {
             + epoch + ")");
       }
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining);
+  }
+
+  /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
+  public boolean servesAnyArc(String id) {
+    return chains().stream().anyMatch(c -> c.members().stream().anyMatch(m -> m.id().equals(id)));
   }
 
   /** Member id to the ends of the arcs it is copying, for every pending member. */
@@ -302,6 +332,16 @@ public final class Ring {
   /** The ends of the arcs {@code id} is copying (empty when none). */
   public Set<Long> pendingArcsOf(String id) {
     return pending.getOrDefault(id, Set.of());
+  }
+
+  /** The back-ends joining in this epoch (not members yet). */
+  public Collection<Member> joining() {
+    return joining.values();
+  }
+
+  /** The ends of the arcs frozen by the join under way (empty when none). */
+  public Set<Long> frozen() {
+    return frozen;
   }
 
   public long epoch() {
@@ -346,58 +386,37 @@ public final class Ring {
 
   /** The chain of the arc holding ring position {@code position}. */
   public Chain chainFor(long position) {
-    if (owners.length == 0) {
+    if (placement.arcs() == 0) {
       throw new IllegalStateException("the ring has no back-ends (epoch " + epoch + ")");
     }
-    int found = Arrays.binarySearch(sortKeys, position ^ Long.MIN_VALUE);
-    int owner = found >= 0 ? found : -found - 1;
-    return chainAt(owner == owners.length ? 0 : owner);
+    return chainAt(placement.arcHolding(position));
   }
 
   /** Every arc's chain, in ring order: each is one FAWN-DS file on each of its members. */
   public List<Chain> chains() {
-    List<Chain> chains = new ArrayList<>(owners.length);
-    for (int i = 0; i < owners.length; i++) {
+    List<Chain> chains = new ArrayList<>(placement.arcs());
+    for (int i = 0; i < placement.arcs(); i++) {
       chains.add(chainAt(i));
     }
     return chains;
   }
 
-  private Chain chainAt(int owner) {
-    int n = owners.length;
-    long end = sortKeys[owner] ^ Long.MIN_VALUE;
-    long start = sortKeys[(owner + n - 1) % n] ^ Long.MIN_VALUE; // itself when alone: whole ring
+  private Chain chainAt(int arc) {
+    long end = placement.end(arc);
     List<Member> serving = new ArrayList<>(replicas);
     List<Member> copying = new ArrayList<>();
-    for (Member m : liveWalk(owner)) {
+    for (Member m : placement.liveWalk(arc)) {
       (pendingArcsOf(m.id()).contains(end) ? copying : serving).add(m);
     }
-    return new Chain(new KeyRange(start, end), serving, copying, replicas);
-  }
-
-  /**
-   * The first {@code replicas} live members clockwise from virtual node {@code owner}, each on
-   * a host not seen before in the walk; a down member is skipped but keeps its host out, so the
-   * order of hosts never depends on who is down.
-   */
-  private List<Member> liveWalk(int owner) {
-    int n = owners.length;
-    List<Member> chain = new ArrayList<>(replicas);
-    Set<String> hosts = new HashSet<>();
-    for (int step = 0; step < n && chain.size() < replicas; step++) {
-      Member m = owners[(owner + step) % n];
-      if (hosts.add(m.host()) && !down.contains(m.id())) {
-        chain.add(m);
-      }
-    }
-    return chain;
+    return new Chain(placement.range(arc), serving, copying, replicas, frozen.contains(end));
   }
 
   @Override
   public String toString() {
     return "ring epoch " + epoch + ": " + members.size() + " back-ends x " + vnodes
         + " virtual nodes, " + replicas + " replicas" + (down.isEmpty() ? ""
-            : ", down: " + String.join(", ", new java.util.TreeSet<>(down)))
-        + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()));
+            : ", down: " + String.join(", ", new TreeSet<>(down)))
+        + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()))
+        + (joining.isEmpty() ? "" : ", joining: " + String.join(", ", joining.keySet()));
   }
 }

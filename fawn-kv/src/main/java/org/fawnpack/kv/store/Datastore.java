@@ -256,7 +256,19 @@ public final class Datastore implements AutoCloseable {
    * @throws java.nio.file.FileAlreadyExistsException when a target file exists
    */
   public SplitResult split(long ringPosition, Path lowerPath, Path upperPath) throws IOException {
-    return RangeMover.split(this, ringPosition, lowerPath, upperPath);
+    return RangeMover.split(this, p -> Long.compareUnsigned(p, ringPosition) <= 0, true,
+        lowerPath, upperPath);
+  }
+
+  /**
+   * Like {@link #split}, for a ring arc: entries in {@code lower} (which may wrap past zero) go
+   * to {@code lowerPath}, the others to {@code upperPath}. The upper datastore continues this
+   * one's sequence numbers; the lower one continues after its own records' (so every replica
+   * of a settled arc numbers its lower part alike, whatever upper writes it took before).
+   */
+  public SplitResult splitArc(KeyRange lower, Path lowerPath, Path upperPath)
+      throws IOException {
+    return RangeMover.split(this, lower::contains, false, lowerPath, upperPath);
   }
 
   /**

@@ -23,9 +23,13 @@ final class RangeMover {
 
   private RangeMover() {}
 
-  /** See {@link Datastore#split}. */
-  static Datastore.SplitResult split(Datastore source, long ringPosition, Path lowerPath,
-      Path upperPath) throws IOException {
+  /**
+   * See {@link Datastore#split} and {@link Datastore#splitArc}: positions {@code toLower}
+   * accepts go to the lower datastore. The upper one continues the source's numbering; the lower
+   * one too when {@code lowerContinuesNumbering}, else it continues after its own records.
+   */
+  static Datastore.SplitResult split(Datastore source, java.util.function.LongPredicate toLower,
+      boolean lowerContinuesNumbering, Path lowerPath, Path upperPath) throws IOException {
     for (Path p : new Path[] {lowerPath, upperPath}) {
       if (Files.exists(p)) {
         throw new FileAlreadyExistsException(p.toString());
@@ -50,13 +54,14 @@ final class RangeMover {
         while (scanner.nextBatch(batch)) {
           source.current().liveRecords(batch, live);
           for (int i = 0; i < batch.size(); i++) {
-            targets[i] = Long.compareUnsigned(batch.ringPosition(i), ringPosition) <= 0
-                ? lower : upper;
+            targets[i] = toLower.test(batch.ringPosition(i)) ? lower : upper;
           }
           appendLive(batch, live, targets);
         }
         long next = source.writes().nextSequence();
-        lower.writes().continueSequencesAfter(next);
+        if (lowerContinuesNumbering) {
+          lower.writes().continueSequencesAfter(next);
+        }
         upper.writes().continueSequencesAfter(next);
         lower.sync();
         upper.sync();

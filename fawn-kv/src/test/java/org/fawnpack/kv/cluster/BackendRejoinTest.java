@@ -6,15 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.TreeSet;
-import org.fawnpack.kv.ring.Chain;
-import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -107,50 +103,15 @@ class BackendRejoinTest {
     assertEquals(Set.of(), after.down(), after.toString());
     assertEquals(Map.of(), after.pending(), after.toString());
     assertTrue(after.servesAnyArc(away), after.toString());
-    awaitArcFilesMatchRing(after);
+    cluster.awaitArcFilesMatchRing(after);
     return after;
-  }
-
-  /** Every back-end's disk holds the files of exactly the arcs it serves (within the wait). */
-  private void awaitArcFilesMatchRing(Ring ring) throws Exception {
-    long deadline = System.nanoTime() + ChildCluster.WAIT.toNanos();
-    for (Member m : ring.members()) {
-      Set<String> expected = new TreeSet<>();
-      for (long end : arcsServedBy(ring, m.id())) {
-        expected.add(String.format("arc-%016x.fds", end));
-      }
-      while (!arcFilesOf(m.id()).equals(expected)) {
-        assertTrue(System.nanoTime() < deadline, m.id() + " holds " + arcFilesOf(m.id())
-            + ", serves " + expected + " in " + ring);
-        Thread.sleep(50);
-      }
-    }
-  }
-
-  private Set<String> arcFilesOf(String id) throws IOException {
-    Set<String> names = new TreeSet<>();
-    try (DirectoryStream<Path> files = Files.newDirectoryStream(cluster.dataOf(id),
-        "arc-*.fds")) {
-      files.forEach(f -> names.add(f.getFileName().toString()));
-    }
-    return names;
-  }
-
-  private static Set<Long> arcsServedBy(Ring ring, String id) {
-    Set<Long> ends = new TreeSet<>();
-    for (Chain chain : ring.chains()) {
-      if (chain.members().stream().anyMatch(m -> m.id().equals(id))) {
-        ends.add(chain.range().endInclusive());
-      }
-    }
-    return ends;
   }
 
   /** {@code id}'s log names at least one finished copy per arc it serves. */
   private void assertCopiedEachArc(Ring ring, String id) throws IOException {
     String log = Files.readString(Path.of(cluster.backend(id).logFile()));
     long copies = log.lines().filter(l -> l.contains("backend " + id + ": copied arc ")).count();
-    int served = arcsServedBy(ring, id).size();
+    int served = ChildCluster.arcsServedBy(ring, id).size();
     assertTrue(copies >= served, id + " logged " + copies + " copies, serves " + served
         + " arcs");
   }

@@ -5,12 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -22,6 +26,7 @@ import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
@@ -183,6 +188,53 @@ final class ChildCluster implements Closeable {
   /** Back-end {@code id}'s process (the latest, after restarts). */
   NodeProcess backend(String id) {
     return backends.get(indexOf(id));
+  }
+
+  /** Every back-end's disk holds the files of exactly the arcs it serves (within the wait). */
+  void awaitArcFilesMatchRing(Ring ring) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    for (Member m : ring.members()) {
+      Set<String> expected = new TreeSet<>();
+      for (long end : arcsServedBy(ring, m.id())) {
+        expected.add(String.format("arc-%016x.fds", end));
+      }
+      while (!arcFilesOf(m.id()).equals(expected)) {
+        assertTrue(System.nanoTime() < deadline, m.id() + " holds " + arcFilesOf(m.id())
+            + ", serves " + expected + " in " + ring);
+        Thread.sleep(50);
+      }
+    }
+  }
+
+  /** The arc files (logs) in back-end {@code id}'s data directory. */
+  Set<String> arcFilesOf(String id) throws IOException {
+    Set<String> names = new TreeSet<>();
+    try (DirectoryStream<Path> files = Files.newDirectoryStream(dataOf(id),
+        "arc-*.fds")) {
+      files.forEach(f -> names.add(f.getFileName().toString()));
+    }
+    return names;
+  }
+
+  /** The ends of the arcs whose chains have {@code id} serving. */
+  static Set<Long> arcsServedBy(Ring ring, String id) {
+    Set<Long> ends = new TreeSet<>();
+    for (Chain chain : ring.chains()) {
+      if (chain.members().stream().anyMatch(m -> m.id().equals(id))) {
+        ends.add(chain.range().endInclusive());
+      }
+    }
+    return ends;
+  }
+
+  /**
+   * Starts back-end {@code id}, new to the cluster, on the next loopback host (it joins).
+   */
+  void addBackend(String id) throws IOException {
+    NodeProcess b = NodeProcess.backend(id, "127.0.0." + (backends.size() + 1), dir.resolve(id),
+        settings);
+    backends.add(b);
+    open.add(b);
   }
 
   /** Waits until no back-end is copying and the front-end serves that epoch. */

@@ -40,6 +40,19 @@ class RingCodecTest {
   }
 
   @Test
+  void decode_ringWithAJoiningBackend_keepsItAndTheFrozenChains() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
+        .withMember(new Member("b1", "10.0.0.2", 7070))
+        .withJoining(java.util.List.of(new Member("b2", "10.0.0.3", 7071)));
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(java.util.List.copyOf(ring.joining()), java.util.List.copyOf(back.joining()));
+    assertTrue(!back.frozen().isEmpty(), "b2 changes some arc");
+    assertEquals(ring.chains(), back.chains());
+    assertTrue(new String(RingCodec.encode(ring), StandardCharsets.UTF_8)
+        .endsWith("joining b2 10.0.0.3 7071\n"));
+  }
+
+  @Test
   void decode_damagedText_namesWhereLineAndProblem() {
     String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
     assertMessage("fawn-kv-ring 2\n", "line 1");
@@ -53,6 +66,8 @@ class RingCodecTest {
     assertMessage(good + "pending b0 12\n", "'12' is not an arc end");
     assertMessage(good + "pending b0\n", "expected at least 3 words");
     assertMessage(good + "pending b0 0000000000000012\n", "not an arc it belongs to");
+    assertMessage(good + "joining b0 h 7071\n", "b0 is joining but is a member already");
+    assertMessage(good + "joining b5 h\n", "expected 4 words");
   }
 
   private static void assertMessage(String text, String part) {

@@ -243,6 +243,61 @@ class RingTest {
         .contains("comes back on host h3, not h1"));
   }
 
+  @Test
+  void withJoiningThenJoined_randomClusters_frozenArcsAreExactlyTheChangedOnes_joinersCopy() {
+    Random random = new Random(61);
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 1 + random.nextInt(9));
+      if (before.members().size() > 1 && random.nextBoolean()) {
+        before = before.withMembersDown(randomDown(random, before));
+        before = before.withPendingDone(before.pending().keySet());
+      }
+      Set<String> down = before.down();
+      List<Member> joiners = new ArrayList<>();
+      for (int j = 1 + random.nextInt(2); j > 0; j--) {
+        joiners.add(new Member("new" + j, "host" + random.nextInt(8), 9000 + j));
+      }
+      Ring model = before;
+      for (Member m : joiners) {
+        model = model.withMember(m); // placement only, checked against the naive model above
+      }
+      Ring joining = before.withJoining(joiners);
+      Ring joined = joining.withJoined();
+      Ring served = joined.pending().isEmpty() ? joined
+          : joined.withPendingDone(joined.pending().keySet());
+      String where = "cluster " + c + ", joiners " + joiners + ", down " + down;
+      assertEquals(ids(before.chains().stream().flatMap(ch -> ch.members().stream()).toList()),
+          ids(joining.chains().stream().flatMap(ch -> ch.members().stream()).toList()),
+          where + ": joining changes no chain's members");
+      for (Chain ch : joining.chains()) {
+        long end = ch.range().endInclusive();
+        boolean changed = model.chains().stream().filter(m -> ch.range().contains(
+            m.range().endInclusive())).anyMatch(m -> !m.range().equals(ch.range())
+            || m.members().stream().anyMatch(joiners::contains));
+        assertEquals(changed, joining.frozen().contains(end), where + ", arc " + ch.range());
+        assertEquals(!changed && !ch.isShort(), ch.takesWrites(), where + ": frozen ones");
+      }
+      assertTrue(joined.frozen().isEmpty(), where);
+      for (int i = 0; i < model.chains().size(); i++) {
+        Chain want = model.chains().get(i);
+        Chain now = joined.chains().get(i);
+        String arc = where + ", arc " + want.range();
+        assertEquals(want.range(), now.range(), arc);
+        Set<String> walk = new HashSet<>(ids(now.members()));
+        walk.addAll(ids(now.pending()));
+        assertEquals(new HashSet<>(ids(want.members())), walk, arc + ": the model's walk");
+        List<String> heldBefore = ids(before.chainFor(want.range().endInclusive()).members());
+        for (Member m : now.members()) {
+          assertTrue(heldBefore.contains(m.id()), arc + ": " + m.id() + " serves without a copy");
+        }
+        for (Member m : now.pending()) {
+          assertFalse(heldBefore.contains(m.id()), arc + ": " + m.id() + " copies what it has");
+        }
+        assertEquals(ids(want.members()), ids(served.chains().get(i).members()), arc);
+      }
+    }
+  }
+
   private static List<String> ids(List<Member> members) {
     return members.stream().map(Member::id).toList();
   }

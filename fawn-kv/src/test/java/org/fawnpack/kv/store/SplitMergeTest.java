@@ -74,6 +74,42 @@ class SplitMergeTest {
   }
 
   @Test
+  void splitArc_wrappingLowerArc_keysByArc_lowerNumbersAfterItsOwnRecords() throws IOException {
+    Random random = new Random(23);
+    DatastoreConfig config = DatastoreConfig.builder().sync(SyncPolicy.NONE).build();
+    KeyRange lowerArc = new KeyRange(0xC000_0000_0000_0000L, 0x4000_0000_0000_0000L); // wraps
+    try (Datastore whole = Datastore.open(dir.resolve("arc.fds"), config)) {
+      Model lowModel = new Model();
+      Model highModel = new Model();
+      Map<ByteBuffer, Long> lastPut = new java.util.HashMap<>();
+      List<byte[]> keys = new ArrayList<>();
+      for (int i = 0; i < 4_000; i++) {
+        byte[] key = !keys.isEmpty() && random.nextInt(4) == 0
+            ? keys.get(random.nextInt(keys.size())) : Model.randomBytes(random, 16);
+        byte[] value = Model.randomBytes(random, random.nextInt(100));
+        lastPut.put(ByteBuffer.wrap(key), whole.put(key, value));
+        (lowerArc.contains(RingPositions.of(key)) ? lowModel : highModel).put(key, value);
+        keys.add(key);
+      }
+      long lowerMax = lastPut.entrySet().stream()
+          .filter(e -> lowerArc.contains(RingPositions.of(e.getKey().array())))
+          .mapToLong(Map.Entry::getValue).max().orElseThrow();
+      Datastore.SplitResult parts = whole.splitArc(lowerArc, dir.resolve("lower.fds"),
+          dir.resolve("upper.fds"));
+      try (Datastore lower = parts.lower(); Datastore upper = parts.upper()) {
+        lowModel.assertHeldBy(lower, keys);
+        highModel.assertHeldBy(upper, keys);
+        assertTrue(lowModel.entries.size() > 1000 && highModel.entries.size() > 1000);
+        assertEquals(lowerMax, lower.lastSequence(), "the lower part numbers after its own");
+        assertEquals(whole.lastSequence(), upper.lastSequence(), "the upper part goes on");
+      }
+      try (Datastore reopened = Datastore.open(dir.resolve("lower.fds"), config)) {
+        assertEquals(lowerMax, reopened.lastSequence(), "and so after a restart");
+      }
+    }
+  }
+
+  @Test
   void merge_sameKeyInBoth_otherWins() throws IOException {
     try (Datastore a = Datastore.open(dir.resolve("a.fds"), DatastoreConfig.defaults());
         Datastore b = Datastore.open(dir.resolve("b.fds"), DatastoreConfig.defaults())) {

@@ -1,0 +1,105 @@
+package org.fawnpack.kv.ring;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import org.fawnpack.kv.store.KeyRange;
+
+/**
+ * Where a set of back-ends' virtual nodes fall on the ring, and the walk that makes each arc's
+ * chain: the geometry of one epoch, apart from who is copying what.
+ */
+final class Placement {
+  /** Virtual node positions with the sign bit flipped, so signed order is unsigned ring order. */
+  private final long[] sortKeys;
+  private final Member[] owners;
+  private final int replicas;
+  private final Set<String> down;
+
+  Placement(RingHash hash, int vnodes, int replicas, Map<String, Member> members,
+      Set<String> down) {
+    this.replicas = replicas;
+    this.down = down;
+    TreeMap<Long, Member> byPosition = new TreeMap<>();
+    for (Member m : new TreeMap<>(members).values()) {
+      for (int i = 0; i < vnodes; i++) {
+        long key = hash.virtualNodePosition(m.id(), i) ^ Long.MIN_VALUE;
+        Member earlier = byPosition.putIfAbsent(key, m);
+        if (earlier != null) {
+          throw new IllegalArgumentException("virtual node " + m.id() + "#" + i
+              + " falls on the same ring position as one of " + earlier.id()
+              + "'s: give the back-end another id");
+        }
+      }
+    }
+    sortKeys = byPosition.keySet().stream().mapToLong(Long::longValue).toArray();
+    owners = byPosition.values().toArray(new Member[0]);
+  }
+
+  /** How many arcs (virtual nodes). */
+  int arcs() {
+    return owners.length;
+  }
+
+  /** The index of the arc ending exactly at {@code end}, or -1. */
+  int arcEndingAt(long end) {
+    int at = Arrays.binarySearch(sortKeys, end ^ Long.MIN_VALUE);
+    return at < 0 ? -1 : at;
+  }
+
+  /** The index of the arc holding {@code position}; the ring must have arcs. */
+  int arcHolding(long position) {
+    int found = Arrays.binarySearch(sortKeys, position ^ Long.MIN_VALUE);
+    int owner = found >= 0 ? found : -found - 1;
+    return owner == owners.length ? 0 : owner;
+  }
+
+  long end(int arc) {
+    return sortKeys[arc] ^ Long.MIN_VALUE;
+  }
+
+  /** The range of arc {@code arc}: from its predecessor (exclusive) to its end. */
+  KeyRange range(int arc) {
+    int n = owners.length;
+    long start = sortKeys[(arc + n - 1) % n] ^ Long.MIN_VALUE; // itself when alone: whole ring
+    return new KeyRange(start, end(arc));
+  }
+
+  /**
+   * The ends of this placement's arcs that {@code after} (this one with {@code joiners} added)
+   * cuts, or whose walk a joiner enters: the arcs a join changes.
+   */
+  Set<Long> arcsChangedBy(Map<String, Member> joiners, Placement after) {
+    Set<Long> changed = new HashSet<>();
+    for (int i = 0; i < after.arcs(); i++) {
+      int before = arcHolding(after.end(i));
+      boolean cut = !after.range(i).equals(range(before));
+      if (cut || after.liveWalk(i).stream().anyMatch(m -> joiners.containsKey(m.id()))) {
+        changed.add(end(before));
+      }
+    }
+    return Set.copyOf(changed);
+  }
+
+  /**
+   * The first {@code replicas} live members clockwise from virtual node {@code arc}, each on
+   * a host not seen before in the walk; a down member is skipped but keeps its host out, so the
+   * order of hosts never depends on who is down.
+   */
+  List<Member> liveWalk(int arc) {
+    int n = owners.length;
+    List<Member> chain = new ArrayList<>(replicas);
+    Set<String> hosts = new HashSet<>();
+    for (int step = 0; step < n && chain.size() < replicas; step++) {
+      Member m = owners[(arc + step) % n];
+      if (hosts.add(m.host()) && !down.contains(m.id())) {
+        chain.add(m);
+      }
+    }
+    return chain;
+  }
+}

@@ -1,0 +1,91 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.CleanupMode;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A new back-end (a child JVM) joins a running cluster of four while clients read and write:
+ * the arcs it changes are frozen until their writes settle, every member splits its own files
+ * where the joiner's virtual nodes cut them, the joiner copies only the arcs it belongs to, and
+ * the members it displaced delete theirs. Each key's history must be linearizable, every
+ * back-end's disk must hold exactly the files of the arcs it serves, and only the joiner may
+ * have received bytes.
+ */
+class BackendJoinTest {
+  private static final int BACKENDS = 4;
+  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the nodes' logs stay when it fails
+  Path dir;
+
+  private ChildCluster cluster;
+
+  @BeforeEach
+  void startCluster() throws Exception {
+    cluster = new ChildCluster(dir, BACKENDS);
+  }
+
+  @AfterEach
+  void stopCluster() throws IOException {
+    cluster.close();
+  }
+
+  @Test
+  void newBackendJoinsUnderWrites_membersSplitTheirFiles_onlyTheJoinerCopies() throws Exception {
+    String joiner = "b" + (BACKENDS + 1);
+    Ring before = cluster.currentRing();
+    new CheckedWorkload(cluster).run(List.of(cluster.frontEnd.address()), () -> {
+      cluster.addBackend(joiner);
+      cluster.awaitRing(r -> r.member(joiner) != null && r.joining().isEmpty()
+          && r.pending().isEmpty(), joiner + " joined and serves");
+    });
+    Ring after = cluster.currentRing();
+    assertEquals(BACKENDS + 1, after.members().size(), after.toString());
+    assertEquals(Set.of(), after.down(), after.toString());
+    assertTrue(after.servesAnyArc(joiner), after.toString());
+    cluster.awaitArcFilesMatchRing(after);
+    // Only the joiner copied, and no more than the files it holds now (which grew since).
+    for (Member m : before.members()) {
+      assertTrue(cluster.zk.checkExists().forPath(ChildCluster.PATHS.copied(m.id())) == null,
+          m.id() + " received a copy");
+    }
+    Map<String, String> report = words(new String(cluster.zk.getData()
+        .forPath(ChildCluster.PATHS.copied(joiner)), StandardCharsets.UTF_8));
+    long received = Long.parseLong(report.get("bytes"));
+    long held = 0;
+    for (String file : cluster.arcFilesOf(joiner)) {
+      Path log = cluster.dataOf(joiner).resolve(file);
+      held += Files.size(log) + Files.size(log.resolveSibling(file + ".idx"));
+    }
+    assertTrue(received > 0 && received <= held, "received " + received + " bytes, holds "
+        + held);
+    long splits = 0;
+    for (Member m : before.members()) {
+      splits += Files.readString(Path.of(cluster.backend(m.id()).logFile())).lines()
+          .filter(l -> l.contains("split its file of")).count();
+    }
+    assertTrue(splits >= 1, "some member split a file its arc lost part of");
+  }
+
+  private static Map<String, String> words(String text) {
+    String[] w = text.split(" ");
+    Map<String, String> fields = new java.util.TreeMap<>();
+    for (int i = 0; i + 1 < w.length; i += 2) {
+      fields.put(w[i], w[i + 1]);
+    }
+    return fields;
+  }
+}
