@@ -64,6 +64,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ChainMessages chainMessages;
   private volatile Ring ring;
   private volatile Member self;
+  private volatile int advertisedPort;
   /**
    * The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}), until
    * a ring brings it back and it copies its arcs afresh.
@@ -144,10 +145,22 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
   }
 
-  /** This back-end as a ring member: its id, host and the port it listens on. */
+  /**
+   * Other nodes reach this back-end at {@code port} of its host, not at the port it listens on
+   * (a proxy or a port forward in between); call before it registers. 0: the listening port.
+   */
+  public void advertisePort(int port) {
+    if (port < 0 || port > 65_535) {
+      throw new IllegalArgumentException("an advertised port is 0..65535: " + port);
+    }
+    advertisedPort = port;
+  }
+
+  /** This back-end as a ring member: its id, host and the port others reach it at. */
   public Member member() {
     InetSocketAddress address = server.address();
-    return new Member(id, address.getAddress().getHostAddress(), address.getPort());
+    return new Member(id, address.getAddress().getHostAddress(),
+        advertisedPort > 0 ? advertisedPort : address.getPort());
   }
 
   /**

@@ -26,8 +26,9 @@ public final class KvCommand {
         local [--backends N] [--frontends M] [--dir DIR]
                   ZooKeeper, N back-ends (default 5) and M front-ends (default 2) in this
                   process on loopback; prints the front-ends' addresses; Ctrl-C stops
-        backend --id ID --data DIR [--host ADDRESS] [--port P]
-                  a back-end that other nodes reach at ADDRESS:P (default 127.0.0.1, any port)
+        backend --id ID --data DIR [--host ADDRESS] [--port P] [--advertise-port Q]
+                  a back-end that other nodes reach at ADDRESS:P (default 127.0.0.1, any port),
+                  or at ADDRESS:Q when a proxy or port forward leads there
         frontend --name NAME [--host ADDRESS] [--port P]
                   a front-end with its coordinator
         put --frontend HOST:PORT[,HOST:PORT...] KEY VALUE
@@ -82,7 +83,8 @@ public final class KvCommand {
       return switch (rest.get(0)) {
         case "local" -> local(settings, line);
         case "backend" -> serve(KvNodes.backend(kv, line.required("--id"), bind(line),
-            Path.of(line.required("--data"))), "backend " + line.option("--id", ""));
+            line.intOption("--advertise-port", 0, 1, 65_535), Path.of(line.required("--data"))),
+            "backend " + line.option("--id", ""));
         case "frontend" -> serve(KvNodes.frontEnd(kv, line.required("--name"), bind(line)),
             "frontend " + line.option("--name", ""));
         case "put", "get", "delete" -> request(kv, rest.get(0), line);

@@ -71,14 +71,19 @@ final class KvNodes {
     return zk;
   }
 
+  /**
+   * A back-end listening on {@code bind}, registered at {@code advertisedPort} of its host (0:
+   * the port it listens on).
+   */
   static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
-      Path data) throws IOException {
+      int advertisedPort, Path data) throws IOException {
     List<Closeable> parts = new ArrayList<>();
     try {
       CuratorFramework zk = session(settings, "backend");
       parts.add(zk);
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
+      backend.advertisePort(advertisedPort);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       backend.reportCopiesTo((epoch, arcs, bytes) ->
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));

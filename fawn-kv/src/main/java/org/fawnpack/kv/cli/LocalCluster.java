@@ -57,7 +57,7 @@ final class LocalCluster implements Closeable {
       }
       for (int b = 0; b < backendCount; b++) {
         cluster.backends.add(KvNodes.backend(s, "b" + b,
-            new InetSocketAddress("127.0.0." + (b + 1), 0), dir.resolve("b" + b)));
+            new InetSocketAddress("127.0.0." + (b + 1), 0), 0, dir.resolve("b" + b)));
       }
       cluster.awaitFirstRing(wait);
       return cluster;

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.Closeable;
-import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -38,10 +37,7 @@ import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Back-ends as child JVMs on 127.0.0.1..5 (chains of three), membership in a real in-process
@@ -53,21 +49,11 @@ import org.junit.jupiter.api.io.TempDir;
  * (until then the short chains refuse them). One case kills the leading front-end first:
  * clients move to the other, whose coordinator then repairs a back-end's crash.
  */
-class BackendCrashTest {
+class BackendCrashTest extends ChildClusterTest {
   private static final int BACKENDS = 5;
-  @TempDir
-  Path dir;
-
-  private ChildCluster cluster;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, BACKENDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws IOException {
-    cluster.close();
+  @Override
+  int backends() {
+    return BACKENDS;
   }
 
   @Test

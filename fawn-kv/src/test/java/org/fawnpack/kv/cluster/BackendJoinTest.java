@@ -3,7 +3,6 @@ package org.fawnpack.kv.cluster;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -12,11 +11,7 @@ import java.util.Map;
 import java.util.Set;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A new back-end (a child JVM) joins a running cluster of four while clients read and write:
@@ -26,21 +21,11 @@ import org.junit.jupiter.api.io.TempDir;
  * back-end's disk must hold exactly the files of the arcs it serves, and only the joiner may
  * have received bytes.
  */
-class BackendJoinTest {
+class BackendJoinTest extends ChildClusterTest {
   private static final int BACKENDS = 4;
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the nodes' logs stay when it fails
-  Path dir;
-
-  private ChildCluster cluster;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, BACKENDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws IOException {
-    cluster.close();
+  @Override
+  int backends() {
+    return BACKENDS;
   }
 
   @Test

@@ -12,11 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.fawnpack.kv.ring.Ring;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A back-end (a child JVM) marked down comes back while clients read and write: it must take
@@ -28,21 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * holding exactly the arc files of the chains it serves (the replacements it displaced deleted
  * theirs).
  */
-class BackendRejoinTest {
+class BackendRejoinTest extends ChildClusterTest {
   private static final int BACKENDS = 5;
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the nodes' logs stay when it fails
-  Path dir;
-
-  private ChildCluster cluster;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, BACKENDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws IOException {
-    cluster.close();
+  @Override
+  int backends() {
+    return BACKENDS;
   }
 
   @Test

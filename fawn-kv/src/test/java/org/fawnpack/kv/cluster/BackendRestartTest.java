@@ -11,11 +11,7 @@ import java.util.List;
 import java.util.Set;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.CleanupMode;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The head of a chain (a child JVM) restarted at once on its data directory, on another port,
@@ -28,21 +24,11 @@ import org.junit.jupiter.api.io.TempDir;
  * gave new writes numbers its successor had used, and an acknowledged write vanished: this
  * test caught it.)
  */
-class BackendRestartTest {
+class BackendRestartTest extends ChildClusterTest {
   private static final int BACKENDS = 4;
-  @TempDir(cleanup = CleanupMode.ON_SUCCESS) // the nodes' logs stay when it fails
-  Path dir;
-
-  private ChildCluster cluster;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, BACKENDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws IOException {
-    cluster.close();
+  @Override
+  int backends() {
+    return BACKENDS;
   }
 
   @Test

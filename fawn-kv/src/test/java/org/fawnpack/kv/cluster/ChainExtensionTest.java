@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,10 +21,7 @@ import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Chain extension with back-ends as child JVMs killed by SIGKILL: after one member dies, only
@@ -34,24 +30,14 @@ import org.junit.jupiter.api.io.TempDir;
  * acknowledged write is still read back with its latest value (a model map is the oracle), so
  * the copies were whole; with two back-ends left, a write is refused by name.
  */
-class ChainExtensionTest {
+class ChainExtensionTest extends ChildClusterTest {
   private static final int BACKENDS = 5;
   private static final int KEYS = 300;
   private static final Duration DEADLINE = Duration.ofSeconds(15);
 
-  @TempDir
-  Path dir;
-
-  private ChildCluster cluster;
-
-  @BeforeEach
-  void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, BACKENDS);
-  }
-
-  @AfterEach
-  void stopCluster() throws IOException {
-    cluster.close();
+  @Override
+  int backends() {
+    return BACKENDS;
   }
 
   @Test

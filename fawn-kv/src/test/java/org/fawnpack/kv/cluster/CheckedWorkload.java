@@ -69,9 +69,9 @@ final class CheckedWorkload {
 
   /**
    * Runs the clients against {@code frontEnds}, injects {@code faults} after a second, waits
-   * until no member is copying, then stops the clients and checks.
+   * until no member is copying, then stops the clients and checks; returns the history.
    */
-  void run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
+  HistoryRecorder run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
     HistoryRecorder recorder = new HistoryRecorder();
     this.recorder = recorder;
     AtomicBoolean stop = new AtomicBoolean();
@@ -116,6 +116,7 @@ final class CheckedWorkload {
       assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, null),
           new String(e.getKey().array(), StandardCharsets.UTF_8) + ": " + history);
     }
+    return recorder;
   }
 
   /**

@@ -48,6 +48,8 @@ final class ChildCluster implements Closeable {
   private final int backendCount;
   private final List<Closeable> open = new ArrayList<>();
   final List<NodeProcess> backends = new ArrayList<>();
+  /** Back-end id to the proxy in front of it, when the cluster is proxied. */
+  final Map<String, LoopbackProxy> proxies = new java.util.TreeMap<>();
   final Map<String, String> settings;
   final CuratorFramework zk;
   final ClusterSecret secret;
@@ -56,6 +58,15 @@ final class ChildCluster implements Closeable {
   Coordinator coordinator;
 
   ChildCluster(Path dir, int backendCount) throws Exception {
+    this(dir, backendCount, false);
+  }
+
+  /**
+   * {@code proxied}: every back-end is reached (by peers and the front-end) through a
+   * {@link LoopbackProxy} on its host, in {@link #proxies} by id, so a test can slow or cut
+   * its links; its ZooKeeper session does not go through it.
+   */
+  ChildCluster(Path dir, int backendCount, boolean proxied) throws Exception {
     this.dir = dir;
     this.backendCount = backendCount;
     try {
@@ -69,8 +80,18 @@ final class ChildCluster implements Closeable {
           "fawn.kv.secret-file", secretFile.toString(),
           "fawn.kv.index.expected-keys", "1024");
       for (int i = 1; i <= backendCount; i++) {
-        NodeProcess b = NodeProcess.backend("b" + i, "127.0.0." + i, dir.resolve("b" + i),
-            settings);
+        String host = "127.0.0." + i;
+        List<String> options = List.of();
+        if (proxied) {
+          int port = freePort(host);
+          LoopbackProxy proxy = new LoopbackProxy(host, new InetSocketAddress(host, port));
+          open.add(proxy);
+          proxies.put("b" + i, proxy);
+          options = List.of("--port", Integer.toString(port), "--advertise-port",
+              Integer.toString(proxy.port()));
+        }
+        NodeProcess b = NodeProcess.backend("b" + i, host, dir.resolve("b" + i), settings,
+            options);
         backends.add(b);
         open.add(b);
       }
@@ -89,6 +110,14 @@ final class ChildCluster implements Closeable {
     } catch (Exception | Error e) {
       close();
       throw e;
+    }
+  }
+
+  /** A port nothing listens on at {@code host} just now (a back-end takes it at once). */
+  private static int freePort(String host) throws IOException {
+    try (java.net.ServerSocket probe = new java.net.ServerSocket(0, 1,
+        java.net.InetAddress.getByName(host))) {
+      return probe.getLocalPort();
     }
   }
 

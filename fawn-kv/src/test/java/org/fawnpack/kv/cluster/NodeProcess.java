@@ -29,8 +29,16 @@ final class NodeProcess implements Closeable {
   /** Starts back-end {@code id} on {@code host} (any port) with {@code settings} as -D. */
   static NodeProcess backend(String id, String host, Path dir, Map<String, String> settings)
       throws IOException {
-    return start(id, dir, settings, List.of("backend", "--id", id, "--data",
+    return backend(id, host, dir, settings, List.of());
+  }
+
+  /** A back-end with more command-line options ({@code --port}, say). */
+  static NodeProcess backend(String id, String host, Path dir, Map<String, String> settings,
+      List<String> options) throws IOException {
+    List<String> args = new java.util.ArrayList<>(List.of("backend", "--id", id, "--data",
         dir.resolve("data").toString(), "--host", host));
+    args.addAll(options);
+    return start(id, dir, settings, args);
   }
 
   /** Starts front-end {@code name} with its coordinator on {@code host:port}. */
