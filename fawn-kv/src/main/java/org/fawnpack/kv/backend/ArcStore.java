@@ -17,6 +17,7 @@ final class ArcStore implements AutoCloseable {
   private volatile Chain chain;
   private final Datastore store;
   private final SentList sent = new SentList();
+  private final RecentWrites recent = new RecentWrites();
   /**
    * A copied arc does not serve gets until its predecessor's CHAIN_SYNC says it holds all the
    * predecessor had: the tail it replaced may have committed writes after the copy.
@@ -134,6 +135,11 @@ final class ArcStore implements AutoCloseable {
           + next.range());
     }
     chain = next;
+  }
+
+  /** The writes applied here lately, by their clients' ids (to answer retries). */
+  RecentWrites recent() {
+    return recent;
   }
 
   SentList sent() {

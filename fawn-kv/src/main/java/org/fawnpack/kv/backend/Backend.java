@@ -62,6 +62,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcReceiver receiver;
   private final StatsReport.Counts counts = new StatsReport.Counts();
   private final ChainMessages chainMessages;
+  private final HeadWrites headWrites;
   private volatile Ring ring;
   private volatile Member self;
   private volatile int advertisedPort;
@@ -94,6 +95,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     });
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
         () -> self);
+    this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self);
     this.retired = new RetiredArcs(id, dir);
   }
 
@@ -284,7 +286,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     Frame.Fields fields = request.fields();
     switch (type) {
       case MessageType.GET -> get(current, request, fields, replies);
-      case MessageType.PUT, MessageType.DELETE -> headWrite(current, request, fields, replies);
+      case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, fields,
+          replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainMessages.write(current, request, fields, replies);
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
@@ -319,52 +322,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
                 + (failure instanceof java.util.concurrent.TimeoutException
                     ? "a copy, still without its predecessor's CHAIN_SYNC after " + SYNC_WAIT_MS
                         + " ms" : failure.getMessage()))));
-  }
-
-  private void headWrite(Ring current, Frame request, Frame.Fields fields,
-      FrameServer.Replies replies) throws IOException {
-    boolean put = request.type() == MessageType.PUT;
-    byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(MAX_VALUE_BYTES, "the value") : null;
-    fields.end();
-    Chain chain = current.chainForKey(key);
-    if (!chain.head().equals(self)) {
-      replies.send(refused(request, "backend " + id + " is not the head of " + chain.range()
-          + " (" + chain.head() + " is)"));
-      return;
-    }
-    if (!chain.takesWrites()) {
-      replies.send(refused(request, chain.frozen() ? "the arc " + chain.range() + " is frozen"
-          + " while a back-end joins: writes refused" : "the chain of " + chain.range()
-          + " has " + chain.members().size() + " of " + chain.replicas() + " members: writes"
-          + " refused"));
-      return;
-    }
-    counts.writes.increment();
-    ArcStore arc = arc(chain);
-    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
-    CompletableFuture<Frame> downstream;
-    long sequence;
-    boolean present = true;
-    synchronized (arc) {
-      if (!arc.chain().equals(chain)) {
-        // A new epoch reached this arc after the request was routed: its chain may be short
-        // now (a member copying), so nothing may be applied.
-        replies.send(refused(request, "the chain of " + chain.range() + " changed while the"
-            + " request was routed; try again"));
-        return;
-      }
-      if (!put) {
-        // "Absent" is decided here, in the head's order, but answered only after the chain:
-        // the head holds writes the tail has not committed (issue 15's checker found this).
-        present = arc.store().contains(engineKey);
-      }
-      sequence = put ? arc.store().put(engineKey, value) : arc.store().tombstone(engineKey);
-      downstream = forwarder.forward(arc, new SentList.SentWrite(
-          put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence));
-    }
-    chainMessages.answerWhenDone(arc, sequence, downstream, request, replies,
-        present ? MessageType.OK : MessageType.NOT_FOUND);
   }
 
   private ArcStore arc(Chain chain) {

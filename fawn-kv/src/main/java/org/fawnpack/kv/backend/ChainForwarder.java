@@ -126,7 +126,7 @@ final class ChainForwarder implements Closeable {
       payload.addBytes(write.value());
     }
     CompletableFuture<Frame> answer = sendFrame(next, write.type(),
-        payload.addLong(write.sequence()).toBytes());
+        write.id().addTo(payload.addLong(write.sequence())).toBytes());
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());

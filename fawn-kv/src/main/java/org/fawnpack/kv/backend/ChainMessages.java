@@ -14,6 +14,7 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
 
 /**
  * A back-end's side of the messages between chain members: a write from the predecessor
@@ -38,7 +39,11 @@ final class ChainMessages {
     this.self = self;
   }
 
-  /** CHAIN_PUT or CHAIN_DELETE (arc end, key, value, sequence) from the predecessor. */
+  /**
+   * CHAIN_PUT or CHAIN_DELETE (arc end, key, value, sequence, write id) from the predecessor;
+   * the write id is remembered with the write, so this member answers a retry of it when it
+   * becomes head.
+   */
   void write(Ring current, Frame request, Frame.Fields fields,
       FrameServer.Replies replies) throws IOException {
     boolean put = request.type() == MessageType.CHAIN_PUT;
@@ -46,6 +51,7 @@ final class ChainMessages {
     byte[] key = EngineKeys.next(fields);
     byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
     long sequence = fields.nextLong();
+    WriteId writeId = WriteId.next(fields);
     fields.end();
     ArcStore arc = arcs.get(arcEnd);
     int at = arc == null ? -1 : arc.chain().members().indexOf(self.get());
@@ -67,6 +73,9 @@ final class ChainMessages {
             expected));
         return;
       }
+      if (sequence == expected) { // a new write, not a resend this member already has
+        arc.recent().record(writeId, sequence, put || arc.store().contains(engineKey));
+      }
       if (put) {
         arc.store().putAt(engineKey, value, sequence);
       } else {
@@ -74,7 +83,7 @@ final class ChainMessages {
       }
       // A resend this member already has is forwarded too: its successor may lack it.
       downstream = forwarder.forward(arc,
-          new SentList.SentWrite(request.type(), key, value, sequence));
+          new SentList.SentWrite(request.type(), key, value, sequence, writeId));
     }
     answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
   }

@@ -3,6 +3,7 @@ package org.fawnpack.kv.backend;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeMap;
+import org.fawnpack.kv.wire.WriteId;
 
 /**
  * The writes a chain member forwarded to its successor that the tail has not yet confirmed, in
@@ -13,8 +14,11 @@ import java.util.TreeMap;
  */
 final class SentList {
 
-  /** One forwarded write: its chain message type, key, value (null for a delete) and number. */
-  record SentWrite(byte type, byte[] key, byte[] value, long sequence) {}
+  /**
+   * One forwarded write: its chain message type, key, value (null for a delete), number and
+   * the client's id for it ({@link WriteId#NONE} when read back from a file).
+   */
+  record SentWrite(byte type, byte[] key, byte[] value, long sequence, WriteId id) {}
 
   private final TreeMap<Long, SentWrite> unconfirmed = new TreeMap<>();
   private boolean resendNeeded;
@@ -59,6 +63,11 @@ final class SentList {
       }
     }
     return 0;
+  }
+
+  /** Whether write {@code sequence} is still unconfirmed (the tail has not committed it). */
+  synchronized boolean holds(long sequence) {
+    return unconfirmed.containsKey(sequence);
   }
 
   synchronized int size() {

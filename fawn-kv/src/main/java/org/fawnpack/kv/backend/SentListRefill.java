@@ -3,6 +3,7 @@ package org.fawnpack.kv.backend;
 import java.io.IOException;
 import org.fawnpack.kv.backend.SentList.SentWrite;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
 
 /**
  * Puts back into an arc's sent list the writes from a sequence number on, read from the arc's
@@ -29,7 +30,7 @@ final class SentListRefill {
     arc.store().recordsFrom(from, (sequence, engineKey, value) -> {
       if (sequence <= last) {
         sent.add(new SentWrite(value == null ? MessageType.CHAIN_DELETE : MessageType.CHAIN_PUT,
-            EngineKeys.userKey(engineKey), value, sequence));
+            EngineKeys.userKey(engineKey), value, sequence, WriteId.NONE));
       }
     });
     sent.markResendNeeded();

@@ -34,6 +34,8 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
     final LongAdder gets = new LongAdder();
     final LongAdder writes = new LongAdder();
     final LongAdder chainWrites = new LongAdder();
+    /** Retried writes answered for their first try instead of applied again. */
+    final LongAdder retriesAnswered = new LongAdder();
   }
 
   /** The report of a back-end ({@code self}) with {@code counts} and {@code arcs}. */

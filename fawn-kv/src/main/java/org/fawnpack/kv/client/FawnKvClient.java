@@ -13,6 +13,7 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.NotSentException;
+import org.fawnpack.kv.wire.WriteId;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,16 +31,26 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  *
  * <p>Given several front-ends, it uses one and moves to the next when that one cannot be
- * reached or its connection breaks. What is sent again elsewhere is only what certainly had
- * no effect: a get, or a request that was never written. A put or delete that was sent when
- * the connection broke fails with an outcome the client cannot know ({@link
- * KvException#refused()} false), since sending it again could apply it twice. (Idempotent
- * retried puts, batches and retries of refused requests come next: docs/fawn-kv.md.)
+ * reached or its connection breaks. A request that failed on the way (a broken link, an
+ * ERROR, a refusal such as a chain short while a member copies) is sent again, up to
+ * {@link #MAX_ATTEMPTS} times within its deadline, after a pause that doubles from
+ * {@link #FIRST_PAUSE_MS}. Puts and deletes carry a {@link WriteId} (this client's random id
+ * and a number per call) that stays the same on every try, so a chain that applied the first
+ * try answers a retry for it instead of applying it again. When every try failed, the error
+ * says {@link KvException#refused()} only if no try can have taken effect.
  */
 public final class FawnKvClient implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(FawnKvClient.class);
 
+  /** Tries per request, the first included. */
+  public static final int MAX_ATTEMPTS = 6;
+  /** The pause before the first retry; it doubles with each further one. */
+  public static final long FIRST_PAUSE_MS = 50;
+
   private final List<InetSocketAddress> frontEnds;
+  private final long writer = writerId();
+  private final java.util.concurrent.atomic.AtomicLong requests =
+      new java.util.concurrent.atomic.AtomicLong();
   private final Duration deadline;
   private final ClusterSecret secret;
   private Connection connection; // guarded by this
@@ -75,6 +86,15 @@ public final class FawnKvClient implements Closeable {
     FawnKvClient client = new FawnKvClient(frontEnds, deadline, secret);
     client.connection();
     return client;
+  }
+
+  /** A random id for this client's writes, never 0 (which marks a write with no id). */
+  private static long writerId() {
+    long id;
+    do {
+      id = new java.security.SecureRandom().nextLong();
+    } while (id == 0);
+    return id;
   }
 
   /** The open connection, or one to the next front-end that answers. */
@@ -124,38 +144,65 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException("the value has " + value.length + " bytes, more than "
           + Backend.MAX_VALUE_BYTES);
     }
-    expect(call(MessageType.PUT, new Frame.Payload().addBytes(checkKey(key)).addBytes(value)),
-        MessageType.OK);
+    expect(call(MessageType.PUT, nextWriteId().addTo(new Frame.Payload()
+        .addBytes(checkKey(key)).addBytes(value))), MessageType.OK);
   }
 
   /** Removes {@code key}; whether it was there. */
   public boolean delete(byte[] key) throws IOException {
-    Frame answer = call(MessageType.DELETE, new Frame.Payload().addBytes(checkKey(key)));
+    Frame answer = call(MessageType.DELETE, nextWriteId().addTo(new Frame.Payload()
+        .addBytes(checkKey(key))));
     return answer.type() != MessageType.NOT_FOUND && expect(answer, MessageType.OK) != null;
   }
 
+  private WriteId nextWriteId() {
+    return new WriteId(writer, requests.incrementAndGet());
+  }
+
+  /**
+   * Sends the request until it is answered other than ERROR or REFUSED, or the tries or the
+   * deadline run out; then the last answer (an ERROR when a try may have taken effect).
+   */
   private Frame call(byte type, Frame.Payload payload) throws IOException {
     byte[] bytes = payload.toBytes();
     long end = System.nanoTime() + deadline.toNanos();
+    boolean mayHaveApplied = false; // some try of a write may have taken effect
+    String lastProblem = null;
     for (int attempt = 1; ; attempt++) {
+      Frame answer = null;
       Connection c = connection();
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
-        return c.call(type, 0, bytes, Duration.ofMillis(left));
+        answer = c.call(type, 0, bytes, Duration.ofMillis(left));
+        if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED) {
+          return answer;
+        }
+        mayHaveApplied |= answer.type() == MessageType.ERROR;
+        lastProblem = MessageType.messageOf(answer);
       } catch (IOException e) {
-        if (!c.isBroken()) {
-          throw new KvException(MessageType.name(type) + " failed: " + e.getMessage(), e);
+        if (c.isBroken()) {
+          moveOn(c); // the next try goes to the next front-end
         }
-        moveOn(c);
-        // Only what certainly had no effect goes to another front-end.
-        boolean harmless = type == MessageType.GET || e instanceof NotSentException;
-        if (!harmless || attempt > frontEnds.size() || System.nanoTime() >= end) {
-          String message = MessageType.name(type) + " failed: " + e.getMessage();
-          throw e instanceof NotSentException ? new KvException(message, true)
-              : new KvException(message, e);
-        }
-        LOG.debug("{} to another front-end after: {}", MessageType.name(type), e.getMessage());
+        mayHaveApplied |= !(e instanceof NotSentException);
+        lastProblem = e.getMessage();
       }
+      long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
+      if (attempt >= MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
+        String message = MessageType.name(type) + " failed after " + attempt + " tries: "
+            + lastProblem;
+        throw new KvException(message, type == MessageType.GET || !mayHaveApplied);
+      }
+      LOG.debug("{} again in {} ms after: {}", MessageType.name(type), pauseMs, lastProblem);
+      pause(pauseMs);
+    }
+  }
+
+  private static void pause(long ms) throws KvException {
+    try {
+      Thread.sleep(ms); // a retry's back-off: the cluster needs a moment (a copy, a new epoch)
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new KvException("interrupted before a retry", true);
     }
   }
 

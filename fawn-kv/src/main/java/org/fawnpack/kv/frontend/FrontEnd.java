@@ -24,6 +24,7 @@ import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
 
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
@@ -116,6 +117,9 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       replies.send(refused(request, problem));
       return;
     }
+    if (type != MessageType.GET) {
+      WriteId.next(fields); // passed on as it is: the head keeps it with the write
+    }
     fields.end();
     route(request, key, replies, 1);
   }
@@ -124,10 +128,10 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     Ring current = ring;
     Chain chain = current.chainForKey(key);
     boolean get = request.type() == MessageType.GET;
-    if (chain.isEmpty() || (!get && chain.isShort())) {
-      replies.send(refused(request, "the chain of " + chain.range() + " has "
-          + chain.members().size() + " of " + chain.replicas() + " members in ring epoch "
-          + current.epoch() + (get ? ": nothing to read from" : ": writes refused")));
+    // A short chain's head still answers retries of writes it committed; it refuses new ones.
+    if (chain.isEmpty()) {
+      replies.send(refused(request, "every member of the chain of " + chain.range()
+          + " is down in ring epoch " + current.epoch()));
       return;
     }
     Member target = get ? chain.tail() : chain.head();

@@ -1,8 +1,10 @@
 package org.fawnpack.kv.wire;
 
 /**
- * The frame types. Requests from clients and front-ends: GET, PUT, DELETE. Between the members
- * of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's sequence number. Replies carry
+ * The frame types. Requests from clients and front-ends: GET (key), PUT (key, value, write
+ * id), DELETE (key, write id); the {@link WriteId} makes a retry answerable instead of applied
+ * twice. Between the members of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's
+ * sequence number and the write id. Replies carry
  * the request's id: OK, VALUE, NOT_FOUND, REFUSED and ERROR, both with a message for a person:
  * REFUSED says the request was not applied anywhere (misrouted, a short chain, a bad key), so
  * a client may treat it as a definite failure; ERROR says it failed on the way and a write may

@@ -165,7 +165,7 @@ class ChainRepairTest {
 
   private byte[] chainPut(long sequence) {
     return new Frame.Payload().addLong(chain.range().endInclusive()).addBytes(KEY)
-        .addBytes(bytes("sent")).addLong(sequence).toBytes();
+        .addBytes(bytes("sent")).addLong(sequence).addLong(0).addLong(0).toBytes(); // no id
   }
 
   private static byte[] bytes(String s) {

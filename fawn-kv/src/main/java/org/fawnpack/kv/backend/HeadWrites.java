@@ -1,0 +1,120 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.refused;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
+
+/**
+ * PUT and DELETE at the head of a key's chain: the head numbers the write with its arc's own
+ * sequence, applies it and forwards it down the chain; the answer comes once the tail has it.
+ * A write whose {@link WriteId} the arc applied recently (a client's retry) is not applied
+ * again: it is answered as the first try went once that try is committed, and ERROR (try
+ * again) while it is still on its way down the chain.
+ */
+final class HeadWrites {
+  private final String id;
+  private final Map<Long, ArcStore> arcs;
+  private final ChainForwarder forwarder;
+  private final StatsReport.Counts counts;
+  private final ChainMessages chainMessages;
+  private final Supplier<Member> self;
+
+  HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
+      StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self) {
+    this.id = id;
+    this.arcs = arcs;
+    this.forwarder = forwarder;
+    this.counts = counts;
+    this.chainMessages = chainMessages;
+    this.self = self;
+  }
+
+  /** PUT (key, value, write id) or DELETE (key, write id), routed by {@code current}. */
+  void write(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    boolean put = request.type() == MessageType.PUT;
+    byte[] key = EngineKeys.next(fields);
+    byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
+    WriteId writeId = WriteId.next(fields);
+    fields.end();
+    Chain chain = current.chainForKey(key);
+    if (!chain.head().equals(self.get())) {
+      replies.send(refused(request, "backend " + id + " is not the head of " + chain.range()
+          + " (" + chain.head() + " is)"));
+      return;
+    }
+    ArcStore arc = arcs.get(chain.range().endInclusive());
+    if (arc == null) {
+      throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
+    }
+    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
+    CompletableFuture<Frame> downstream;
+    long sequence;
+    boolean present = true;
+    synchronized (arc) {
+      if (!arc.chain().equals(chain)) {
+        // A new epoch reached this arc after the request was routed: its chain may be short
+        // now (a member copying), so nothing may be applied.
+        replies.send(refused(request, "the chain of " + chain.range() + " changed while the"
+            + " request was routed; try again"));
+        return;
+      }
+      RecentWrites.Applied earlier = arc.recent().find(writeId);
+      if (earlier != null) {
+        answerRetry(arc, earlier, request, replies); // even on a short chain: it needs no write
+        return;
+      }
+      if (!chain.takesWrites()) {
+        replies.send(refused(request, chain.frozen() ? "the arc " + chain.range() + " is"
+            + " frozen while a back-end joins: writes refused" : "the chain of "
+            + chain.range() + " has " + chain.members().size() + " of " + chain.replicas()
+            + " members in ring epoch " + current.epoch() + ": writes refused"));
+        return;
+      }
+      counts.writes.increment();
+      if (!put) {
+        // "Absent" is decided here, in the head's order, but answered only after the chain:
+        // the head holds writes the tail has not committed (issue 15's checker found this).
+        present = arc.store().contains(engineKey);
+      }
+      sequence = put ? arc.store().put(engineKey, value) : arc.store().tombstone(engineKey);
+      arc.recent().record(writeId, sequence, present);
+      downstream = forwarder.forward(arc, new SentList.SentWrite(
+          put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence,
+          writeId));
+    }
+    chainMessages.answerWhenDone(arc, sequence, downstream, request, replies,
+        present ? MessageType.OK : MessageType.NOT_FOUND);
+  }
+
+  /**
+   * A retry of a write this arc applied as {@code earlier}: committed means the tail has it
+   * (the successor answered, so it left the sent list; or, with no successor, it is durable).
+   */
+  private void answerRetry(ArcStore arc, RecentWrites.Applied earlier, Frame request,
+      FrameServer.Replies replies) {
+    counts.retriesAnswered.increment();
+    boolean committed = arc.chain().successorOf(self.get()) == null
+        ? arc.store().durableSequence() >= earlier.sequence()
+        : !arc.sent().holds(earlier.sequence());
+    if (committed) {
+      replies.send(reply(request, earlier.present() ? MessageType.OK : MessageType.NOT_FOUND,
+          null));
+    } else {
+      replies.send(error(request, "backend " + id + ": this write (" + earlier.sequence()
+          + " of " + arc.chain().range() + ") is still on its way down the chain; try again"));
+    }
+  }
+}

@@ -1,0 +1,130 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A write sent again under the same {@link WriteId} (a client's retry after it could not know
+ * whether the first try took effect) is answered for the first try and not applied twice, at
+ * the head that applied it and at the member that becomes head after it fails. The oracle is
+ * the order of the writes: a retry of an earlier put must not bring its value back over a later
+ * put, and a retried delete answers as its first try saw the key. In one process, with the ring
+ * handed over in code; requests are raw frames to the front-end, so the ids are the test's.
+ */
+class IdempotentRetryTest {
+  private static final Duration DEADLINE = Duration.ofSeconds(20);
+  private static final ClusterSecret SECRET = ClusterSecret.generate();
+  private static final byte[] KEY = bytes("retried key");
+
+  @TempDir
+  Path dir;
+
+  private final Map<String, Backend> backends = new HashMap<>();
+  private FrontEnd frontEnd;
+  private Ring ring;
+
+  @BeforeEach
+  void startChainOfThree() throws IOException {
+    ring = Ring.empty(new RingHash(bytes("idempotent retry test ring")), 1, 3);
+    for (int i = 0; i < 4; i++) {
+      Backend b = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
+          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
+      backends.put("b" + i, b);
+      ring = ring.withMember(b.member());
+    }
+    frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0), SECRET);
+    useRing(ring);
+  }
+
+  @AfterEach
+  void stop() throws IOException {
+    frontEnd.close();
+    for (Backend b : backends.values()) {
+      b.close();
+    }
+  }
+
+  private void useRing(Ring next) throws IOException {
+    ring = next;
+    for (Backend b : backends.values()) {
+      b.useRing(next);
+    }
+    frontEnd.useRing(next);
+  }
+
+  @Test
+  void retriedPut_afterALaterPut_notAppliedAgain_atTheHeadAndAtTheNextHead() throws Exception {
+    WriteId first = new WriteId(11, 1);
+    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+      assertEquals(MessageType.OK, put(c, "A", first).type());
+      assertEquals(MessageType.OK, put(c, "B", new WriteId(22, 1)).type());
+      assertEquals(MessageType.OK, put(c, "A", first).type(), "the retry is answered");
+      assertArrayEquals(bytes("B"), kv.get(KEY), "and not applied over the later put");
+
+      Chain chain = ring.chainForKey(KEY);
+      String head = chain.head().id();
+      backends.remove(head).close();
+      // The chain is short (its replacement has not copied), so it takes no new write; the
+      // retry of a committed one is still answered.
+      useRing(ring.withMembersDown(List.of(head)));
+      assertEquals(MessageType.OK, put(c, "A", first).type(),
+          "the next head knows the write from the chain and answers the retry");
+      assertEquals(MessageType.REFUSED, put(c, "C", new WriteId(11, 2)).type(),
+          "a new write is refused by the short chain");
+      assertArrayEquals(bytes("B"), kv.get(KEY), "still not applied again");
+    }
+  }
+
+  @Test
+  void retriedDelete_answersAsItsFirstTrySawTheKey() throws Exception {
+    WriteId delete = new WriteId(33, 7);
+    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET)) {
+      assertEquals(MessageType.OK, put(c, "here", new WriteId(33, 6)).type());
+      assertEquals(MessageType.OK, delete(c, delete).type(), "the key was there");
+      assertEquals(MessageType.OK, delete(c, delete).type(), "the retry says so too");
+      assertEquals(MessageType.NOT_FOUND, delete(c, new WriteId(33, 8)).type(),
+          "a new delete finds it gone");
+    }
+  }
+
+  private static Frame put(Connection c, String value, WriteId id) throws IOException {
+    return c.call(MessageType.PUT, 0, id.addTo(new Frame.Payload().addBytes(KEY)
+        .addBytes(bytes(value))).toBytes(), DEADLINE);
+  }
+
+  private static Frame delete(Connection c, WriteId id) throws IOException {
+    return c.call(MessageType.DELETE, 0, id.addTo(new Frame.Payload().addBytes(KEY)).toBytes(),
+        DEADLINE);
+  }
+
+  private static byte[] bytes(String s) {
+    return s.getBytes(StandardCharsets.UTF_8);
+  }
+}
