@@ -4,7 +4,9 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
@@ -27,6 +29,8 @@ import org.slf4j.LoggerFactory;
  *   kv.put(key, value);          // returns once the chain's tail has it durably
  *   byte[] v = kv.get(key);      // null when absent
  *   boolean had = kv.delete(key);
+ *   kv.putAll(keys, values);     // pipelined on one connection
+ *   List<byte[]> found = kv.getAll(keys);
  * }
  * }</pre>
  *
@@ -118,6 +122,21 @@ public final class FawnKvClient implements Closeable {
         + last.getMessage(), true);
   }
 
+  /**
+   * {@link #connection()} for a retry: when no front-end can be reached, the failure is not
+   * "refused" if an earlier try may have taken effect.
+   */
+  private Connection connection(boolean earlierTryMayHaveApplied) throws KvException {
+    try {
+      return connection();
+    } catch (KvException e) {
+      if (earlierTryMayHaveApplied) {
+        throw new KvException(e.getMessage() + " (an earlier try may have taken effect)", false);
+      }
+      throw e;
+    }
+  }
+
   /** {@code broken} failed: the next request goes to the next front-end. */
   private synchronized void moveOn(Connection broken) {
     if (connection == broken) {
@@ -128,7 +147,51 @@ public final class FawnKvClient implements Closeable {
 
   /** The value stored under {@code key}, or null. */
   public byte[] get(byte[] key) throws IOException {
-    Frame answer = call(MessageType.GET, new Frame.Payload().addBytes(checkKey(key)));
+    return valueOf(call(MessageType.GET, new Frame.Payload().addBytes(checkKey(key))));
+  }
+
+  /**
+   * The values stored under {@code keys}, in their order (null where absent). The requests go
+   * out together on one connection (pipelined) and each is retried as {@link #get} would.
+   *
+   * @throws KvException naming how many failed and the first failure
+   */
+  public List<byte[]> getAll(List<byte[]> keys) throws IOException {
+    List<byte[]> payloads = new ArrayList<>(keys.size());
+    for (byte[] key : keys) {
+      payloads.add(new Frame.Payload().addBytes(checkKey(key)).toBytes());
+    }
+    List<byte[]> values = new ArrayList<>(keys.size());
+    for (Frame answer : callAll(MessageType.GET, payloads)) {
+      values.add(valueOf(answer));
+    }
+    return values;
+  }
+
+  /**
+   * Stores {@code values.get(i)} under {@code keys.get(i)} for every i. The writes go out
+   * together on one connection (pipelined); each is retried as {@link #put} would, under its
+   * own write id, so none is applied twice. When some fail, the others still took effect.
+   *
+   * @throws KvException naming how many failed and the first failure; refused only when no
+   *     failed write can have taken effect
+   */
+  public void putAll(List<byte[]> keys, List<byte[]> values) throws IOException {
+    if (keys.size() != values.size()) {
+      throw new IllegalArgumentException(keys.size() + " keys but " + values.size()
+          + " values");
+    }
+    List<byte[]> payloads = new ArrayList<>(keys.size());
+    for (int i = 0; i < keys.size(); i++) {
+      payloads.add(nextWriteId().addTo(new Frame.Payload().addBytes(checkKey(keys.get(i)))
+          .addBytes(checkValue(values.get(i)))).toBytes());
+    }
+    for (Frame answer : callAll(MessageType.PUT, payloads)) {
+      expect(answer, MessageType.OK);
+    }
+  }
+
+  private static byte[] valueOf(Frame answer) throws IOException {
     if (answer.type() == MessageType.NOT_FOUND) {
       return null;
     }
@@ -138,14 +201,77 @@ public final class FawnKvClient implements Closeable {
     return value;
   }
 
+  /**
+   * Sends every request at once, then takes the answers in order; those that failed go again
+   * together, in rounds paced as {@link #call}'s tries, until all are answered or the tries or
+   * the deadline run out. Throws when any finally failed.
+   */
+  private List<Frame> callAll(byte type, List<byte[]> payloads) throws IOException {
+    long end = System.nanoTime() + deadline.toNanos();
+    boolean write = type != MessageType.GET; // only a write's failed try may have had effect
+    Frame[] answers = new Frame[payloads.size()];
+    boolean[] mayHaveApplied = new boolean[payloads.size()];
+    String[] problems = new String[payloads.size()];
+    List<Integer> left = new ArrayList<>();
+    for (int i = 0; i < payloads.size(); i++) {
+      left.add(i);
+    }
+    for (int attempt = 1; !left.isEmpty(); attempt++) {
+      boolean anyMayHaveApplied = false;
+      for (boolean may : mayHaveApplied) {
+        anyMayHaveApplied |= may;
+      }
+      Connection c = connection(anyMayHaveApplied);
+      List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
+      for (int i : left) {
+        replies.add(c.send(type, 0, payloads.get(i)));
+      }
+      List<Integer> failed = new ArrayList<>();
+      for (int k = 0; k < left.size(); k++) {
+        int i = left.get(k);
+        try {
+          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
+          Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
+          if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED) {
+            answers[i] = answer;
+            continue;
+          }
+          mayHaveApplied[i] |= write && answer.type() == MessageType.ERROR;
+          problems[i] = MessageType.messageOf(answer);
+        } catch (java.util.concurrent.ExecutionException
+            | java.util.concurrent.TimeoutException e) {
+          Throwable cause = e.getCause() != null ? e.getCause() : e;
+          mayHaveApplied[i] |= write && !(cause instanceof NotSentException);
+          problems[i] = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new KvException("interrupted waiting for a batch", false);
+        }
+        failed.add(i);
+      }
+      left = failed;
+      if (c.isBroken()) {
+        moveOn(c);
+      }
+      long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
+      if (left.isEmpty() || attempt >= MAX_ATTEMPTS
+          || System.nanoTime() + pauseMs * 1_000_000 >= end) {
+        break;
+      }
+      pause(pauseMs);
+    }
+    if (!left.isEmpty()) {
+      boolean refused = left.stream().noneMatch(i -> mayHaveApplied[i]);
+      throw new KvException(left.size() + " of " + payloads.size() + " "
+          + MessageType.name(type) + "s failed; the first: " + problems[left.get(0)], refused);
+    }
+    return List.of(answers);
+  }
+
   /** Stores {@code value} under {@code key}; returns once every member of its chain has it. */
   public void put(byte[] key, byte[] value) throws IOException {
-    if (value.length > Backend.MAX_VALUE_BYTES) {
-      throw new IllegalArgumentException("the value has " + value.length + " bytes, more than "
-          + Backend.MAX_VALUE_BYTES);
-    }
     expect(call(MessageType.PUT, nextWriteId().addTo(new Frame.Payload()
-        .addBytes(checkKey(key)).addBytes(value))), MessageType.OK);
+        .addBytes(checkKey(key)).addBytes(checkValue(value)))), MessageType.OK);
   }
 
   /** Removes {@code key}; whether it was there. */
@@ -170,7 +296,7 @@ public final class FawnKvClient implements Closeable {
     String lastProblem = null;
     for (int attempt = 1; ; attempt++) {
       Frame answer = null;
-      Connection c = connection();
+      Connection c = connection(mayHaveApplied);
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
         answer = c.call(type, 0, bytes, Duration.ofMillis(left));
@@ -216,6 +342,14 @@ public final class FawnKvClient implements Closeable {
           + MessageType.name(answer.type()), false);
     }
     return answer;
+  }
+
+  private static byte[] checkValue(byte[] value) {
+    if (value.length > Backend.MAX_VALUE_BYTES) {
+      throw new IllegalArgumentException("the value has " + value.length + " bytes, more than "
+          + Backend.MAX_VALUE_BYTES);
+    }
+    return value;
   }
 
   private static byte[] checkKey(byte[] key) {

@@ -190,6 +190,37 @@ class ChainReplicationTest {
   }
 
   @Test
+  void putAllThenGetAll_pipelined_matchTheModel_inOrder_absentKeysNull() throws IOException {
+    startCluster(5, 3, 3);
+    Random random = new Random(89);
+    Map<ByteBuffer, byte[]> model = new HashMap<>();
+    List<byte[]> keys = new ArrayList<>();
+    List<byte[]> values = new ArrayList<>();
+    for (int i = 0; i < 300; i++) { // each key once: pipelined writes have no order
+      byte[] key = bytes("batch:" + i);
+      byte[] value = bytes("v" + i + "-" + "y".repeat(random.nextInt(50)));
+      keys.add(key);
+      values.add(value);
+      model.put(ByteBuffer.wrap(key), value);
+    }
+    try (FawnKvClient kv = client()) {
+      kv.putAll(keys, values);
+      List<byte[]> asked = new ArrayList<>();
+      for (int i = 0; i < 400; i++) {
+        asked.add(bytes("batch:" + i)); // 300..399 were never written
+      }
+      List<byte[]> found = kv.getAll(asked);
+      assertEquals(asked.size(), found.size());
+      for (int i = 0; i < asked.size(); i++) {
+        assertArrayEquals(model.get(ByteBuffer.wrap(asked.get(i))), found.get(i),
+            "batch:" + i);
+      }
+      assertThrows(IllegalArgumentException.class, () -> kv.putAll(List.of(bytes("a")),
+          List.of(new byte[Backend.MAX_VALUE_BYTES + 1])), "checked before anything is sent");
+    }
+  }
+
+  @Test
   void put_fewerHostsThanReplicas_refusedNamingTheChain_andNothingStored() throws IOException {
     startCluster(2, 2, 3);
     try (FawnKvClient kv = client()) {
@@ -198,6 +229,13 @@ class ChainReplicationTest {
           && e.getMessage().endsWith("writes refused"), e.getMessage());
       assertTrue(e.refused(), "a definite failure: applied nowhere");
       assertNull(kv.get(bytes("k")));
+      KvException batch = assertThrows(KvException.class, () -> kv.putAll(
+          List.of(bytes("k1"), bytes("k2"), bytes("k3")), List.of(bytes("1"), bytes("2"),
+          bytes("3"))));
+      assertTrue(batch.refused() && batch.getMessage().startsWith("3 of 3 PUTs failed"),
+          batch.getMessage());
+      assertEquals(java.util.Arrays.asList(null, null, null), kv.getAll(List.of(bytes("k1"),
+          bytes("k2"), bytes("k3"))));
     }
   }
 
