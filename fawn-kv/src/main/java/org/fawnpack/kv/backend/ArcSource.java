@@ -53,13 +53,26 @@ final class ArcSource implements Closeable {
     Files.createDirectories(transferDir);
   }
 
-  /** ARC_SNAPSHOT (arc end, copier id): answers VALUE (snapshot id, log bytes, checkpoint bytes, last sequence). */
+  /** What ARC_SNAPSHOT and ARC_LAST ask about: an arc, by its end, and who copies it. */
+  private record ArcQuestion(long arcEnd, String copier) {
+    static ArcQuestion read(Frame.Fields fields) throws IOException {
+      long arcEnd = fields.nextLong();
+      String copier = new String(fields.nextBytes(256, "the copier's id"),
+          java.nio.charset.StandardCharsets.UTF_8);
+      fields.end();
+      return new ArcQuestion(arcEnd, copier);
+    }
+  }
+
+  /**
+   * ARC_SNAPSHOT (arc end, copier id): answers VALUE (snapshot id, log bytes, checkpoint bytes,
+   * last sequence).
+   */
   void snapshot(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs, Member self,
       FrameServer.Replies replies) throws IOException {
-    long arcEnd = fields.nextLong();
-    String copier = new String(fields.nextBytes(256, "the copier's id"),
-        java.nio.charset.StandardCharsets.UTF_8);
-    fields.end();
+    ArcQuestion question = ArcQuestion.read(fields);
+    long arcEnd = question.arcEnd();
+    String copier = question.copier();
     ArcStore arc = arcs.get(arcEnd);
     if (arc == null) {
       replies.send(refused(request, who + " holds no arc ending at " + Long.toHexString(arcEnd)));
@@ -92,10 +105,9 @@ final class ArcSource implements Closeable {
    */
   void last(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs,
       FrameServer.Replies replies) throws IOException {
-    long arcEnd = fields.nextLong();
-    String copier = new String(fields.nextBytes(256, "the copier's id"),
-        java.nio.charset.StandardCharsets.UTF_8);
-    fields.end();
+    ArcQuestion question = ArcQuestion.read(fields);
+    long arcEnd = question.arcEnd();
+    String copier = question.copier();
     ArcStore arc = arcs.get(arcEnd);
     long last;
     if (arc != null) {
