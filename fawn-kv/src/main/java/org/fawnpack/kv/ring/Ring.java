@@ -60,12 +60,6 @@ public final class Ring {
     this.vnodes = vnodes;
     this.replicas = replicas;
     this.members = Map.copyOf(members);
-    for (String id : down) {
-      if (!members.containsKey(id)) {
-        throw new IllegalArgumentException("back-end " + id + " is marked down but is not in"
-            + " the ring (epoch " + epoch + ")");
-      }
-    }
     this.down = Set.copyOf(down);
     Map<String, Set<Long>> copy = new TreeMap<>();
     pending.forEach((id, arcs) -> {
@@ -74,32 +68,11 @@ public final class Ring {
       }
     });
     this.pending = Map.copyOf(copy);
-    for (String id : joining.keySet()) {
-      if (members.containsKey(id)) {
-        throw new IllegalArgumentException("back-end " + id + " is joining but is a member"
-            + " already (epoch " + epoch + ")");
-      }
-    }
     this.joining = Map.copyOf(joining);
     this.placement = new Placement(hash, vnodes, replicas, this.members, this.down);
-    this.pending.forEach(this::checkPending);
+    RingInvariants.check(epoch, this.members, this.down, this.pending, this.joining, placement);
     this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
         new Placement(hash, vnodes, replicas, withJoiners(this.members, this.joining), this.down));
-  }
-
-  private void checkPending(String id, Set<Long> arcEnds) {
-    if (!members.containsKey(id) || down.contains(id)) {
-      throw new IllegalArgumentException("back-end " + id + " is pending but is not a live"
-          + " member (epoch " + epoch + ")");
-    }
-    for (long end : arcEnds) {
-      int at = placement.arcEndingAt(end);
-      if (at < 0 || !placement.liveWalk(at).contains(members.get(id))) {
-        throw new IllegalArgumentException("back-end " + id + " is pending on arc "
-            + Long.toHexString(end) + ", which is not an arc it belongs to (epoch " + epoch
-            + ")");
-      }
-    }
   }
 
   /** The ring before any back-end joined (epoch 0). */
