@@ -66,6 +66,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private volatile Ring ring;
   private volatile Member self;
   private volatile int advertisedPort;
+  private Closeable metrics = () -> { };
   /**
    * The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}), until
    * a ring brings it back and it copies its arcs afresh.
@@ -114,6 +115,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     Backend backend = new Backend(id, bind, dir, config, secret, crashed);
     backend.server.start();
+    backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
+        id, backend.counts, () -> StatsReport.of(backend.self, backend.counts,
+            backend.arcs.values()), backend::epoch, backend::bytesCopiedIn));
     return backend;
   }
 
@@ -334,6 +338,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   @Override
   public void close() throws IOException {
+    metrics.close();
     server.close();
     receiver.close();
     durability.shutdown();

@@ -29,7 +29,8 @@ import org.fawnpack.kv.wire.WriteId;
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
  * chain, puts and deletes to its head, and relays the answer. Bad keys and values are answered
- * REFUSED here, before they travel, and so are writes to a chain that lost a member. A back-end
+ * REFUSED here, before they travel, and so is a request to a chain whose members are all down
+ * (a short chain's head refuses new writes itself, and answers retries). A back-end
  * on another ring epoch answers STALE_RING; the request is routed again, a bounded number of
  * times, once the rings agree. (The hot-object cache and slices of the ring per front-end
  * come next: docs/fawn-kv.md.)
@@ -45,10 +46,13 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final FrameServer server;
   private final ConnectionPool backends;
   private volatile Ring ring;
+  private final FrontEndMetrics metrics;
+  private Closeable published = () -> { };
 
   private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret)
       throws IOException {
     this.name = name;
+    this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers);
     this.reroutes = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-reroute-" + name);
       t.setDaemon(true);
@@ -67,6 +71,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       throws IOException {
     FrontEnd frontEnd = new FrontEnd(name, bind, secret);
     frontEnd.server.start();
+    frontEnd.published = org.fawnpack.kv.metrics.Jmx.register("FrontEnd-" + name,
+        frontEnd.metrics);
     return frontEnd;
   }
 
@@ -93,7 +99,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return current == null ? -1 : current.epoch();
   }
 
-  private void handle(Frame request, FrameServer.Replies replies) throws IOException {
+  private void handle(Frame request, FrameServer.Replies clientReplies) throws IOException {
+    FrameServer.Replies replies = metrics.counting(request, clientReplies);
     Ring current = ring;
     if (current == null) {
       replies.send(refused(request, "frontend " + name + " has no ring yet"));
@@ -166,6 +173,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   @Override
   public void close() throws IOException {
+    published.close();
     server.close();
     reroutes.shutdownNow();
     backends.close();

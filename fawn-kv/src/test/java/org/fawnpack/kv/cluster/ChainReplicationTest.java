@@ -221,6 +221,56 @@ class ChainReplicationTest {
   }
 
   @Test
+  void jmxMetrics_countEachOperationWhereTheChainDoesIt_andMatchTheModel() throws Exception {
+    startCluster(5, 3, 3);
+    javax.management.MBeanServer jmx = java.lang.management.ManagementFactory
+        .getPlatformMBeanServer();
+    Map<ByteBuffer, byte[]> model = new HashMap<>();
+    try (FawnKvClient kv = client()) {
+      for (int i = 0; i < 120; i++) {
+        kv.put(bytes("m" + i), bytes("v" + i));
+        model.put(ByteBuffer.wrap(bytes("m" + i)), bytes("v" + i));
+      }
+      for (int i = 0; i < 80; i++) {
+        kv.get(bytes("m" + (i * 7 % 150))); // some never written
+      }
+      for (int i = 0; i < 10; i++) {
+        kv.delete(bytes("m" + i));
+        model.remove(ByteBuffer.wrap(bytes("m" + i)));
+      }
+    }
+    long writes = 0;
+    long gets = 0;
+    long chainWrites = 0;
+    long keysAtHeads = 0;
+    long arcsHeaded = 0;
+    for (Backend b : backends) {
+      javax.management.ObjectName name = org.fawnpack.kv.metrics.Jmx.nameOf("Backend-"
+          + b.member().id());
+      writes += (Long) jmx.getAttribute(name, "Writes");
+      gets += (Long) jmx.getAttribute(name, "Gets");
+      chainWrites += (Long) jmx.getAttribute(name, "ChainWrites");
+      keysAtHeads += (Long) jmx.getAttribute(name, "KeysAsHead");
+      arcsHeaded += (Integer) jmx.getAttribute(name, "ArcsAsHead");
+      assertEquals(ring.epoch(), jmx.getAttribute(name, "Epoch"));
+    }
+    assertEquals(130, writes, "each put and delete once, at its head");
+    assertEquals(80, gets, "each get once, at its tail");
+    assertEquals(130 * 2, chainWrites, "each write on the two members after its head");
+    assertEquals(model.size(), keysAtHeads, "every live key once, at its head");
+    assertEquals(ring.chains().size(), arcsHeaded, "every arc has one head");
+    javax.management.ObjectName front = org.fawnpack.kv.metrics.Jmx.nameOf("FrontEnd-f0");
+    assertEquals(80L, jmx.getAttribute(front, "Gets"));
+    assertEquals(120L, jmx.getAttribute(front, "Puts"));
+    assertEquals(10L, jmx.getAttribute(front, "Deletes"));
+    assertEquals(0L, jmx.getAttribute(front, "Refused"));
+    assertEquals(0L, jmx.getAttribute(front, "Errors"));
+    frontEnd.close();
+    frontEnd = null;
+    assertFalse(jmx.isRegistered(front), "closing a node unregisters its bean");
+  }
+
+  @Test
   void put_fewerHostsThanReplicas_refusedNamingTheChain_andNothingStored() throws IOException {
     startCluster(2, 2, 3);
     try (FawnKvClient kv = client()) {
