@@ -36,14 +36,33 @@ final class ArcStore implements AutoCloseable {
   /** Opened from a copy the ring has not yet let this member serve (it is still copying). */
   private volatile boolean copy;
 
-  private ArcStore(Chain chain, Datastore store) {
+  /**
+   * The recent-writes table has seen every write of the arc (its file was new here): a retry
+   * with an id it does not know was never applied. False for a file opened after a restart,
+   * copied, or split off, whose earlier writes came without their ids, and from the first
+   * write that arrives without its id (read back from a restarted predecessor's file).
+   */
+  private volatile boolean recentCoversAll;
+
+  private ArcStore(Chain chain, Datastore store, boolean recentCoversAll) {
     this.chain = chain;
     this.store = store;
+    this.recentCoversAll = recentCoversAll;
+  }
+
+  boolean recentCoversAll() {
+    return recentCoversAll;
+  }
+
+  /** A write came without its id: a retry this table does not know may have been applied. */
+  void recentIncomplete() {
+    recentCoversAll = false;
   }
 
   static ArcStore open(Path dir, Chain chain, DatastoreConfig config) throws IOException {
-    return new ArcStore(chain, Datastore.open(fileOf(dir, chain.range().endInclusive()),
-        config));
+    Path file = fileOf(dir, chain.range().endInclusive());
+    boolean fresh = !java.nio.file.Files.exists(file);
+    return new ArcStore(chain, Datastore.open(file, config), fresh);
   }
 
   /** The file of the arc ending at {@code arcEnd} in {@code dir}. */

@@ -75,6 +75,9 @@ final class ChainMessages {
       }
       if (sequence == expected) { // a new write, not a resend this member already has
         arc.recent().record(writeId, sequence, put || arc.store().contains(engineKey));
+        if (writeId.isNone()) {
+          arc.recentIncomplete();
+        }
       }
       if (put) {
         arc.store().putAt(engineKey, value, sequence);

@@ -21,7 +21,9 @@ import org.fawnpack.kv.wire.WriteId;
  * sequence, applies it and forwards it down the chain; the answer comes once the tail has it.
  * A write whose {@link WriteId} the arc applied recently (a client's retry) is not applied
  * again: it is answered as the first try went once that try is committed, and ERROR (try
- * again) while it is still on its way down the chain.
+ * again) while it is still on its way down the chain. A retry it does not know, at a head
+ * whose table may lack it (the file came by copy, restart or split), is answered
+ * UNKNOWN_OUTCOME and not applied.
  */
 final class HeadWrites {
   private final String id;
@@ -41,13 +43,17 @@ final class HeadWrites {
     this.self = self;
   }
 
-  /** PUT (key, value, write id) or DELETE (key, write id), routed by {@code current}. */
+  /**
+   * PUT (key, value, write id, attempt) or DELETE (key, write id, attempt), routed by
+   * {@code current}.
+   */
   void write(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {
     boolean put = request.type() == MessageType.PUT;
     byte[] key = EngineKeys.next(fields);
     byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
     WriteId writeId = WriteId.next(fields);
+    long attempt = fields.nextLong();
     fields.end();
     Chain chain = current.chainForKey(key);
     if (!chain.head().equals(self.get())) {
@@ -74,6 +80,15 @@ final class HeadWrites {
       RecentWrites.Applied earlier = arc.recent().find(writeId);
       if (earlier != null) {
         answerRetry(arc, earlier, request, replies); // even on a short chain: it needs no write
+        return;
+      }
+      if (attempt > 1 && !arc.recentCoversAll()) {
+        // The first try may have been applied before this member held the arc as it does now
+        // (a copy, a restart, a split: those writes came without their ids). Applying it
+        // again could undo a later write; saying "not applied" could be a lie.
+        replies.send(MessageType.unknownOutcome(request, "backend "
+            + id + " cannot tell whether an earlier try of this write took effect on "
+            + chain.range() + "; not applied now"));
         return;
       }
       if (!chain.takesWrites()) {

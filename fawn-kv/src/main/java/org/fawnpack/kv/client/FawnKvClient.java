@@ -216,6 +216,7 @@ public final class FawnKvClient implements Closeable {
     for (int i = 0; i < payloads.size(); i++) {
       left.add(i);
     }
+    java.util.Set<Integer> settled = new java.util.HashSet<>(); // failed for good
     for (int attempt = 1; !left.isEmpty(); attempt++) {
       boolean anyMayHaveApplied = false;
       for (boolean may : mayHaveApplied) {
@@ -224,20 +225,29 @@ public final class FawnKvClient implements Closeable {
       Connection c = connection(anyMayHaveApplied);
       List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
       for (int i : left) {
-        replies.add(c.send(type, 0, payloads.get(i)));
+        replies.add(c.send(type, 0, withAttempt(type, payloads.get(i), attempt)));
       }
       List<Integer> failed = new ArrayList<>();
       for (int k = 0; k < left.size(); k++) {
+        if (settled.contains(left.get(k))) {
+          failed.add(left.get(k));
+          continue;
+        }
         int i = left.get(k);
         try {
           long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
           Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
-          if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED) {
+          if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
+              && answer.type() != MessageType.UNKNOWN_OUTCOME) {
             answers[i] = answer;
             continue;
           }
-          mayHaveApplied[i] |= write && answer.type() == MessageType.ERROR;
+          mayHaveApplied[i] |= write && answer.type() != MessageType.REFUSED;
           problems[i] = MessageType.messageOf(answer);
+          if (answer.type() == MessageType.UNKNOWN_OUTCOME) {
+            settled.add(i); // no try can tell more: it fails with an unknown outcome
+            continue;
+          }
         } catch (java.util.concurrent.ExecutionException
             | java.util.concurrent.TimeoutException e) {
           Throwable cause = e.getCause() != null ? e.getCause() : e;
@@ -250,6 +260,9 @@ public final class FawnKvClient implements Closeable {
         failed.add(i);
       }
       left = failed;
+      if (settled.containsAll(left)) {
+        break;
+      }
       if (c.isBroken()) {
         moveOn(c);
       }
@@ -299,8 +312,9 @@ public final class FawnKvClient implements Closeable {
       Connection c = connection(mayHaveApplied);
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
-        answer = c.call(type, 0, bytes, Duration.ofMillis(left));
-        if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED) {
+        answer = c.call(type, 0, withAttempt(type, bytes, attempt), Duration.ofMillis(left));
+        if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
+            && answer.type() != MessageType.UNKNOWN_OUTCOME) {
           return answer;
         }
         mayHaveApplied |= answer.type() == MessageType.ERROR;
@@ -312,6 +326,11 @@ public final class FawnKvClient implements Closeable {
         mayHaveApplied |= !(e instanceof NotSentException);
         lastProblem = e.getMessage();
       }
+      if (answer != null && answer.type() == MessageType.UNKNOWN_OUTCOME) {
+        // No further try can tell more: an earlier one may have taken effect.
+        throw new KvException(MessageType.name(type) + " failed after " + attempt + " tries: "
+            + lastProblem, false);
+      }
       long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
       if (attempt >= MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         String message = MessageType.name(type) + " failed after " + attempt + " tries: "
@@ -321,6 +340,18 @@ public final class FawnKvClient implements Closeable {
       LOG.debug("{} again in {} ms after: {}", MessageType.name(type), pauseMs, lastProblem);
       pause(pauseMs);
     }
+  }
+
+  /**
+   * A write's payload with the try's number appended (the head may answer a retry
+   * UNKNOWN_OUTCOME); a get's as it is.
+   */
+  private static byte[] withAttempt(byte type, byte[] payload, int attempt) {
+    if (type == MessageType.GET) {
+      return payload;
+    }
+    return java.nio.ByteBuffer.allocate(payload.length + Long.BYTES).put(payload)
+        .putLong(attempt).array();
   }
 
   private static void pause(long ms) throws KvException {

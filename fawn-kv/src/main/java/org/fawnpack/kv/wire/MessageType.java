@@ -49,6 +49,12 @@ public final class MessageType {
    * message, then the next sequence number it expects, from which the sender resends.
    */
   public static final byte BEHIND = 70;
+  /**
+   * A retried write whose id the head does not know, at a head that cannot tell whether the
+   * first try took effect (it holds the arc's file only since a restart, a copy or a split):
+   * not applied now, and the write's outcome is unknown. The client stops retrying it.
+   */
+  public static final byte UNKNOWN_OUTCOME = 71;
 
   private MessageType() {}
 
@@ -72,6 +78,7 @@ public final class MessageType {
       case REFUSED -> "REFUSED";
       case STALE_RING -> "STALE_RING";
       case BEHIND -> "BEHIND";
+      case UNKNOWN_OUTCOME -> "UNKNOWN_OUTCOME";
       default -> "type " + (type & 0xff);
     };
   }
@@ -114,6 +121,11 @@ public final class MessageType {
     long next = fields.nextLong();
     fields.end();
     return next;
+  }
+
+  /** An UNKNOWN_OUTCOME reply to {@code request}: not applied now; an earlier try unknown. */
+  public static Frame unknownOutcome(Frame request, String message) {
+    return withMessage(UNKNOWN_OUTCOME, request, message);
   }
 
   private static Frame withMessage(byte type, Frame request, String message) {

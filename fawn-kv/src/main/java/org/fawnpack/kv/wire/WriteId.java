@@ -19,6 +19,14 @@ public record WriteId(long writer, long request) {
     return payload.addLong(writer).addLong(request);
   }
 
+  /**
+   * Appends the two numbers and {@code attempt} (1 for the first try): a head that cannot
+   * tell whether an unknown id's first try took effect answers a retry UNKNOWN_OUTCOME.
+   */
+  public Frame.Payload addTo(Frame.Payload payload, int attempt) {
+    return addTo(payload).addLong(attempt);
+  }
+
   /** Reads the two numbers {@link #addTo} wrote. */
   public static WriteId next(Frame.Fields fields) throws MalformedFrameException {
     return new WriteId(fields.nextLong(), fields.nextLong());

@@ -102,6 +102,30 @@ class IdempotentRetryTest {
   }
 
   @Test
+  void retryOfAWriteItDoesNotKnow_atAHeadRestartedOnItsFiles_unknownOutcome_notApplied()
+      throws Exception {
+    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+      assertEquals(MessageType.OK, put(c, "A", new WriteId(44, 1), 1).type());
+      // The head stops cleanly and comes back on its files at another port: its table of
+      // recent writes starts empty, so it cannot tell which retries it applied before.
+      String head = ring.chainForKey(KEY).head().id();
+      String host = backends.get(head).member().host();
+      backends.remove(head).close();
+      Backend again = Backend.open(head, new InetSocketAddress(host, 0), dir.resolve(head),
+          DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
+      backends.put(head, again);
+      useRing(ring.withAddresses(List.of(again.member())));
+      assertEquals(MessageType.UNKNOWN_OUTCOME, put(c, "B", new WriteId(55, 1), 2).type(),
+          "a retry whose first try it cannot vouch for");
+      assertArrayEquals(bytes("A"), kv.get(KEY), "is not applied");
+      assertEquals(MessageType.OK, put(c, "B", new WriteId(55, 2), 1).type(),
+          "while a first try is");
+      assertArrayEquals(bytes("B"), kv.get(KEY));
+    }
+  }
+
+  @Test
   void retriedDelete_answersAsItsFirstTrySawTheKey() throws Exception {
     WriteId delete = new WriteId(33, 7);
     try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
@@ -114,14 +138,20 @@ class IdempotentRetryTest {
     }
   }
 
+  /** A retry (second try) of the put {@code id}. */
   private static Frame put(Connection c, String value, WriteId id) throws IOException {
+    return put(c, value, id, 2);
+  }
+
+  private static Frame put(Connection c, String value, WriteId id, int attempt)
+      throws IOException {
     return c.call(MessageType.PUT, 0, id.addTo(new Frame.Payload().addBytes(KEY)
-        .addBytes(bytes(value))).toBytes(), DEADLINE);
+        .addBytes(bytes(value)), attempt).toBytes(), DEADLINE);
   }
 
   private static Frame delete(Connection c, WriteId id) throws IOException {
-    return c.call(MessageType.DELETE, 0, id.addTo(new Frame.Payload().addBytes(KEY)).toBytes(),
-        DEADLINE);
+    return c.call(MessageType.DELETE, 0, id.addTo(new Frame.Payload().addBytes(KEY), 2)
+        .toBytes(), DEADLINE);
   }
 
   private static byte[] bytes(String s) {
