@@ -44,8 +44,8 @@ final class HeadWrites {
   }
 
   /**
-   * PUT (key, value, write id, attempt) or DELETE (key, write id, attempt), routed by
-   * {@code current}.
+   * PUT (key, value, write id, earlier try may have applied) or DELETE (key, write id, the
+   * same), routed by {@code current}.
    */
   void write(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {
@@ -53,7 +53,7 @@ final class HeadWrites {
     byte[] key = EngineKeys.next(fields);
     byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
     WriteId writeId = WriteId.next(fields);
-    long attempt = fields.nextLong();
+    boolean earlierTryMayHaveApplied = fields.nextLong() != 0;
     fields.end();
     Chain chain = current.chainForKey(key);
     if (!chain.head().equals(self.get())) {
@@ -82,7 +82,7 @@ final class HeadWrites {
         answerRetry(arc, earlier, request, replies); // even on a short chain: it needs no write
         return;
       }
-      if (attempt > 1 && !arc.recentCoversAll()) {
+      if (earlierTryMayHaveApplied && !arc.recentCoversAll()) {
         // The first try may have been applied before this member held the arc as it does now
         // (a copy, a restart, a split: those writes came without their ids). Applying it
         // again could undo a later write; saying "not applied" could be a lie.

@@ -225,7 +225,7 @@ public final class FawnKvClient implements Closeable {
       Connection c = connection(anyMayHaveApplied);
       List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
       for (int i : left) {
-        replies.add(c.send(type, 0, withAttempt(type, payloads.get(i), attempt)));
+        replies.add(c.send(type, 0, withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
       }
       List<Integer> failed = new ArrayList<>();
       for (int k = 0; k < left.size(); k++) {
@@ -312,7 +312,8 @@ public final class FawnKvClient implements Closeable {
       Connection c = connection(mayHaveApplied);
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
-        answer = c.call(type, 0, withAttempt(type, bytes, attempt), Duration.ofMillis(left));
+        answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
+            Duration.ofMillis(left));
         if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
             && answer.type() != MessageType.UNKNOWN_OUTCOME) {
           return answer;
@@ -343,15 +344,15 @@ public final class FawnKvClient implements Closeable {
   }
 
   /**
-   * A write's payload with the try's number appended (the head may answer a retry
-   * UNKNOWN_OUTCOME); a get's as it is.
+   * A write's payload with whether an earlier try may have taken effect appended (a head that
+   * cannot tell then answers UNKNOWN_OUTCOME); a get's as it is.
    */
-  private static byte[] withAttempt(byte type, byte[] payload, int attempt) {
+  private static byte[] withUncertainty(byte type, byte[] payload, boolean mayHaveApplied) {
     if (type == MessageType.GET) {
       return payload;
     }
     return java.nio.ByteBuffer.allocate(payload.length + Long.BYTES).put(payload)
-        .putLong(attempt).array();
+        .putLong(mayHaveApplied ? 1 : 0).array();
   }
 
   private static void pause(long ms) throws KvException {

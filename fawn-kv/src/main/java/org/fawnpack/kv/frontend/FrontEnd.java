@@ -126,7 +126,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     }
     if (type != MessageType.GET) {
       WriteId.next(fields); // passed on as it is: the head keeps it with the write
-      fields.nextLong(); // the attempt
+      fields.nextLong(); // whether an earlier try may have taken effect
     }
     fields.end();
     route(request, key, replies, 1);

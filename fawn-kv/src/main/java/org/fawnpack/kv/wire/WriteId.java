@@ -20,11 +20,12 @@ public record WriteId(long writer, long request) {
   }
 
   /**
-   * Appends the two numbers and {@code attempt} (1 for the first try): a head that cannot
-   * tell whether an unknown id's first try took effect answers a retry UNKNOWN_OUTCOME.
+   * Appends the two numbers and whether an earlier try of this write may have taken effect (it
+   * failed on the way, not by refusal): a head that cannot tell whether such a write it does
+   * not know was applied answers UNKNOWN_OUTCOME instead of applying it.
    */
-  public Frame.Payload addTo(Frame.Payload payload, int attempt) {
-    return addTo(payload).addLong(attempt);
+  public Frame.Payload addTo(Frame.Payload payload, boolean earlierTryMayHaveApplied) {
+    return addTo(payload).addLong(earlierTryMayHaveApplied ? 1 : 0);
   }
 
   /** Reads the two numbers {@link #addTo} wrote. */

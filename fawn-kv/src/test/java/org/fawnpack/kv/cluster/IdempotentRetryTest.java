@@ -106,7 +106,7 @@ class IdempotentRetryTest {
       throws Exception {
     try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
         SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
-      assertEquals(MessageType.OK, put(c, "A", new WriteId(44, 1), 1).type());
+      assertEquals(MessageType.OK, put(c, "A", new WriteId(44, 1), false).type());
       // The head stops cleanly and comes back on its files at another port: its table of
       // recent writes starts empty, so it cannot tell which retries it applied before.
       String head = ring.chainForKey(KEY).head().id();
@@ -116,11 +116,11 @@ class IdempotentRetryTest {
           DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
       backends.put(head, again);
       useRing(ring.withAddresses(List.of(again.member())));
-      assertEquals(MessageType.UNKNOWN_OUTCOME, put(c, "B", new WriteId(55, 1), 2).type(),
+      assertEquals(MessageType.UNKNOWN_OUTCOME, put(c, "B", new WriteId(55, 1), true).type(),
           "a retry whose first try it cannot vouch for");
       assertArrayEquals(bytes("A"), kv.get(KEY), "is not applied");
-      assertEquals(MessageType.OK, put(c, "B", new WriteId(55, 2), 1).type(),
-          "while a first try is");
+      assertEquals(MessageType.OK, put(c, "B", new WriteId(55, 2), false).type(),
+          "while a first try (or a retry after refusals only) is");
       assertArrayEquals(bytes("B"), kv.get(KEY));
     }
   }
@@ -138,19 +138,19 @@ class IdempotentRetryTest {
     }
   }
 
-  /** A retry (second try) of the put {@code id}. */
+  /** A retry of the put {@code id} after a try whose outcome is unknown. */
   private static Frame put(Connection c, String value, WriteId id) throws IOException {
-    return put(c, value, id, 2);
+    return put(c, value, id, true);
   }
 
-  private static Frame put(Connection c, String value, WriteId id, int attempt)
+  private static Frame put(Connection c, String value, WriteId id, boolean retryAfterUnknown)
       throws IOException {
     return c.call(MessageType.PUT, 0, id.addTo(new Frame.Payload().addBytes(KEY)
-        .addBytes(bytes(value)), attempt).toBytes(), DEADLINE);
+        .addBytes(bytes(value)), retryAfterUnknown).toBytes(), DEADLINE);
   }
 
   private static Frame delete(Connection c, WriteId id) throws IOException {
-    return c.call(MessageType.DELETE, 0, id.addTo(new Frame.Payload().addBytes(KEY), 2)
+    return c.call(MessageType.DELETE, 0, id.addTo(new Frame.Payload().addBytes(KEY), true)
         .toBytes(), DEADLINE);
   }
 
