@@ -57,17 +57,23 @@ final class ArcReceiver implements Closeable {
     void copied(long epoch, int arcs, long bytes) throws IOException;
   }
 
-  /** The back-end's side: opens, or closes and forgets, its copy of the arc ending at an end. */
+  /** The back-end's side: closes and forgets its copy of the arc ending at an end. */
   @FunctionalInterface
   interface ArcAction {
     void apply(long arcEnd) throws IOException;
+  }
+
+  /** The back-end's side: opens its copy of an arc, with the source's recent-writes table. */
+  @FunctionalInterface
+  interface CopyInstaller {
+    void install(long arcEnd, byte[] recentWrites) throws IOException;
   }
 
   private final String id;
   private final Path dir;
   private final ConnectionPool sources;
   private final java.util.function.LongPredicate held;
-  private final ArcAction install;
+  private final CopyInstaller install;
   private final ArcAction discard;
   /** Arc end to the member each finished copy came from. */
   private final java.util.Map<Long, String> copiedFrom =
@@ -82,7 +88,7 @@ final class ArcReceiver implements Closeable {
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      ArcAction install, ArcAction discard) {
+      CopyInstaller install, ArcAction discard) {
     this.id = id;
     this.dir = dir;
     this.sources = sources;
@@ -222,6 +228,7 @@ final class ArcReceiver implements Closeable {
     long logBytes = answer.nextLong();
     long checkpointBytes = answer.nextLong();
     long lastSequence = answer.nextLong();
+    long recentBytes = answer.nextLong();
     if (lastSequence < headLast) {
       source.send(MessageType.ARC_RELEASE, current.epoch(),
           new Frame.Payload().addLong(snapshot).toBytes());
@@ -230,9 +237,14 @@ final class ArcReceiver implements Closeable {
     }
     Path logPart = target.resolveSibling(target.getFileName() + ".incoming");
     Path checkpointPart = target.resolveSibling(target.getFileName() + ".idx.incoming");
+    Path recentPart = target.resolveSibling(target.getFileName() + ".recent.incoming");
+    byte[] recentWrites;
     try {
       fetch(source, current.epoch(), snapshot, 0, logBytes, logPart);
       fetch(source, current.epoch(), snapshot, 1, checkpointBytes, checkpointPart);
+      fetch(source, current.epoch(), snapshot, 2, recentBytes, recentPart);
+      recentWrites = Files.readAllBytes(recentPart);
+      Files.delete(recentPart);
     } finally {
       source.send(MessageType.ARC_RELEASE, current.epoch(),
           new Frame.Payload().addLong(snapshot).toBytes());
@@ -243,7 +255,7 @@ final class ArcReceiver implements Closeable {
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);
     }
-    install.apply(arcEnd);
+    install.install(arcEnd, recentWrites);
     copiedFrom.put(arcEnd, chain.tail().id());
     LOG.info("backend {}: copied arc {} from {}: {} bytes up to write {}", id, chain.range(),
         chain.tail().id(), logBytes + checkpointBytes, lastSequence);

@@ -33,7 +33,8 @@ final class ArcSource implements Closeable {
   /** The largest piece one ARC_CHUNK returns. */
   static final int MAX_CHUNK_BYTES = 1 << 20;
 
-  private record Held(long arcEnd, String copier, LogSnapshot snapshot) {}
+  /** A snapshot given to a copier, with the arc's recent-writes table as of that moment. */
+  private record Held(long arcEnd, String copier, LogSnapshot snapshot, byte[] recentWrites) {}
 
   private final String who;
   private final Path transferDir;
@@ -66,7 +67,7 @@ final class ArcSource implements Closeable {
 
   /**
    * ARC_SNAPSHOT (arc end, copier id): answers VALUE (snapshot id, log bytes, checkpoint bytes,
-   * last sequence).
+   * last sequence, recent-writes table bytes).
    */
   void snapshot(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs, Member self,
       FrameServer.Replies replies) throws IOException {
@@ -79,6 +80,7 @@ final class ArcSource implements Closeable {
       return;
     }
     LogSnapshot snapshot;
+    byte[] recentWrites;
     long id = ids.incrementAndGet();
     synchronized (arc) { // the copier check and the snapshot see the same chain
       if (!arc.chain().tail().equals(self)
@@ -89,13 +91,14 @@ final class ArcSource implements Closeable {
       }
       snapshot = arc.store().snapshotTo(transferDir.resolve(String.format("arc-%016x-%d.fds",
           arcEnd, id)));
+      recentWrites = arc.recent().encode(arc.recentCoversAll());
     }
-    held.put(id, new Held(arcEnd, copier, snapshot));
+    held.put(id, new Held(arcEnd, copier, snapshot, recentWrites));
     LOG.info("{}: snapshot {} of arc {} for {}: {} bytes up to write {}", who, id,
         arc.chain().range(), copier, snapshot.logBytes(), snapshot.lastSequence());
     replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(id)
         .addLong(snapshot.logBytes()).addLong(snapshot.checkpointBytes())
-        .addLong(snapshot.lastSequence()).toBytes()));
+        .addLong(snapshot.lastSequence()).addLong(recentWrites.length).toBytes()));
   }
 
   /**
@@ -129,7 +132,10 @@ final class ArcSource implements Closeable {
         .toBytes()));
   }
 
-  /** ARC_CHUNK (snapshot id, 0 log / 1 checkpoint, offset, length): answers VALUE (bytes). */
+  /**
+   * ARC_CHUNK (snapshot id, 0 log / 1 checkpoint / 2 recent-writes table, offset, length):
+   * answers VALUE (bytes).
+   */
   void chunk(Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {
     long id = fields.nextLong();
@@ -138,7 +144,7 @@ final class ArcSource implements Closeable {
     long length = fields.nextLong();
     fields.end();
     Held h = held.get(id);
-    if (h == null || (file != 0 && file != 1) || length < 0 || length > MAX_CHUNK_BYTES) {
+    if (h == null || file < 0 || file > 2 || length < 0 || length > MAX_CHUNK_BYTES) {
       replies.send(refused(request, who + ": no snapshot " + id + ", or a bad piece (file "
           + file + ", " + length + " bytes; at most " + MAX_CHUNK_BYTES + ")"));
       return;
@@ -146,12 +152,22 @@ final class ArcSource implements Closeable {
     byte[] bytes;
     try {
       bytes = file == 0 ? h.snapshot().readLog(offset, (int) length)
-          : h.snapshot().readCheckpoint(offset, (int) length);
+          : file == 1 ? h.snapshot().readCheckpoint(offset, (int) length)
+          : slice(h.recentWrites(), offset, (int) length);
     } catch (IllegalArgumentException e) {
       throw new MalformedFrameException("ARC_CHUNK of snapshot " + id + ": " + e.getMessage());
     }
     replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addBytes(bytes)
         .toBytes()));
+  }
+
+  /** Up to {@code length} bytes of {@code bytes} from {@code offset}. */
+  private static byte[] slice(byte[] bytes, long offset, int length) {
+    if (offset < 0 || offset > bytes.length) {
+      throw new IllegalArgumentException("offset " + offset + " of " + bytes.length + " bytes");
+    }
+    return java.util.Arrays.copyOfRange(bytes, (int) offset,
+        (int) Math.min(bytes.length, offset + length));
   }
 
   /** ARC_RELEASE (snapshot id): deletes it; OK even when it is gone already. */

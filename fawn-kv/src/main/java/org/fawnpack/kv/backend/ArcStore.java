@@ -54,6 +54,11 @@ final class ArcStore implements AutoCloseable {
     return recentCoversAll;
   }
 
+  /** Takes the table a copy of this arc came with (see {@link RecentWrites#encode}). */
+  void adoptRecent(byte[] table) {
+    recentCoversAll = recent.load(table);
+  }
+
   /** A write came without its id: a retry this table does not know may have been applied. */
   void recentIncomplete() {
     recentCoversAll = false;

@@ -257,8 +257,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /** Serves the arc ending at {@code arcEnd} from the file the receiver copied. */
-  private synchronized void installCopy(long arcEnd) throws IOException {
+  private synchronized void installCopy(long arcEnd, byte[] recentWrites) throws IOException {
     ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), config);
+    arc.adoptRecent(recentWrites);
     arc.awaitSync();
     arc.copied();
     arcs.put(arcEnd, arc);

@@ -22,7 +22,8 @@ import org.fawnpack.kv.wire.WriteId;
  * A write whose {@link WriteId} the arc applied recently (a client's retry) is not applied
  * again: it is answered as the first try went once that try is committed, and ERROR (try
  * again) while it is still on its way down the chain. A retry it does not know, at a head
- * whose table may lack it (the file came by copy, restart or split), is answered
+ * whose table may lack it (the file came by restart or split, or its copy's source could not
+ * tell), is answered
  * UNKNOWN_OUTCOME and not applied.
  */
 final class HeadWrites {

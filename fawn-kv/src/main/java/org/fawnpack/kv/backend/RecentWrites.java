@@ -41,4 +41,43 @@ final class RecentWrites {
   int size() {
     return applied.size();
   }
+
+  /**
+   * The table as bytes, oldest first, led by {@code coversAll} (whether it saw every write of
+   * the arc): sent with a copy of the arc, so the copier answers retries as this member would.
+   */
+  byte[] encode(boolean coversAll) {
+    java.nio.ByteBuffer out = java.nio.ByteBuffer.allocate(1 + Integer.BYTES
+        + applied.size() * (3 * Long.BYTES + 1));
+    out.put((byte) (coversAll ? 1 : 0)).putInt(applied.size());
+    applied.forEach((id, how) -> out.putLong(id.writer()).putLong(id.request())
+        .putLong(how.sequence()).put((byte) (how.present() ? 1 : 0)));
+    return out.array();
+  }
+
+  /**
+   * Takes the entries of {@code bytes} from {@link #encode}; returns whether that table saw
+   * every write of the arc.
+   *
+   * @throws IllegalArgumentException when the bytes are not such a table
+   */
+  boolean load(byte[] bytes) {
+    java.nio.ByteBuffer in = java.nio.ByteBuffer.wrap(bytes);
+    try {
+      boolean coversAll = in.get() == 1;
+      int count = in.getInt();
+      if (count < 0 || count > CAPACITY || in.remaining() != count * (3 * Long.BYTES + 1)) {
+        throw new IllegalArgumentException("a recent-writes table of " + bytes.length
+            + " bytes claims " + count + " entries");
+      }
+      for (int i = 0; i < count; i++) {
+        WriteId id = new WriteId(in.getLong(), in.getLong());
+        applied.put(id, new Applied(in.getLong(), in.get() == 1));
+      }
+      return coversAll;
+    } catch (java.nio.BufferUnderflowException e) {
+      throw new IllegalArgumentException("a recent-writes table cut short at " + bytes.length
+          + " bytes", e);
+    }
+  }
 }

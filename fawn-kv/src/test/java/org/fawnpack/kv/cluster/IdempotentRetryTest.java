@@ -2,6 +2,7 @@ package org.fawnpack.kv.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -122,6 +123,45 @@ class IdempotentRetryTest {
       assertEquals(MessageType.OK, put(c, "B", new WriteId(55, 2), false).type(),
           "while a first try (or a retry after refusals only) is");
       assertArrayEquals(bytes("B"), kv.get(KEY));
+    }
+  }
+
+  @Test
+  void retryReachingAHeadThatCopiedTheArc_answeredFromTheCopiedTable_notAppliedAgain()
+      throws Exception {
+    Map<String, Long> reported = new java.util.concurrent.ConcurrentHashMap<>();
+    backends.forEach((id, b) -> b.reportCopiesTo((epoch, arcs, bytes) -> reported.put(id,
+        epoch)));
+    WriteId first = new WriteId(66, 1);
+    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+      assertEquals(MessageType.OK, put(c, "A", first, false).type());
+      assertEquals(MessageType.OK, put(c, "B", new WriteId(77, 1), false).type());
+      // The key's head goes; the fourth back-end copies the arc from the tail and serves.
+      Chain chain = ring.chainForKey(KEY);
+      backends.remove(chain.head().id()).close();
+      Ring shrunk = ring.withMembersDown(List.of(chain.head().id()));
+      useRing(shrunk);
+      String copier = shrunk.chainForKey(KEY).nextPending().id();
+      long deadline = System.nanoTime() + DEADLINE.toNanos();
+      while (!shrunk.pending().keySet().stream()
+          .allMatch(id -> reported.getOrDefault(id, -1L) == shrunk.epoch())) {
+        assertTrue(System.nanoTime() < deadline, "copies not reported: " + reported);
+        Thread.sleep(20); // every copier must hold its copies before the ring lets them serve
+      }
+      Ring served = shrunk.withPendingDone(shrunk.pending().keySet());
+      useRing(served);
+      // Then the two members that held the arc from the start go too: the copy is the head.
+      List<String> originals = served.chainForKey(KEY).members().stream()
+          .map(org.fawnpack.kv.ring.Member::id).filter(id -> !id.equals(copier)).toList();
+      for (String id : originals) {
+        backends.remove(id).close();
+      }
+      useRing(served.withMembersDown(originals));
+      assertEquals(copier, ring.chainForKey(KEY).head().id());
+      assertEquals(MessageType.OK, put(c, "A", first, true).type(),
+          "the copy came with the tail's table, so the retry is answered");
+      assertArrayEquals(bytes("B"), kv.get(KEY), "and not applied again over the later put");
     }
   }
 
