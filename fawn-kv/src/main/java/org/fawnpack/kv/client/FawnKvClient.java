@@ -51,20 +51,16 @@ public final class FawnKvClient implements Closeable {
   /** The pause before the first retry; it doubles with each further one. */
   public static final long FIRST_PAUSE_MS = 50;
 
-  private final List<InetSocketAddress> frontEnds;
+  private final FrontEndLink link;
   private final long writer = writerId();
   private final java.util.concurrent.atomic.AtomicLong requests =
       new java.util.concurrent.atomic.AtomicLong();
   private final Duration deadline;
-  private final ClusterSecret secret;
-  private Connection connection; // guarded by this
-  private int current; // guarded by this: the front-end in use, or to try first
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
       ClusterSecret secret) {
-    this.frontEnds = List.copyOf(frontEnds);
+    this.link = new FrontEndLink(frontEnds, deadline, secret);
     this.deadline = deadline;
-    this.secret = secret;
   }
 
   /**
@@ -88,7 +84,7 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException("no front-end given");
     }
     FawnKvClient client = new FawnKvClient(frontEnds, deadline, secret);
-    client.connection();
+    client.link.connection();
     return client;
   }
 
@@ -99,50 +95,6 @@ public final class FawnKvClient implements Closeable {
       id = new java.security.SecureRandom().nextLong();
     } while (id == 0);
     return id;
-  }
-
-  /** The open connection, or one to the next front-end that answers. */
-  private synchronized Connection connection() throws KvException {
-    if (connection != null && !connection.isBroken()) {
-      return connection;
-    }
-    IOException last = null;
-    for (int tried = 0; tried < frontEnds.size(); tried++) {
-      try {
-        connection = Connection.open(frontEnds.get(current), deadline, Backend.MAX_FRAME_BYTES,
-            secret);
-        return connection;
-      } catch (IOException e) {
-        LOG.debug("front-end {} not reachable: {}", frontEnds.get(current), e.getMessage());
-        last = e;
-        current = (current + 1) % frontEnds.size();
-      }
-    }
-    throw new KvException("no front-end of " + frontEnds + " can be reached; the last said: "
-        + last.getMessage(), true);
-  }
-
-  /**
-   * {@link #connection()} for a retry: when no front-end can be reached, the failure is not
-   * "refused" if an earlier try may have taken effect.
-   */
-  private Connection connection(boolean earlierTryMayHaveApplied) throws KvException {
-    try {
-      return connection();
-    } catch (KvException e) {
-      if (earlierTryMayHaveApplied) {
-        throw new KvException(e.getMessage() + " (an earlier try may have taken effect)", false);
-      }
-      throw e;
-    }
-  }
-
-  /** {@code broken} failed: the next request goes to the next front-end. */
-  private synchronized void moveOn(Connection broken) {
-    if (connection == broken) {
-      connection = null;
-      current = (current + 1) % frontEnds.size();
-    }
   }
 
   /** The value stored under {@code key}, or null. */
@@ -222,7 +174,7 @@ public final class FawnKvClient implements Closeable {
       for (boolean may : mayHaveApplied) {
         anyMayHaveApplied |= may;
       }
-      Connection c = connection(anyMayHaveApplied);
+      Connection c = link.connection(anyMayHaveApplied);
       List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
       for (int i : left) {
         replies.add(c.send(type, 0, withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
@@ -264,7 +216,7 @@ public final class FawnKvClient implements Closeable {
         break;
       }
       if (c.isBroken()) {
-        moveOn(c);
+        link.moveOn(c);
       }
       long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
       if (left.isEmpty() || attempt >= MAX_ATTEMPTS
@@ -309,7 +261,7 @@ public final class FawnKvClient implements Closeable {
     String lastProblem = null;
     for (int attempt = 1; ; attempt++) {
       Frame answer = null;
-      Connection c = connection(mayHaveApplied);
+      Connection c = link.connection(mayHaveApplied);
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
         answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
@@ -322,7 +274,7 @@ public final class FawnKvClient implements Closeable {
         lastProblem = MessageType.messageOf(answer);
       } catch (IOException e) {
         if (c.isBroken()) {
-          moveOn(c); // the next try goes to the next front-end
+          link.moveOn(c); // the next try goes to the next front-end
         }
         mayHaveApplied |= !(e instanceof NotSentException);
         lastProblem = e.getMessage();
@@ -393,9 +345,7 @@ public final class FawnKvClient implements Closeable {
   }
 
   @Override
-  public synchronized void close() {
-    if (connection != null) {
-      connection.close();
-    }
+  public void close() {
+    link.close();
   }
 }

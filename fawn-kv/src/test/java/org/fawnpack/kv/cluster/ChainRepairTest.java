@@ -12,18 +12,12 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
-import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Chain;
-import org.fawnpack.kv.ring.Ring;
-import org.fawnpack.kv.ring.RingHash;
-import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -47,56 +41,35 @@ class ChainRepairTest {
   @TempDir
   Path dir;
 
-  private final Map<String, Backend> backends = new HashMap<>();
-  private FrontEnd frontEnd;
-  private Ring ring;
+  private InProcessCluster cluster;
   private Chain chain;
 
   @BeforeEach
   void startChainOfThree() throws IOException {
-    ring = Ring.empty(new RingHash(bytes("chain repair test ring key")), 1, 3);
-    for (int i = 0; i < 3; i++) {
-      Backend b = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
-          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
-      backends.put("b" + i, b);
-      ring = ring.withMember(b.member());
-    }
-    frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0), SECRET);
-    useRing(ring);
-    chain = ring.chainForKey(KEY);
+    cluster = new InProcessCluster(dir, "chain repair test ring key", 3, SECRET);
+    chain = cluster.ring.chainForKey(KEY);
   }
 
   @AfterEach
   void stop() throws IOException {
-    frontEnd.close();
-    for (Backend b : backends.values()) {
-      b.close();
-    }
-  }
-
-  private void useRing(Ring next) throws IOException {
-    ring = next;
-    for (Backend b : backends.values()) {
-      b.useRing(next);
-    }
-    frontEnd.useRing(next);
+    cluster.close();
   }
 
   /** Stops member {@code index} of the key's chain and publishes the epoch with it down. */
   private void failMember(int index, FawnKvClient kv, String writeDuringFailure)
       throws IOException {
     String id = chain.members().get(index).id();
-    backends.remove(id).close();
+    cluster.backends.remove(id).close();
     if (writeDuringFailure != null) {
       KvException e = assertThrows(KvException.class,
           () -> kv.put(KEY, bytes(writeDuringFailure)));
       assertFalse(e.refused(), "applied before the break, so not a definite failure: " + e);
     }
-    useRing(ring.withMembersDown(List.of(id)));
+    cluster.useRing(cluster.ring.withMembersDown(List.of(id)));
   }
 
   private FawnKvClient client() throws IOException {
-    return FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET);
+    return FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET);
   }
 
   @Test
@@ -140,7 +113,7 @@ class ChainRepairTest {
     byte[] before = kv.get(KEY);
     KvException e = assertThrows(KvException.class, () -> kv.put(KEY, bytes("after")));
     assertTrue(e.refused() && e.getMessage().contains("has 2 of 3 members in ring epoch "
-        + ring.epoch()) && e.getMessage().contains("writes refused"), e.getMessage());
+        + cluster.ring.epoch()) && e.getMessage().contains("writes refused"), e.getMessage());
     assertArrayEquals(before, kv.get(KEY), "a refused write changed nothing");
   }
 
@@ -149,14 +122,14 @@ class ChainRepairTest {
     var member = chain.members().get(1);
     try (Connection toMiddle = Connection.open(new InetSocketAddress(member.host(),
         member.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
-      Frame gap = toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(2), DEADLINE);
+      Frame gap = toMiddle.call(MessageType.CHAIN_PUT, cluster.ring.epoch(), chainPut(2), DEADLINE);
       assertEquals(MessageType.BEHIND, gap.type());
       String message = MessageType.messageOf(gap);
       assertTrue(message.contains("write 2") && message.contains("came before 1"), message);
       assertEquals(1, MessageType.nextExpectedOf(gap), "where the sender must resend from");
       // In order it is taken, and goes on down the chain to the tail.
       assertEquals(MessageType.OK,
-          toMiddle.call(MessageType.CHAIN_PUT, ring.epoch(), chainPut(1), DEADLINE).type());
+          toMiddle.call(MessageType.CHAIN_PUT, cluster.ring.epoch(), chainPut(1), DEADLINE).type());
     }
     try (FawnKvClient kv = client()) {
       assertArrayEquals(bytes("sent"), kv.get(KEY));

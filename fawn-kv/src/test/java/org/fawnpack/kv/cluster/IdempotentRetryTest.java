@@ -5,21 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
-import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
-import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
-import org.fawnpack.kv.ring.RingHash;
-import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -45,55 +40,34 @@ class IdempotentRetryTest {
   @TempDir
   Path dir;
 
-  private final Map<String, Backend> backends = new HashMap<>();
-  private FrontEnd frontEnd;
-  private Ring ring;
+  private InProcessCluster cluster;
 
   @BeforeEach
   void startChainOfThree() throws IOException {
-    ring = Ring.empty(new RingHash(bytes("idempotent retry test ring")), 1, 3);
-    for (int i = 0; i < 4; i++) {
-      Backend b = Backend.open("b" + i, new InetSocketAddress("127.0.0." + (i + 1), 0),
-          dir.resolve("b" + i), DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
-      backends.put("b" + i, b);
-      ring = ring.withMember(b.member());
-    }
-    frontEnd = FrontEnd.open("f", new InetSocketAddress("127.0.0.1", 0), SECRET);
-    useRing(ring);
+    cluster = new InProcessCluster(dir, "idempotent retry test ring", 4, SECRET);
   }
 
   @AfterEach
   void stop() throws IOException {
-    frontEnd.close();
-    for (Backend b : backends.values()) {
-      b.close();
-    }
-  }
-
-  private void useRing(Ring next) throws IOException {
-    ring = next;
-    for (Backend b : backends.values()) {
-      b.useRing(next);
-    }
-    frontEnd.useRing(next);
+    cluster.close();
   }
 
   @Test
   void retriedPut_afterALaterPut_notAppliedAgain_atTheHeadAndAtTheNextHead() throws Exception {
     WriteId first = new WriteId(11, 1);
-    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
       assertEquals(MessageType.OK, put(c, "A", first).type());
       assertEquals(MessageType.OK, put(c, "B", new WriteId(22, 1)).type());
       assertEquals(MessageType.OK, put(c, "A", first).type(), "the retry is answered");
       assertArrayEquals(bytes("B"), kv.get(KEY), "and not applied over the later put");
 
-      Chain chain = ring.chainForKey(KEY);
+      Chain chain = cluster.ring.chainForKey(KEY);
       String head = chain.head().id();
-      backends.remove(head).close();
+      cluster.backends.remove(head).close();
       // The chain is short (its replacement has not copied), so it takes no new write; the
       // retry of a committed one is still answered.
-      useRing(ring.withMembersDown(List.of(head)));
+      cluster.useRing(cluster.ring.withMembersDown(List.of(head)));
       assertEquals(MessageType.OK, put(c, "A", first).type(),
           "the next head knows the write from the chain and answers the retry");
       assertEquals(MessageType.REFUSED, put(c, "C", new WriteId(11, 2)).type(),
@@ -105,18 +79,13 @@ class IdempotentRetryTest {
   @Test
   void retryOfAWriteItDoesNotKnow_atAHeadRestartedOnItsFiles_unknownOutcome_notApplied()
       throws Exception {
-    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
       assertEquals(MessageType.OK, put(c, "A", new WriteId(44, 1), false).type());
       // The head stops cleanly and comes back on its files at another port: its table of
       // recent writes starts empty, so it cannot tell which retries it applied before.
-      String head = ring.chainForKey(KEY).head().id();
-      String host = backends.get(head).member().host();
-      backends.remove(head).close();
-      Backend again = Backend.open(head, new InetSocketAddress(host, 0), dir.resolve(head),
-          DatastoreConfig.builder().expectedKeys(64).build(), SECRET);
-      backends.put(head, again);
-      useRing(ring.withAddresses(List.of(again.member())));
+      Backend again = cluster.restart(cluster.ring.chainForKey(KEY).head().id());
+      cluster.useRing(cluster.ring.withAddresses(List.of(again.member())));
       assertEquals(MessageType.UNKNOWN_OUTCOME, put(c, "B", new WriteId(55, 1), true).type(),
           "a retry whose first try it cannot vouch for");
       assertArrayEquals(bytes("A"), kv.get(KEY), "is not applied");
@@ -130,18 +99,18 @@ class IdempotentRetryTest {
   void retryReachingAHeadThatCopiedTheArc_answeredFromTheCopiedTable_notAppliedAgain()
       throws Exception {
     Map<String, Long> reported = new java.util.concurrent.ConcurrentHashMap<>();
-    backends.forEach((id, b) -> b.reportCopiesTo((epoch, arcs, bytes) -> reported.put(id,
+    cluster.backends.forEach((id, b) -> b.reportCopiesTo((epoch, arcs, bytes) -> reported.put(id,
         epoch)));
     WriteId first = new WriteId(66, 1);
-    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
       assertEquals(MessageType.OK, put(c, "A", first, false).type());
       assertEquals(MessageType.OK, put(c, "B", new WriteId(77, 1), false).type());
       // The key's head goes; the fourth back-end copies the arc from the tail and serves.
-      Chain chain = ring.chainForKey(KEY);
-      backends.remove(chain.head().id()).close();
-      Ring shrunk = ring.withMembersDown(List.of(chain.head().id()));
-      useRing(shrunk);
+      Chain chain = cluster.ring.chainForKey(KEY);
+      cluster.backends.remove(chain.head().id()).close();
+      Ring shrunk = cluster.ring.withMembersDown(List.of(chain.head().id()));
+      cluster.useRing(shrunk);
       String copier = shrunk.chainForKey(KEY).nextPending().id();
       long deadline = System.nanoTime() + DEADLINE.toNanos();
       while (!shrunk.pending().keySet().stream()
@@ -150,15 +119,15 @@ class IdempotentRetryTest {
         Thread.sleep(20); // every copier must hold its copies before the ring lets them serve
       }
       Ring served = shrunk.withPendingDone(shrunk.pending().keySet());
-      useRing(served);
+      cluster.useRing(served);
       // Then the two members that held the arc from the start go too: the copy is the head.
       List<String> originals = served.chainForKey(KEY).members().stream()
           .map(org.fawnpack.kv.ring.Member::id).filter(id -> !id.equals(copier)).toList();
       for (String id : originals) {
-        backends.remove(id).close();
+        cluster.backends.remove(id).close();
       }
-      useRing(served.withMembersDown(originals));
-      assertEquals(copier, ring.chainForKey(KEY).head().id());
+      cluster.useRing(served.withMembersDown(originals));
+      assertEquals(copier, cluster.ring.chainForKey(KEY).head().id());
       assertEquals(MessageType.OK, put(c, "A", first, true).type(),
           "the copy came with the tail's table, so the retry is answered");
       assertArrayEquals(bytes("B"), kv.get(KEY), "and not applied again over the later put");
@@ -168,7 +137,7 @@ class IdempotentRetryTest {
   @Test
   void retriedDelete_answersAsItsFirstTrySawTheKey() throws Exception {
     WriteId delete = new WriteId(33, 7);
-    try (Connection c = Connection.open(frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
         SECRET)) {
       assertEquals(MessageType.OK, put(c, "here", new WriteId(33, 6)).type());
       assertEquals(MessageType.OK, delete(c, delete).type(), "the key was there");
