@@ -19,6 +19,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.LogSnapshot;
 import org.fawnpack.kv.wire.Connection;
@@ -33,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * ring names this back-end as copying, once the chain's tail holds every write its head has
  * (ARC_LAST to both), fetches the arc's file from the tail (ARC_SNAPSHOT, then ARC_CHUNK
  * pieces with a few in flight, then ARC_RELEASE), writes it beside its final name, forces it,
- * moves it into place checkpoint first, and hands it to the back-end. When it holds every arc it copies in the
- * current epoch it reports so ({@link CopyReporter}); the coordinator then lets it serve. A
+ * moves it into place checkpoint first, and hands it to the back-end with the tail's
+ * recent-writes table. When it holds every arc it copies in the current epoch it reports so
+ * ({@link CopyReporter}); the coordinator then lets it serve; a joining back-end reports once
+ * the arcs its join froze have settled. A
  * failed copy (the tail went, a link broke) is tried again after {@link #RETRY_MS}, from
  * whichever member is the tail by then. A finished copy whose source is no longer the arc's
  * tail is thrown away and made again from the new tail: the old tail may have taken writes
@@ -292,7 +295,7 @@ final class ArcReceiver implements Closeable {
         + ", its head up to " + headLast + ", after " + QUIET_POLLS * QUIET_POLL_MS + " ms");
   }
 
-  private long lastAt(Ring current, Chain chain, org.fawnpack.kv.ring.Member member)
+  private long lastAt(Ring current, Chain chain, Member member)
       throws IOException {
     Frame reply = sources.to(member).call(MessageType.ARC_LAST, current.epoch(),
         new Frame.Payload().addLong(chain.range().endInclusive())

@@ -39,9 +39,12 @@ import org.slf4j.LoggerFactory;
  * <p>Each epoch of the ring may shrink chains (a member went down); a member whose successor
  * changed resends its sent list to the new one ({@link ChainForwarder}). A member named as
  * copying an arc fetches the tail's file ({@link ArcReceiver}, {@link ArcSource}); once the
- * ring lets it serve, it answers no get of that arc until its predecessor's CHAIN_SYNC. A request routed by
- * another epoch than this back-end's is answered STALE_RING with this back-end's epoch, so the
- * front-end reroutes; a member that is not where the ring says answers REFUSED.
+ * ring lets it serve, it answers no get of that arc until its predecessor's CHAIN_SYNC. A
+ * joined back-end's virtual nodes make each member split its own files ({@link ArcSplits});
+ * an arc the ring no longer has it serve is closed ({@link RetiredArcs}). Puts and deletes at
+ * a head are {@link HeadWrites}'; writes from a predecessor {@link ChainMessages}'. A request
+ * routed by another epoch than this back-end's is answered STALE_RING with this back-end's
+ * epoch, so the front-end reroutes; a member that is not where the ring says answers REFUSED.
  */
 public final class Backend implements Closeable, RingFollower.RingUser {
   private static final Logger LOG = LoggerFactory.getLogger(Backend.class);

@@ -254,13 +254,8 @@ public final class Coordinator implements Closeable {
     }
     if (!moved.isEmpty()) {
       // Restarted on another port (port 0, or a changed setting): same id, host and files.
-      Ring next = ring.withAddresses(moved);
-      if (store.publish(next, current)) {
-        LOG.info("coordinator {}: back-ends {} serve at new ports; published {}", name, moved,
-            next);
-      } else {
-        checkSoon();
-      }
+      publishOrLookAgain(ring.withAddresses(moved), current, "back-ends " + moved
+          + " serve at new ports");
       return;
     }
     List<Member> back = registrations.stream().map(BackendRegistration.Registered::member)
@@ -268,13 +263,8 @@ public final class Coordinator implements Closeable {
     if (!back.isEmpty()) {
       // Down and registered again (restarted, or its network came back): it copies every arc
       // of its old place from the chains before it serves, since its files missed writes.
-      Ring next = ring.withMembersBack(back);
-      if (store.publish(next, current)) {
-        LOG.info("coordinator {}: down back-ends {} registered again; they copy their arcs;"
-            + " published {}", name, back, next);
-      } else {
-        checkSoon();
-      }
+      publishOrLookAgain(ring.withMembersBack(back), current, "down back-ends " + back
+          + " registered again; they copy their arcs");
       return;
     }
     if (!ring.joining().isEmpty()) {
@@ -323,6 +313,7 @@ public final class Coordinator implements Closeable {
     }
   }
 
+  /** Publishes {@code next} over {@code current}, logging {@code why}, or looks again. */
   private void publishOrLookAgain(Ring next, Optional<RingStore.Versioned> current, String why)
       throws IOException {
     if (store.publish(next, current)) {
@@ -349,13 +340,8 @@ public final class Coordinator implements Closeable {
     }
     // All at once: a copier promoted alone could land in the middle of a chain whose tail is
     // still copying, and its predecessor would not have kept the writes it then needs.
-    Ring next = ring.withPendingDone(ring.pending().keySet());
-    if (store.publish(next, current)) {
-      LOG.info("coordinator {}: {} hold their copies; published {}", name,
-          ring.pending().keySet(), next);
-    } else {
-      checkSoon();
-    }
+    publishOrLookAgain(ring.withPendingDone(ring.pending().keySet()), current,
+        ring.pending().keySet() + " hold their copies");
   }
 
   private List<BackendRegistration.Registered> registered() throws IOException {

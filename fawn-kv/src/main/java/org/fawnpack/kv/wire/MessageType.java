@@ -51,8 +51,9 @@ public final class MessageType {
   public static final byte BEHIND = 70;
   /**
    * A retried write whose id the head does not know, after a try whose outcome the client does
-   * not know, at a head that cannot tell whether that try took effect (it holds the arc's file only since a restart, a copy or a split):
-   * not applied now, and the write's outcome is unknown. The client stops retrying it.
+   * not know, at a head that cannot tell whether that try took effect (it holds the arc's file
+   * since a restart or a split, or copied it from a member that could not tell): not applied
+   * now, and the write's outcome is unknown. The client stops retrying it.
    */
   public static final byte UNKNOWN_OUTCOME = 71;
 

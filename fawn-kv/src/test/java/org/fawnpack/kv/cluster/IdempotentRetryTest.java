@@ -55,8 +55,7 @@ class IdempotentRetryTest {
   @Test
   void retriedPut_afterALaterPut_notAppliedAgain_atTheHeadAndAtTheNextHead() throws Exception {
     WriteId first = new WriteId(11, 1);
-    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = raw(); FawnKvClient kv = client()) {
       assertEquals(MessageType.OK, put(c, "A", first).type());
       assertEquals(MessageType.OK, put(c, "B", new WriteId(22, 1)).type());
       assertEquals(MessageType.OK, put(c, "A", first).type(), "the retry is answered");
@@ -79,8 +78,7 @@ class IdempotentRetryTest {
   @Test
   void retryOfAWriteItDoesNotKnow_atAHeadRestartedOnItsFiles_unknownOutcome_notApplied()
       throws Exception {
-    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = raw(); FawnKvClient kv = client()) {
       assertEquals(MessageType.OK, put(c, "A", new WriteId(44, 1), false).type());
       // The head stops cleanly and comes back on its files at another port: its table of
       // recent writes starts empty, so it cannot tell which retries it applied before.
@@ -102,8 +100,7 @@ class IdempotentRetryTest {
     cluster.backends.forEach((id, b) -> b.reportCopiesTo((epoch, arcs, bytes) -> reported.put(id,
         epoch)));
     WriteId first = new WriteId(66, 1);
-    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET); FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
+    try (Connection c = raw(); FawnKvClient kv = client()) {
       assertEquals(MessageType.OK, put(c, "A", first, false).type());
       assertEquals(MessageType.OK, put(c, "B", new WriteId(77, 1), false).type());
       // The key's head goes; the fourth back-end copies the arc from the tail and serves.
@@ -137,14 +134,23 @@ class IdempotentRetryTest {
   @Test
   void retriedDelete_answersAsItsFirstTrySawTheKey() throws Exception {
     WriteId delete = new WriteId(33, 7);
-    try (Connection c = Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
-        SECRET)) {
+    try (Connection c = raw()) {
       assertEquals(MessageType.OK, put(c, "here", new WriteId(33, 6)).type());
       assertEquals(MessageType.OK, delete(c, delete).type(), "the key was there");
       assertEquals(MessageType.OK, delete(c, delete).type(), "the retry says so too");
       assertEquals(MessageType.NOT_FOUND, delete(c, new WriteId(33, 8)).type(),
           "a new delete finds it gone");
     }
+  }
+
+  /** A connection to the front-end for hand-made frames (the write ids are the test's). */
+  private Connection raw() throws IOException {
+    return Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+        SECRET);
+  }
+
+  private FawnKvClient client() throws IOException {
+    return FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET);
   }
 
   /** A retry of the put {@code id} after a try whose outcome is unknown. */
