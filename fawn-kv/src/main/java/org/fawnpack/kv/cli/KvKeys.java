@@ -39,9 +39,15 @@ public final class KvKeys {
       "File holding the cluster secret every node and client proves when it connects; mode"
       + " 600 (a file others can read is refused). ./fawn kv local makes it when missing.");
 
+  public static final ConfigKey<Integer> FRONTEND_CACHE_ENTRIES = ConfigKey.optionalIntKey(
+      "fawn.kv.frontend.cache-entries", 0, 100_000_000,
+      "Most keys each front-end caches (hot keys of its slice, committed values only); 0: no"
+      + " cache. Unset: N log2 N for N live back-ends (the paper's bound for a cache that"
+      + " evens out any skew), following the ring.");
+
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, VNODES,
-      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE);
+      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES);
 
   private KvKeys() {}
 }

@@ -19,6 +19,8 @@ import org.fawnpack.kv.coord.CopyReports;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.frontend.SliceFollower;
+import org.fawnpack.kv.coord.SliceCoordinator;
 
 /**
  * Back-ends and front-ends wired to ZooKeeper the way {@code ./fawn kv} runs them: each with
@@ -105,10 +107,12 @@ final class KvNodes {
     try {
       CuratorFramework zk = session(settings, "frontend");
       parts.add(zk);
-      FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret());
+      FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret(), settings.cacheEntries());
       parts.add(frontEnd);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
+      parts.add(SliceFollower.follow(frontEnd, zk, paths));
+      parts.add(new SliceCoordinator(zk, paths, name).start());
       // A restarted cluster's back-ends get a session timeout to register before they count
       // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),

@@ -16,7 +16,8 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * name, so a typo is an error rather than a default.
  */
 record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnodes, int replicas,
-    int bootstrapBackends, int requestTimeoutMs, Path secretFile, DatastoreConfig datastore) {
+    int bootstrapBackends, int requestTimeoutMs, Path secretFile, DatastoreConfig datastore,
+    long cacheEntries) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -36,7 +37,12 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnode
         KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.read(settings::get), KvKeys.VNODES.read(settings::get),
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
         KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
-        home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store));
+        home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store),
+        cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)));
+  }
+
+  private static long cacheEntries(Integer configured) {
+    return configured == null ? org.fawnpack.kv.frontend.FrontEnd.CACHE_ENTRIES_AUTO : configured;
   }
 
   /** A leading "~/" is the user's home, as a shell would have it. */

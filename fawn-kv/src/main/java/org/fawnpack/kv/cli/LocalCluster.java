@@ -33,6 +33,8 @@ final class LocalCluster implements Closeable {
   private final List<KvNodes.Node<Backend>> backends = new ArrayList<>();
   private final List<KvNodes.Node<FrontEnd>> frontEnds = new ArrayList<>();
 
+  private KvSettings settings;
+
   private LocalCluster(EmbeddedZooKeeper zooKeeper) {
     this.zooKeeper = zooKeeper;
   }
@@ -50,6 +52,7 @@ final class LocalCluster implements Closeable {
       local.put(KvKeys.ZOOKEEPER_QUORUM.name(), cluster.zooKeeper.connectString());
       local.putIfAbsent(KvKeys.BOOTSTRAP_BACKENDS.name(), Integer.toString(backendCount));
       KvSettings s = KvSettings.from(local);
+      cluster.settings = s;
       ClusterSecret.loadOrCreate(s.secretFile());
       for (int f = 0; f < frontEndCount; f++) {
         cluster.frontEnds.add(KvNodes.frontEnd(s, "f" + f,
@@ -95,10 +98,13 @@ final class LocalCluster implements Closeable {
 
   private void awaitFirstRing(Duration wait) throws IOException {
     long deadline = System.nanoTime() + wait.toNanos();
+    // Ready: every node has a ring, and every front-end serves its share of a settled map.
     while (backends.stream().anyMatch(b -> b.get().epoch() < 1)
-        || frontEnds.stream().anyMatch(f -> f.get().epoch() < 1)) {
+        || frontEnds.stream().anyMatch(f -> f.get().epoch() < 1
+            || !servesSettledShare(f.get(), frontEnds.size()))) {
       if (System.nanoTime() > deadline) {
-        throw new IOException("the local cluster had no ring after " + wait.toSeconds() + " s");
+        throw new IOException("the local cluster had no ring and settled slices after "
+            + wait.toSeconds() + " s");
       }
       try {
         Thread.sleep(50);
@@ -109,12 +115,39 @@ final class LocalCluster implements Closeable {
     }
   }
 
+  private static boolean servesSettledShare(FrontEnd f, int frontEnds) {
+    org.fawnpack.kv.slice.SliceMap map = f.sliceMap();
+    return map != null && map.settled() && map.owners().size() == frontEnds;
+  }
+
   String zooKeeperQuorum() {
     return zooKeeper.connectString();
   }
 
   List<InetSocketAddress> frontEndAddresses() {
     return frontEnds.stream().map(f -> f.get().address()).toList();
+  }
+
+  /** The running front-ends, oldest first. */
+  List<FrontEnd> frontEnds() {
+    return frontEnds.stream().map(KvNodes.Node::get).toList();
+  }
+
+  /** Stops front-end {@code name} (its ZooKeeper session closes with it). */
+  void stopFrontEnd(String name) throws IOException {
+    KvNodes.Node<FrontEnd> node = frontEnds.stream()
+        .filter(f -> f.get().endpoint().name().equals(name)).findFirst()
+        .orElseThrow(() -> new IllegalArgumentException("no front-end " + name));
+    frontEnds.remove(node);
+    node.close();
+  }
+
+  /** Starts one more front-end on loopback. */
+  FrontEnd addFrontEnd(String name) throws IOException {
+    KvNodes.Node<FrontEnd> node = KvNodes.frontEnd(settings, name,
+        new InetSocketAddress("127.0.0.1", 0));
+    frontEnds.add(node);
+    return node.get();
   }
 
   @Override

@@ -22,7 +22,7 @@ import org.slf4j.LoggerFactory;
 /**
  * A FAWN-KV client: get, put and delete through a front-end, each with a deadline. Keys are
  * 1 to 65,528 bytes and are stored whole; values up to 16 MiB. Thread-safe: requests from many
- * threads share one pipelined connection.
+ * threads share one pipelined connection per front-end.
  *
  * <pre>{@code
  * try (FawnKvClient kv = FawnKvClient.connect(frontEnd, Duration.ofSeconds(5), secret)) {
@@ -34,8 +34,9 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
- * <p>Given several front-ends, it uses one and moves to the next when that one cannot be
- * reached or its connection breaks. A request that failed on the way (a broken link, an
+ * <p>Each key is sent to the front-end that serves it, by the cluster's slice map, which it
+ * asks of the front-ends it is given (any one is enough) and follows when a front-end answers
+ * WRONG_SLICE. A request that failed on the way (a broken link, an
  * ERROR, a refusal such as a chain short while a member copies) is sent again, up to
  * {@link #MAX_ATTEMPTS} times within its deadline, after a pause that doubles from
  * {@link #FIRST_PAUSE_MS}. Puts and deletes carry a {@link WriteId} (this client's random id
@@ -51,7 +52,9 @@ public final class FawnKvClient implements Closeable {
   /** The pause before the first retry; it doubles with each further one. */
   public static final long FIRST_PAUSE_MS = 50;
 
-  private final FrontEndLink link;
+  private final SliceRoutes routes;
+  /** WRONG_SLICE answers followed per try: a map changes at most this often meanwhile. */
+  private static final int MAX_WRONG_SLICE_HOPS = 3;
   private final long writer = writerId();
   private final java.util.concurrent.atomic.AtomicLong requests =
       new java.util.concurrent.atomic.AtomicLong();
@@ -59,7 +62,7 @@ public final class FawnKvClient implements Closeable {
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
       ClusterSecret secret) {
-    this.link = new FrontEndLink(frontEnds, deadline, secret);
+    this.routes = new SliceRoutes(frontEnds, deadline, secret);
     this.deadline = deadline;
   }
 
@@ -73,8 +76,8 @@ public final class FawnKvClient implements Closeable {
   }
 
   /**
-   * Connects to the first of {@code frontEnds} that answers, proving the cluster's
-   * {@code secret}; every request waits at most {@code deadline}.
+   * Asks the first of {@code frontEnds} that answers for the cluster's slice map, proving the
+   * cluster's {@code secret}; every request waits at most {@code deadline}.
    *
    * @throws KvException (refused) when none can be reached
    */
@@ -84,7 +87,7 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException("no front-end given");
     }
     FawnKvClient client = new FawnKvClient(frontEnds, deadline, secret);
-    client.link.connection();
+    client.routes.refresh();
     return client;
   }
 
@@ -99,12 +102,13 @@ public final class FawnKvClient implements Closeable {
 
   /** The value stored under {@code key}, or null. */
   public byte[] get(byte[] key) throws IOException {
-    return valueOf(call(MessageType.GET, new Frame.Payload().addBytes(checkKey(key))));
+    return valueOf(call(MessageType.GET, key, new Frame.Payload().addBytes(checkKey(key))));
   }
 
   /**
    * The values stored under {@code keys}, in their order (null where absent). The requests go
-   * out together on one connection (pipelined) and each is retried as {@link #get} would.
+   * out together (pipelined on one connection per front-end) and each is retried as
+   * {@link #get} would.
    *
    * @throws KvException naming how many failed and the first failure
    */
@@ -114,7 +118,7 @@ public final class FawnKvClient implements Closeable {
       payloads.add(new Frame.Payload().addBytes(checkKey(key)).toBytes());
     }
     List<byte[]> values = new ArrayList<>(keys.size());
-    for (Frame answer : callAll(MessageType.GET, payloads)) {
+    for (Frame answer : callAll(MessageType.GET, keys, payloads)) {
       values.add(valueOf(answer));
     }
     return values;
@@ -122,7 +126,7 @@ public final class FawnKvClient implements Closeable {
 
   /**
    * Stores {@code values.get(i)} under {@code keys.get(i)} for every i. The writes go out
-   * together on one connection (pipelined); each is retried as {@link #put} would, under its
+   * together (pipelined on one connection per front-end); each is retried as {@link #put} would, under its
    * own write id, so none is applied twice. When some fail, the others still took effect.
    *
    * @throws KvException naming how many failed and the first failure; refused only when no
@@ -138,7 +142,7 @@ public final class FawnKvClient implements Closeable {
       payloads.add(nextWriteId().addTo(new Frame.Payload().addBytes(checkKey(keys.get(i)))
           .addBytes(checkValue(values.get(i)))).toBytes());
     }
-    for (Frame answer : callAll(MessageType.PUT, payloads)) {
+    for (Frame answer : callAll(MessageType.PUT, keys, payloads)) {
       expect(answer, MessageType.OK);
     }
   }
@@ -158,7 +162,8 @@ public final class FawnKvClient implements Closeable {
    * together, in rounds paced as {@link #call}'s tries, until all are answered or the tries or
    * the deadline run out. Throws when any finally failed.
    */
-  private List<Frame> callAll(byte type, List<byte[]> payloads) throws IOException {
+  private List<Frame> callAll(byte type, List<byte[]> keys, List<byte[]> payloads)
+      throws IOException {
     long end = System.nanoTime() + deadline.toNanos();
     boolean write = type != MessageType.GET; // only a write's failed try may have had effect
     Frame[] answers = new Frame[payloads.size()];
@@ -174,9 +179,18 @@ public final class FawnKvClient implements Closeable {
       for (boolean may : mayHaveApplied) {
         anyMayHaveApplied |= may;
       }
-      Connection c = link.connection(anyMayHaveApplied);
+      List<Connection> used = new ArrayList<>(left.size());
       List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
       for (int i : left) {
+        Connection c;
+        try {
+          c = routes.to(keys.get(i), mayHaveApplied[i]);
+        } catch (KvException e) {
+          replies.add(CompletableFuture.failedFuture(e)); // not sent: applied nowhere
+          used.add(null);
+          continue;
+        }
+        used.add(c);
         replies.add(c.send(type, 0, withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
       }
       List<Integer> failed = new ArrayList<>();
@@ -189,6 +203,12 @@ public final class FawnKvClient implements Closeable {
         try {
           long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
           Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
+          if (answer.type() == MessageType.WRONG_SLICE) {
+            routes.wrongSlice(answer); // sent again by the new map in the next round
+            problems[i] = MessageType.messageOf(answer);
+            failed.add(i);
+            continue;
+          }
           if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
               && answer.type() != MessageType.UNKNOWN_OUTCOME) {
             answers[i] = answer;
@@ -203,7 +223,8 @@ public final class FawnKvClient implements Closeable {
         } catch (java.util.concurrent.ExecutionException
             | java.util.concurrent.TimeoutException e) {
           Throwable cause = e.getCause() != null ? e.getCause() : e;
-          mayHaveApplied[i] |= write && !(cause instanceof NotSentException);
+          mayHaveApplied[i] |= write && !(cause instanceof NotSentException)
+              && !(cause instanceof KvException);
           problems[i] = cause.getMessage() != null ? cause.getMessage() : cause.toString();
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
@@ -215,8 +236,10 @@ public final class FawnKvClient implements Closeable {
       if (settled.containsAll(left)) {
         break;
       }
-      if (c.isBroken()) {
-        link.moveOn(c);
+      for (Connection c : used) {
+        if (c != null && c.isBroken()) {
+          routes.broken(c);
+        }
       }
       long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
       if (left.isEmpty() || attempt >= MAX_ATTEMPTS
@@ -235,13 +258,13 @@ public final class FawnKvClient implements Closeable {
 
   /** Stores {@code value} under {@code key}; returns once every member of its chain has it. */
   public void put(byte[] key, byte[] value) throws IOException {
-    expect(call(MessageType.PUT, nextWriteId().addTo(new Frame.Payload()
+    expect(call(MessageType.PUT, key, nextWriteId().addTo(new Frame.Payload()
         .addBytes(checkKey(key)).addBytes(checkValue(value)))), MessageType.OK);
   }
 
   /** Removes {@code key}; whether it was there. */
   public boolean delete(byte[] key) throws IOException {
-    Frame answer = call(MessageType.DELETE, nextWriteId().addTo(new Frame.Payload()
+    Frame answer = call(MessageType.DELETE, key, nextWriteId().addTo(new Frame.Payload()
         .addBytes(checkKey(key))));
     return answer.type() != MessageType.NOT_FOUND && expect(answer, MessageType.OK) != null;
   }
@@ -254,27 +277,35 @@ public final class FawnKvClient implements Closeable {
    * Sends the request until it is answered other than ERROR or REFUSED, or the tries or the
    * deadline run out; then the last answer (an ERROR when a try may have taken effect).
    */
-  private Frame call(byte type, Frame.Payload payload) throws IOException {
+  private Frame call(byte type, byte[] key, Frame.Payload payload) throws IOException {
     byte[] bytes = payload.toBytes();
     long end = System.nanoTime() + deadline.toNanos();
     boolean mayHaveApplied = false; // some try of a write may have taken effect
     String lastProblem = null;
+    int wrongSliceHops = 0;
     for (int attempt = 1; ; attempt++) {
       Frame answer = null;
-      Connection c = link.connection(mayHaveApplied);
+      Connection c = routes.to(key, mayHaveApplied);
       try {
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
         answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
             Duration.ofMillis(left));
+        if (answer.type() == MessageType.WRONG_SLICE && wrongSliceHops < MAX_WRONG_SLICE_HOPS) {
+          routes.wrongSlice(answer); // applied nowhere: straight to the owner, not a try
+          wrongSliceHops++;
+          attempt--;
+          continue;
+        }
         if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
-            && answer.type() != MessageType.UNKNOWN_OUTCOME) {
+            && answer.type() != MessageType.UNKNOWN_OUTCOME
+            && answer.type() != MessageType.WRONG_SLICE) {
           return answer;
         }
         mayHaveApplied |= answer.type() == MessageType.ERROR;
         lastProblem = MessageType.messageOf(answer);
       } catch (IOException e) {
         if (c.isBroken()) {
-          link.moveOn(c); // the next try goes to the next front-end
+          routes.broken(c); // the next try asks for the slice map first
         }
         mayHaveApplied |= !(e instanceof NotSentException);
         lastProblem = e.getMessage();
@@ -346,6 +377,6 @@ public final class FawnKvClient implements Closeable {
 
   @Override
   public void close() {
-    link.close();
+    routes.close();
   }
 }

@@ -5,7 +5,9 @@ package org.fawnpack.kv.coord;
  * {@code ring-key} (the placement key, made once), {@code ring} (the current epoch, changed
  * only by compare-and-set), {@code backends/<id>} (one ephemeral node per live back-end) and
  * {@code coordinator} (the front-ends' leader election) and {@code copied/<id>} (ephemeral: the
- * epoch in which a back-end last held every arc it was copying).
+ * epoch in which a back-end last held every arc it was copying); {@code slices} (which
+ * front-end serves which keys), {@code frontends/<name>} (ephemeral, one per live front-end)
+ * and {@code slice-coordinator} (the election of the one that changes {@code slices}).
  */
 public record ClusterPaths(String cluster) {
 
@@ -55,5 +57,21 @@ public record ClusterPaths(String cluster) {
 
   public String coordinator() {
     return root() + "/coordinator";
+  }
+
+  public String slices() {
+    return root() + "/slices";
+  }
+
+  public String frontEnds() {
+    return root() + "/frontends";
+  }
+
+  public String frontEnd(String name) {
+    return frontEnds() + "/" + name;
+  }
+
+  public String sliceCoordinator() {
+    return root() + "/slice-coordinator";
   }
 }

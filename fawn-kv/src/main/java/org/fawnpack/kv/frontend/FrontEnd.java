@@ -19,6 +19,8 @@ import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.slice.SliceCodec;
+import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -28,48 +30,84 @@ import org.fawnpack.kv.wire.WriteId;
 
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
- * chain, puts and deletes to its head, and relays the answer. Bad keys and values are answered
- * REFUSED here, before they travel, and so is a request to a chain whose members are all down
- * (a short chain's head refuses new writes itself, and answers retries). A back-end
- * on another ring epoch answers STALE_RING; the request is routed again, a bounded number of
- * times, once the rings agree. (The hot-object cache and slices of the ring per front-end
- * come next: docs/fawn-kv.md.)
+ * chain, puts and deletes to its head, and relays the answer. It takes only the keys of its
+ * slice ({@link SliceGate}; others are answered WRONG_SLICE with its slice map), so every
+ * read and write of a key passes one front-end, which caches hot keys' committed values
+ * ({@link HotCache}). Bad keys and values are answered REFUSED here, before they travel, and so
+ * is a request to a chain whose members are all down (a short chain's head refuses new writes
+ * itself, and answers retries). A back-end on another ring epoch answers STALE_RING; the
+ * request is routed again, a bounded number of times, once the rings agree.
  */
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
   /** Reroutes after STALE_RING: a watch delivers a new epoch to every node within this. */
   public static final int STALE_RING_ATTEMPTS = 40;
   public static final long STALE_RING_PAUSE_MS = 50;
+  /** Looks again whether a moving bucket may be served: a handover settles within this. */
+  static final int MOVING_ATTEMPTS = 100;
+  static final long MOVING_PAUSE_MS = 20;
+  /** The cache size that follows the ring: N log2 N entries for N live back-ends. */
+  public static final long CACHE_ENTRIES_AUTO = -1;
 
   private final String name;
-  private final ScheduledExecutorService reroutes;
+  private final ScheduledExecutorService timer;
   private final AtomicLong staleRingAnswers = new AtomicLong();
   private final FrameServer server;
   private final ConnectionPool backends;
+  private final HotCache cache;
+  private final long cacheEntries;
+  final SliceGate gate;
   private volatile Ring ring;
   private final FrontEndMetrics metrics;
   private Closeable published = () -> { };
 
-  private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret)
+  private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret, long cacheEntries)
       throws IOException {
+    if (cacheEntries < CACHE_ENTRIES_AUTO) {
+      throw new IllegalArgumentException("cache entries are -1 (N log N) or at least 0: "
+          + cacheEntries);
+    }
     this.name = name;
-    this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers);
-    this.reroutes = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-reroute-" + name);
+    this.cacheEntries = cacheEntries;
+    this.cache = new HotCache(Math.max(0, cacheEntries));
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-frontend-timer-" + name);
       t.setDaemon(true);
       return t;
     });
+    this.gate = new SliceGate(name, cache, timer);
+    this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers, cache, gate);
     this.backends = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
     this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES, secret,
         this::handle);
   }
 
   /**
+   * The only front-end of its cluster: it serves every key, with a cache of N log N entries.
    * Listens on {@code bind} (port 0: any) at once, for clients that prove {@code secret};
    * routes once it has a ring.
    */
   public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret)
       throws IOException {
-    FrontEnd frontEnd = new FrontEnd(name, bind, secret);
+    FrontEnd frontEnd = start(name, bind, secret, CACHE_ENTRIES_AUTO);
+    frontEnd.gate.apply(SliceMap.first(new java.security.SecureRandom().nextLong(),
+        java.util.List.of(frontEnd.endpoint())));
+    frontEnd.gate.open();
+    return frontEnd;
+  }
+
+  /**
+   * One of several front-ends: it serves the slices ZooKeeper gives it ({@link SliceFollower})
+   * and takes no request before it has its first slice map; {@code cacheEntries}: at most so
+   * many cached keys, 0 for none, {@link #CACHE_ENTRIES_AUTO} for N log N.
+   */
+  public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret,
+      long cacheEntries) throws IOException {
+    return start(name, bind, secret, cacheEntries);
+  }
+
+  private static FrontEnd start(String name, InetSocketAddress bind, ClusterSecret secret,
+      long cacheEntries) throws IOException {
+    FrontEnd frontEnd = new FrontEnd(name, bind, secret, cacheEntries);
     frontEnd.server.start();
     frontEnd.published = org.fawnpack.kv.metrics.Jmx.register("FrontEnd-" + name,
         frontEnd.metrics);
@@ -80,12 +118,36 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return server.address();
   }
 
+  /** Its name and where clients reach it, as slice maps name it. */
+  public SliceMap.Endpoint endpoint() {
+    InetSocketAddress at = address();
+    String host = at.getHostString();
+    if (at.getAddress() != null && at.getAddress().isAnyLocalAddress()) {
+      try { // listening on every interface: clients reach it by the host's name
+        host = java.net.InetAddress.getLocalHost().getCanonicalHostName();
+      } catch (java.net.UnknownHostException e) {
+        throw new IllegalStateException("front-end " + name + " listens on every interface but"
+            + " its host has no name to give clients: " + e.getMessage(), e);
+      }
+    }
+    return new SliceMap.Endpoint(name, host, at.getPort());
+  }
+
   /** Routes by {@code next} from now on; an epoch not newer than the current one is ignored. */
   @Override
   public synchronized void useRing(Ring next) {
     if (ring == null || next.epoch() > ring.epoch()) {
       ring = next;
+      if (cacheEntries == CACHE_ENTRIES_AUTO) {
+        cache.resize(autoCacheEntries(next));
+      }
     }
+  }
+
+  /** The paper's bound for a cache that evens out load: N log2 N entries, at least N. */
+  static long autoCacheEntries(Ring ring) {
+    long n = ring.members().stream().filter(m -> !ring.isDown(m.id())).count();
+    return n <= 1 ? n : Math.max(n, (long) Math.ceil(n * Math.log(n) / Math.log(2)));
   }
 
   /** How many STALE_RING answers back-ends have given this front-end since it started. */
@@ -99,17 +161,29 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return current == null ? -1 : current.epoch();
   }
 
+  /** Its slice map, or null before the first. */
+  public SliceMap sliceMap() {
+    return gate.map();
+  }
+
   private void handle(Frame request, FrameServer.Replies clientReplies) throws IOException {
     FrameServer.Replies replies = metrics.counting(request, clientReplies);
+    byte type = request.type();
+    if (type == MessageType.SLICES) {
+      request.fields().end();
+      SliceMap map = gate.map();
+      replies.send(map == null ? refused(request, "front-end " + name + " has no slice map yet")
+          : reply(request, MessageType.SLICE_MAP, SliceCodec.encode(map)));
+      return;
+    }
     Ring current = ring;
     if (current == null) {
       replies.send(refused(request, "frontend " + name + " has no ring yet"));
       return;
     }
-    byte type = request.type();
     if (type != MessageType.GET && type != MessageType.PUT && type != MessageType.DELETE) {
-      replies.send(refused(request, "frontend " + name + " serves GET, PUT and DELETE, not "
-          + MessageType.name(type)));
+      replies.send(refused(request, "frontend " + name + " serves GET, PUT, DELETE and SLICES,"
+          + " not " + MessageType.name(type)));
       return;
     }
     Frame.Fields fields = request.fields();
@@ -129,7 +203,56 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       fields.nextLong(); // whether an earlier try may have taken effect
     }
     fields.end();
-    route(request, key, replies, 1);
+    admit(request, key, replies, 1);
+  }
+
+  /** Serves the request if its key is in this front-end's slice now; else says who does. */
+  private void admit(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
+    SliceGate.Decision d = gate.admit(key, request, replies);
+    switch (d.verdict()) {
+      case SERVE -> serve(request, key, d.admission());
+      case WRONG_SLICE -> replies.send(wrongSlice(request, d.reason(), d.map()));
+      case NOT_READY -> replies.send(refused(request, d.reason()));
+      case MOVING -> {
+        if (attempt < MOVING_ATTEMPTS && !timer.isShutdown()) {
+          timer.schedule(() -> admit(request, key, replies, attempt + 1), MOVING_PAUSE_MS,
+              TimeUnit.MILLISECONDS);
+        } else {
+          replies.send(refused(request, d.reason() + ", still after " + attempt + " looks"));
+        }
+      }
+      default -> throw new IllegalStateException("unknown verdict " + d.verdict());
+    }
+  }
+
+  private static Frame wrongSlice(Frame request, String why, SliceMap map) {
+    return reply(request, MessageType.WRONG_SLICE, new Frame.Payload()
+        .addBytes(why.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .addBytes(SliceCodec.encode(map)).toBytes());
+  }
+
+  /** A get from the cache or the tail (whose answer may fill it); a write past the cache. */
+  private void serve(Frame request, byte[] key, SliceGate.Admission admission) {
+    if (request.type() == MessageType.GET) {
+      HotCache.Entry hit = gate.cached(key);
+      if (hit != null) {
+        admission.send(reply(request, hit.type(), hit.payload()));
+        return;
+      }
+      long stamp = cache.stampBeforeGet(key);
+      route(request, key, answer -> {
+        if (answer.type() == MessageType.VALUE || answer.type() == MessageType.NOT_FOUND) {
+          gate.answered(key, stamp, new HotCache.Entry(answer.type(), answer.payload()));
+        }
+        admission.send(answer);
+      }, 1);
+    } else {
+      cache.writeStarting(key);
+      route(request, key, answer -> {
+        cache.writeEnded(key); // whatever the outcome: a failed write may still land
+        admission.send(answer);
+      }, 1);
+    }
   }
 
   private void route(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
@@ -161,8 +284,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
             return;
           }
           staleRingAnswers.incrementAndGet();
-          if (attempt < STALE_RING_ATTEMPTS && !reroutes.isShutdown()) {
-            reroutes.schedule(() -> route(request, key, replies, attempt + 1),
+          if (attempt < STALE_RING_ATTEMPTS && !timer.isShutdown()) {
+            timer.schedule(() -> route(request, key, replies, attempt + 1),
                 STALE_RING_PAUSE_MS, TimeUnit.MILLISECONDS);
           } else {
             replies.send(refused(request, "frontend " + name + " routes by ring epoch "
@@ -176,7 +299,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   public void close() throws IOException {
     published.close();
     server.close();
-    reroutes.shutdownNow();
+    timer.shutdownNow();
     backends.close();
   }
 }

@@ -16,11 +16,17 @@ final class FrontEndMetrics implements FrontEndMetricsMXBean {
   private final LongAdder deletes = new LongAdder();
   private final LongAdder refused = new LongAdder();
   private final LongAdder errors = new LongAdder();
+  private final LongAdder wrongSlice = new LongAdder();
+  private final HotCache cache;
+  private final SliceGate gate;
 
-  FrontEndMetrics(String name, LongSupplier epoch, LongSupplier staleRingAnswers) {
+  FrontEndMetrics(String name, LongSupplier epoch, LongSupplier staleRingAnswers,
+      HotCache cache, SliceGate gate) {
     this.name = name;
     this.epoch = epoch;
     this.staleRingAnswers = staleRingAnswers;
+    this.cache = cache;
+    this.gate = gate;
   }
 
   /** Counts {@code request} and, through the replies returned, how it is answered. */
@@ -36,6 +42,8 @@ final class FrontEndMetrics implements FrontEndMetricsMXBean {
         refused.increment();
       } else if (answer.type() == MessageType.ERROR) {
         errors.increment();
+      } else if (answer.type() == MessageType.WRONG_SLICE) {
+        wrongSlice.increment();
       }
       replies.send(answer);
     };
@@ -79,5 +87,36 @@ final class FrontEndMetrics implements FrontEndMetricsMXBean {
   @Override
   public long getStaleRingAnswers() {
     return staleRingAnswers.getAsLong();
+  }
+
+  @Override
+  public long getWrongSliceAnswers() {
+    return wrongSlice.sum();
+  }
+
+  @Override
+  public long getSliceEpoch() {
+    org.fawnpack.kv.slice.SliceMap map = gate.map();
+    return map == null ? -1 : map.epoch();
+  }
+
+  @Override
+  public long getCacheHits() {
+    return cache.hits();
+  }
+
+  @Override
+  public long getCacheMisses() {
+    return cache.misses();
+  }
+
+  @Override
+  public long getCacheEntries() {
+    return cache.size();
+  }
+
+  @Override
+  public long getCacheCapacity() {
+    return cache.maximum();
   }
 }

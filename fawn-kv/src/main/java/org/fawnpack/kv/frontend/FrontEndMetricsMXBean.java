@@ -24,4 +24,22 @@ public interface FrontEndMetricsMXBean {
 
   /** STALE_RING answers from back-ends (each rerouted). */
   long getStaleRingAnswers();
+
+  /** WRONG_SLICE answers: keys another front-end serves. */
+  long getWrongSliceAnswers();
+
+  /** The slice epoch it serves by (-1 before its first slice map). */
+  long getSliceEpoch();
+
+  /** Gets answered from its cache. */
+  long getCacheHits();
+
+  /** Gets of its slice's keys sent to a tail. */
+  long getCacheMisses();
+
+  /** Keys cached now (an estimate). */
+  long getCacheEntries();
+
+  /** The most keys it caches. */
+  long getCacheCapacity();
 }

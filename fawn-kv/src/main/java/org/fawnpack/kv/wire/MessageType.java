@@ -32,6 +32,8 @@ public final class MessageType {
    * no write is on its way down the chain.
    */
   public static final byte ARC_LAST = 11;
+  /** A client asks a front-end which front-end serves which keys: answered SLICE_MAP. */
+  public static final byte SLICES = 12;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -56,6 +58,13 @@ public final class MessageType {
    * now, and the write's outcome is unknown. The client stops retrying it.
    */
   public static final byte UNKNOWN_OUTCOME = 71;
+  /** A front-end's slice map ({@code SliceCodec}'s text) as the payload. */
+  public static final byte SLICE_MAP = 72;
+  /**
+   * The key is served by another front-end; not applied. Payload: a message, then the
+   * answering front-end's slice map, by which the client sends it again.
+   */
+  public static final byte WRONG_SLICE = 73;
 
   private MessageType() {}
 
@@ -72,6 +81,7 @@ public final class MessageType {
       case CHAIN_SYNC -> "CHAIN_SYNC";
       case STATS -> "STATS";
       case ARC_LAST -> "ARC_LAST";
+      case SLICES -> "SLICES";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";
@@ -80,6 +90,8 @@ public final class MessageType {
       case STALE_RING -> "STALE_RING";
       case BEHIND -> "BEHIND";
       case UNKNOWN_OUTCOME -> "UNKNOWN_OUTCOME";
+      case SLICE_MAP -> "SLICE_MAP";
+      case WRONG_SLICE -> "WRONG_SLICE";
       default -> "type " + (type & 0xff);
     };
   }

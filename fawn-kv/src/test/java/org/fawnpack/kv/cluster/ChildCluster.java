@@ -25,7 +25,9 @@ import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.coord.SliceCoordinator;
 import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -101,15 +103,30 @@ final class ChildCluster implements Closeable {
       open.add(zk);
       assertTrue(zk.blockUntilConnected(30, TimeUnit.SECONDS), "ZooKeeper unreachable");
       ringStore = new RingStore(zk, PATHS);
-      frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret);
+      // A front-end as ./fawn kv frontend makes one: it serves its slice, with a cache.
+      frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret,
+          FrontEnd.CACHE_ENTRIES_AUTO);
       open.add(frontEnd);
       open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
+      open.add(SliceFollower.follow(frontEnd, zk, PATHS));
+      open.add(new SliceCoordinator(zk, PATHS, "f0").start());
       coordinator = newCoordinator();
       awaitEpochAbove(0);
       awaitBackendsOnTheRing();
+      awaitSlices();
     } catch (Exception | Error e) {
       close();
       throw e;
+    }
+  }
+
+  /** Waits until the front-end serves by a settled slice map. */
+  private void awaitSlices() throws InterruptedException {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (frontEnd.sliceMap() == null || !frontEnd.sliceMap().settled()) {
+      assertTrue(System.nanoTime() < deadline, "the front-end had no settled slice map within "
+          + WAIT.toSeconds() + " s: " + frontEnd.sliceMap());
+      Thread.sleep(20);
     }
   }
 

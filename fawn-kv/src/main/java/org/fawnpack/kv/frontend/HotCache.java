@@ -1,0 +1,152 @@
+package org.fawnpack.kv.frontend;
+
+import com.github.benmanes.caffeine.cache.Cache;
+import com.github.benmanes.caffeine.cache.Caffeine;
+import java.util.Arrays;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+
+/**
+ * A front-end's cache of hot keys' committed values (Caffeine's W-TinyLFU), filled only from
+ * tails' answers to gets. A cached value must never be older than one a client has already
+ * been shown, so every event on a key's stripe (a write starting or ending, a get answered)
+ * bumps the stripe's counter, and a get's answer is cached only if nothing happened on its
+ * stripe between sending the get and taking the answer, and no write was on its way. An answer
+ * that differs from the value cached meanwhile drops the key: the two reads overlapped a
+ * change the front-end did not see pass (a write whose outcome was unknown, landing late).
+ * Writes drop their key when they start and again when they end.
+ */
+final class HotCache {
+  /** Stripes of the guard: more means fewer fills lost to unrelated keys' traffic. */
+  static final int STRIPES = 4096;
+
+  /** A cached answer as the tail gave it: VALUE with its payload, or NOT_FOUND. */
+  record Entry(byte type, byte[] payload) {}
+
+  private record Key(byte[] bytes, int hash) {
+    Key(byte[] bytes) {
+      this(bytes, Arrays.hashCode(bytes));
+    }
+
+    @Override
+    public boolean equals(Object o) {
+      return o instanceof Key k && k.hash == hash && Arrays.equals(k.bytes, bytes);
+    }
+
+    @Override
+    public int hashCode() {
+      return hash;
+    }
+  }
+
+  /** Guarded by itself. */
+  private static final class Stripe {
+    long events;
+    int writesOnTheirWay;
+  }
+
+  private final Cache<Key, Entry> cache;
+  private final Stripe[] stripes = new Stripe[STRIPES];
+  private final AtomicLong hits = new AtomicLong();
+  private final AtomicLong misses = new AtomicLong();
+
+  /** A cache of at most {@code entries} keys; 0: nothing is cached. */
+  HotCache(long entries) {
+    if (entries < 0) {
+      throw new IllegalArgumentException("cache entries must not be negative: " + entries);
+    }
+    // Evictions run on the caller's thread: no pool thread, and the bound holds at once.
+    this.cache = Caffeine.newBuilder().maximumSize(entries).executor(Runnable::run).build();
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new Stripe();
+    }
+  }
+
+  /** The cached answer for {@code key}, or null (counted as a hit or a miss). */
+  Entry lookup(byte[] key) {
+    Entry e = cache.getIfPresent(new Key(key));
+    (e == null ? misses : hits).incrementAndGet();
+    return e;
+  }
+
+  /** Taken as a get leaves for the tail; -1 when a write to the stripe is on its way. */
+  long stampBeforeGet(byte[] key) {
+    Stripe s = stripeOf(key);
+    synchronized (s) {
+      return s.writesOnTheirWay > 0 ? -1 : s.events;
+    }
+  }
+
+  /** The tail answered {@code answer} to a get sent at {@code stamp}; call before relaying. */
+  void answered(byte[] key, long stamp, Entry answer, boolean mayCache) {
+    Key k = new Key(key);
+    Stripe s = stripeOf(key);
+    synchronized (s) {
+      Entry cached = cache.getIfPresent(k);
+      if (cached != null && !sameAnswer(cached, answer)) {
+        cache.invalidate(k);
+      } else if (cached == null && mayCache && stamp == s.events && maximum() > 0 && s.writesOnTheirWay == 0) {
+        cache.put(k, answer);
+      }
+      s.events++;
+    }
+  }
+
+  /** A put or delete of {@code key} is about to be forwarded. */
+  void writeStarting(byte[] key) {
+    Stripe s = stripeOf(key);
+    synchronized (s) {
+      s.writesOnTheirWay++;
+      s.events++;
+      cache.invalidate(new Key(key));
+    }
+  }
+
+  /** A write of {@code key} was answered or failed (its outcome may be unknown). */
+  void writeEnded(byte[] key) {
+    Stripe s = stripeOf(key);
+    synchronized (s) {
+      s.writesOnTheirWay--;
+      s.events++;
+      cache.invalidate(new Key(key));
+    }
+  }
+
+  /** Drops every key {@code keep} says no. */
+  void retainOnly(Predicate<byte[]> keep) {
+    cache.asMap().keySet().removeIf(k -> !keep.test(k.bytes()));
+  }
+
+  void clear() {
+    cache.invalidateAll();
+  }
+
+  /** Holds at most {@code entries} keys from now on. */
+  void resize(long entries) {
+    cache.policy().eviction().ifPresent(e -> e.setMaximum(entries));
+  }
+
+  long maximum() {
+    return cache.policy().eviction().map(e -> e.getMaximum()).orElse(0L);
+  }
+
+  long size() {
+    return cache.estimatedSize();
+  }
+
+  long hits() {
+    return hits.get();
+  }
+
+  long misses() {
+    return misses.get();
+  }
+
+  private Stripe stripeOf(byte[] key) {
+    return stripes[Math.floorMod(Arrays.hashCode(key) * 0x9e3779b9, STRIPES)];
+  }
+
+  private static boolean sameAnswer(Entry a, Entry b) {
+    return a.type() == b.type() && Arrays.equals(a.payload(), b.payload());
+  }
+}

@@ -1,0 +1,145 @@
+package org.fawnpack.kv.frontend;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.fawnpack.kv.wire.MessageType;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cache's rule against a model: one key, a tail whose value only grows in version, writes
+ * through the front-end, writes that pass it by (a write whose outcome was unknown, landing
+ * later) and gets whose answers come back in any order. The oracle is real-time order: a read
+ * that starts after another read ended never sees an older version, and one that starts after
+ * a write through the front-end was answered sees at least that write.
+ */
+class HotCacheTest {
+  private static final byte[] KEY = "hot".getBytes(StandardCharsets.UTF_8);
+
+  private static HotCache.Entry value(int version) {
+    return new HotCache.Entry(MessageType.VALUE, new byte[] {(byte) version});
+  }
+
+  @Test
+  void answer_onAQuietStripe_isCachedAndServed() {
+    HotCache cache = new HotCache(10);
+    long stamp = cache.stampBeforeGet(KEY);
+    cache.answered(KEY, stamp, value(1), true);
+    assertArrayEquals(value(1).payload(), cache.lookup(KEY).payload());
+    assertEquals(1, cache.hits());
+  }
+
+  @Test
+  void answer_afterAWriteStartedOrWhileOneIsOnItsWay_isNotCached() {
+    HotCache cache = new HotCache(10);
+    long stamp = cache.stampBeforeGet(KEY);
+    cache.writeStarting(KEY);
+    cache.writeEnded(KEY);
+    cache.answered(KEY, stamp, value(1), true);
+    assertNull(cache.lookup(KEY));
+    cache.writeStarting(KEY);
+    assertEquals(-1, cache.stampBeforeGet(KEY));
+    cache.answered(KEY, -1, value(2), true);
+    assertNull(cache.lookup(KEY));
+  }
+
+  @Test
+  void overlappingGets_withDifferentAnswers_dropTheKey_withEqualAnswersKeepIt() {
+    HotCache cache = new HotCache(10);
+    long first = cache.stampBeforeGet(KEY);
+    long second = cache.stampBeforeGet(KEY);
+    cache.answered(KEY, first, value(1), true);
+    cache.answered(KEY, second, value(1), true);
+    assertNotNull(cache.lookup(KEY));
+    long third = cache.stampBeforeGet(KEY);
+    cache.answered(KEY, third, value(2), true); // a change passed the front-end by
+    assertNull(cache.lookup(KEY));
+  }
+
+  @Test
+  void noCapacity_orNotServed_cachesNothing() {
+    HotCache none = new HotCache(0);
+    none.answered(KEY, none.stampBeforeGet(KEY), value(1), true);
+    assertNull(none.lookup(KEY));
+    HotCache some = new HotCache(10);
+    some.answered(KEY, some.stampBeforeGet(KEY), value(1), false);
+    assertNull(some.lookup(KEY));
+  }
+
+  /** A get on its way: when it was sent, the stamp, and the version the tail answered. */
+  private static final class Get {
+    final long sentAt;
+    final long stamp;
+    Integer answer; // set once the tail answered
+    int floor; // the least version a correct answer may have, from real-time order
+
+    Get(long sentAt, long stamp, int floor) {
+      this.sentAt = sentAt;
+      this.stamp = stamp;
+      this.floor = floor;
+    }
+  }
+
+  @Test
+  void randomInterleavings_neverServeAValueOlderThanOneAlreadyShownOrWritten() {
+    for (int seed = 0; seed < 300; seed++) {
+      runModel(new Random(seed), seed);
+    }
+  }
+
+  private static void runModel(Random random, int seed) {
+    HotCache cache = new HotCache(random.nextBoolean() ? 1 : 10);
+    int tail = 0; // the tail's version
+    int shown = 0; // the newest version any finished read or answered write showed
+    List<Get> gets = new ArrayList<>();
+    int writesOnTheirWay = 0;
+    List<Integer> writeVersions = new ArrayList<>(); // applied at the tail, not yet answered
+    for (long now = 0; now < 400; now++) {
+      int dice = random.nextInt(100);
+      if (dice < 30) { // a client's get
+        HotCache.Entry hit = cache.lookup(KEY);
+        if (hit != null) {
+          int v = hit.payload()[0];
+          assertTrue(v >= shown, "seed " + seed + " at " + now + ": cache served version " + v
+              + " after version " + shown + " was shown");
+          shown = v;
+        } else {
+          gets.add(new Get(now, cache.stampBeforeGet(KEY), shown));
+        }
+      } else if (dice < 50 && !gets.isEmpty()) { // the tail answers some get now
+        Get g = gets.get(random.nextInt(gets.size()));
+        if (g.answer == null) {
+          g.answer = tail;
+        }
+      } else if (dice < 70 && !gets.isEmpty()) { // an answered get reaches the front-end
+        Get g = gets.get(random.nextInt(gets.size()));
+        if (g.answer != null) {
+          gets.remove(g);
+          assertTrue(g.answer >= g.floor, "model error: the tail went back");
+          cache.answered(KEY, g.stamp, value(g.answer), true);
+          shown = Math.max(shown, g.answer);
+        }
+      } else if (dice < 78 && writesOnTheirWay < 3) { // a write through the front-end starts
+        cache.writeStarting(KEY);
+        writesOnTheirWay++;
+        tail++;
+        writeVersions.add(tail); // applied at the tail before its answer comes back
+      } else if (dice < 86 && writesOnTheirWay > 0) { // its answer passes the front-end
+        cache.writeEnded(KEY);
+        writesOnTheirWay--;
+        shown = Math.max(shown, writeVersions.remove(0));
+      } else if (dice < 90) { // a write whose outcome was unknown lands at the tail now
+        tail++;
+      } else if (dice < 93) {
+        cache.retainOnly(k -> random.nextBoolean());
+      }
+    }
+  }
+}
