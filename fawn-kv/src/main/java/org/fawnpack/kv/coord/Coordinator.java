@@ -9,14 +9,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.apache.zookeeper.KeeperException;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -47,14 +42,9 @@ public final class Coordinator implements Closeable {
   private final int bootstrapBackends;
   private final int vnodes;
   private final int replicas;
-  private final LeaderLatch latch;
+  private final LeaderLoop loop;
   private final CuratorCache registrations;
   private final CuratorCache copyReports;
-  /** After a failed check (ZooKeeper unreachable, say), the next try: none may be lost. */
-  private static final long RETRY_AFTER_FAILURE_MS = 1_000;
-
-  /** One thread: checks never overlap and never block Curator's event thread. */
-  private final ScheduledExecutorService checks;
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
   private final Duration grace;
@@ -94,30 +84,14 @@ public final class Coordinator implements Closeable {
     this.bootstrapBackends = bootstrapBackends;
     this.vnodes = vnodes;
     this.replicas = replicas;
-    this.latch = new LeaderLatch(zk, paths.coordinator(), name);
+    this.loop = new LeaderLoop(zk, paths.coordinator(), name, "coordinator " + name,
+        this::check);
     this.registrations = CuratorCache.build(zk, paths.backends());
     this.copyReports = CuratorCache.build(zk, paths.copies());
     this.stops = new CleanStops(zk, paths);
-    this.checks = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-coordinator-" + name);
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   public Coordinator start() throws IOException {
-    latch.addListener(new LeaderLatchListener() {
-      @Override
-      public void isLeader() {
-        LOG.info("coordinator {} leads", name);
-        checkSoon();
-      }
-
-      @Override
-      public void notLeader() {
-        LOG.info("coordinator {} no longer leads", name);
-      }
-    });
     startedNanos = System.nanoTime();
     registrations.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> {
@@ -128,44 +102,21 @@ public final class Coordinator implements Closeable {
         }).build());
     copyReports.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
-    try {
-      latch.start();
-    } catch (Exception e) {
-      throw new IOException("coordinator " + name + " cannot join the election: " + e, e);
-    }
+    loop.start();
     registrations.start();
     copyReports.start();
     return this;
   }
 
   public boolean isLeader() {
-    return latch.hasLeadership();
+    return loop.isLeader();
   }
 
   private void checkSoon() {
-    if (!checks.isShutdown()) {
-      checks.execute(this::checkSafely);
-    }
-  }
-
-  private void checkSafely() {
-    try {
-      check();
-    } catch (IOException | RuntimeException e) {
-      // Only the leader repairs the ring, so a check must not be dropped: events alone would
-      // not bring it back (a back-end's departure fires once).
-      LOG.error("coordinator {}: ring check failed; trying again in {} ms", name,
-          RETRY_AFTER_FAILURE_MS, e);
-      if (!checks.isShutdown()) {
-        checks.schedule(this::checkSafely, RETRY_AFTER_FAILURE_MS, TimeUnit.MILLISECONDS);
-      }
-    }
+    loop.soon();
   }
 
   private void check() throws IOException {
-    if (!latch.hasLeadership()) {
-      return;
-    }
     RingHash hash = store.ringHash();
     Optional<RingStore.Versioned> current = store.read(hash);
     List<BackendRegistration.Registered> registrations = registered();
@@ -222,7 +173,7 @@ public final class Coordinator implements Closeable {
           if (leftMs > 0) {
             awaited.add(m.id());
             if (stops.firstWait(m.id())) { // one look when its grace ends, not one per check
-              checks.schedule(this::checkSafely, leftMs, TimeUnit.MILLISECONDS);
+              loop.after(leftMs);
             }
             continue;
           }
@@ -236,7 +187,7 @@ public final class Coordinator implements Closeable {
       graceCheckScheduled = true;
       LOG.info("coordinator {}: waiting up to {} ms for back-ends {} to register before marking"
           + " them down", name, graceLeftMs, awaited);
-      checks.schedule(this::checkSafely, graceLeftMs, TimeUnit.MILLISECONDS);
+      loop.after(graceLeftMs);
     }
     if (!gone.isEmpty()) {
       // Its session ended: it is dead or cut off. Its chains shrink to the members that have
@@ -372,12 +323,12 @@ public final class Coordinator implements Closeable {
   /** Leaves the election (another front-end's coordinator takes over); closing twice is fine. */
   @Override
   public synchronized void close() throws IOException {
-    if (checks.isShutdown()) {
+    if (loop.isClosed()) {
       return;
     }
-    checks.shutdownNow();
+    loop.close();
     registrations.close();
     copyReports.close();
-    latch.close();
   }
+
 }

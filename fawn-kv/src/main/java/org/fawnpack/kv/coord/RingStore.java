@@ -4,13 +4,10 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.security.SecureRandom;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
 import org.slf4j.Logger;
@@ -59,16 +56,8 @@ public final class RingStore {
 
   /** The current epoch, or empty before the coordinator made the first. */
   public Optional<Versioned> read(RingHash hash) throws IOException {
-    try {
-      Stat stat = new Stat();
-      byte[] bytes = zk.getData().storingStatIn(stat).forPath(paths.ring());
-      return Optional.of(new Versioned(RingCodec.decode(bytes, hash, paths.ring()),
-          stat.getVersion()));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    } catch (Exception e) {
-      throw failure("read the ring at " + paths.ring(), e);
-    }
+    return Znodes.read(zk, paths.ring(), "the ring").map(read -> new Versioned(
+        RingCodec.decode(read.data(), hash, paths.ring()), read.version()));
   }
 
   /**
@@ -77,19 +66,9 @@ public final class RingStore {
    * @return false when another coordinator changed it first: nothing written
    */
   public boolean publish(Ring next, Optional<Versioned> expected) throws IOException {
-    byte[] bytes = RingCodec.encode(next);
-    try {
-      if (expected.isEmpty()) {
-        zk.create().creatingParentsIfNeeded().forPath(paths.ring(), bytes);
-      } else {
-        zk.setData().withVersion(expected.get().zkVersion()).forPath(paths.ring(), bytes);
-      }
-      return true;
-    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
-      return false;
-    } catch (Exception e) {
-      throw failure("publish ring epoch " + next.epoch() + " at " + paths.ring(), e);
-    }
+    return Znodes.compareAndSet(zk, paths.ring(), RingCodec.encode(next), expected.isEmpty()
+        ? OptionalInt.empty() : OptionalInt.of(expected.get().zkVersion()),
+        "ring epoch " + next.epoch());
   }
 
   /**
@@ -97,27 +76,17 @@ public final class RingStore {
    * cannot decode is logged and skipped. Close the result to stop watching.
    */
   public Closeable watch(RingHash hash, Consumer<Ring> user) {
-    CuratorCache cache = CuratorCache.build(zk, paths.ring(),
-        CuratorCache.Options.SINGLE_NODE_CACHE);
-    Consumer<ChildData> deliver = node -> {
+    return Znodes.watch(zk, paths.ring(), bytes -> {
       try {
-        user.accept(RingCodec.decode(node.getData(), hash, paths.ring()));
+        user.accept(RingCodec.decode(bytes, hash, paths.ring()));
       } catch (RuntimeException e) {
         LOG.error("Ring at {} not used: {}", paths.ring(), e.getMessage());
       }
-    };
-    cache.listenable().addListener(CuratorCacheListener.builder()
-        .forCreates(deliver)
-        .forChanges((before, after) -> deliver.accept(after))
-        .build());
-    cache.start();
-    return cache::close;
+    });
   }
 
   private static IOException failure(String what, Exception e) {
-    if (e instanceof InterruptedException) {
-      Thread.currentThread().interrupt();
-    }
-    return new IOException("cannot " + what + " in ZooKeeper: " + e, e);
+    return Znodes.failure(what, e);
   }
+
 }

@@ -9,15 +9,10 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.Executors;
-import java.util.concurrent.ScheduledExecutorService;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.curator.framework.recipes.leader.LeaderLatch;
-import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.fawnpack.kv.slice.SliceMap;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,76 +29,33 @@ import org.slf4j.LoggerFactory;
  */
 public final class SliceCoordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SliceCoordinator.class);
-  private static final long RETRY_AFTER_FAILURE_MS = 1_000;
 
   private final SliceStore store;
   private final String name;
-  private final LeaderLatch latch;
+  private final LeaderLoop loop;
   private final CuratorCache registrations;
-  private final ScheduledExecutorService checks;
 
   public SliceCoordinator(CuratorFramework zk, ClusterPaths paths, String name) {
     this.store = new SliceStore(zk, paths);
     this.name = name;
-    this.latch = new LeaderLatch(zk, paths.sliceCoordinator(), name);
+    this.loop = new LeaderLoop(zk, paths.sliceCoordinator(), name, "slice coordinator " + name,
+        this::check);
     this.registrations = CuratorCache.build(zk, paths.frontEnds());
-    this.checks = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-slice-coordinator-" + name);
-      t.setDaemon(true);
-      return t;
-    });
   }
 
   public SliceCoordinator start() throws IOException {
-    latch.addListener(new LeaderLatchListener() {
-      @Override
-      public void isLeader() {
-        LOG.info("slice coordinator {} leads", name);
-        checkSoon();
-      }
-
-      @Override
-      public void notLeader() {
-        LOG.info("slice coordinator {} no longer leads", name);
-      }
-    });
     registrations.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> checkSoon()).build());
-    try {
-      latch.start();
-    } catch (Exception e) {
-      throw new IOException("slice coordinator " + name + " cannot join the election: " + e, e);
-    }
+        .forAll((type, before, after) -> loop.soon()).build());
+    loop.start();
     registrations.start();
     return this;
   }
 
   public boolean isLeader() {
-    return latch.hasLeadership();
-  }
-
-  private void checkSoon() {
-    if (!checks.isShutdown()) {
-      checks.execute(this::checkSafely);
-    }
-  }
-
-  private void checkSafely() {
-    try {
-      check();
-    } catch (IOException | RuntimeException e) {
-      LOG.error("slice coordinator {}: check failed; trying again in {} ms", name,
-          RETRY_AFTER_FAILURE_MS, e);
-      if (!checks.isShutdown()) {
-        checks.schedule(this::checkSafely, RETRY_AFTER_FAILURE_MS, TimeUnit.MILLISECONDS);
-      }
-    }
+    return loop.isLeader();
   }
 
   private void check() throws IOException {
-    if (!latch.hasLeadership()) {
-      return;
-    }
     List<SliceStore.Registered> live = store.registered();
     Optional<SliceStore.Versioned> current = store.read();
     if (live.isEmpty()) {
@@ -143,17 +95,16 @@ public final class SliceCoordinator implements Closeable {
     if (store.publish(next, current)) {
       LOG.info("slice coordinator {}: {}; published {}", name, why, next);
     }
-    checkSoon(); // published or lost the race: either way look again
+    loop.soon(); // published or lost the race: either way look again
   }
 
   /** Leaves the election; closing twice is fine. */
   @Override
   public synchronized void close() throws IOException {
-    if (checks.isShutdown()) {
+    if (loop.isClosed()) {
       return;
     }
-    checks.shutdownNow();
+    loop.close();
     registrations.close();
-    latch.close();
   }
 }

@@ -6,13 +6,10 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.function.Consumer;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.recipes.cache.ChildData;
-import org.apache.curator.framework.recipes.cache.CuratorCache;
-import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.apache.zookeeper.KeeperException;
-import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.slice.SliceCodec;
 import org.fawnpack.kv.slice.SliceMap;
 import org.slf4j.Logger;
@@ -46,33 +43,15 @@ public final class SliceStore {
 
   /** The current map, or empty before the first. */
   public Optional<Versioned> read() throws IOException {
-    try {
-      Stat stat = new Stat();
-      byte[] bytes = zk.getData().storingStatIn(stat).forPath(paths.slices());
-      return Optional.of(new Versioned(SliceCodec.decode(bytes, paths.slices()),
-          stat.getVersion()));
-    } catch (KeeperException.NoNodeException e) {
-      return Optional.empty();
-    } catch (Exception e) {
-      throw failure("read the slice map at " + paths.slices(), e);
-    }
+    return Znodes.read(zk, paths.slices(), "the slice map").map(read -> new Versioned(
+        SliceCodec.decode(read.data(), paths.slices()), read.version()));
   }
 
   /** Publishes {@code next} if the stored map is still {@code expected}; false if not. */
   public boolean publish(SliceMap next, Optional<Versioned> expected) throws IOException {
-    byte[] bytes = SliceCodec.encode(next);
-    try {
-      if (expected.isEmpty()) {
-        zk.create().creatingParentsIfNeeded().forPath(paths.slices(), bytes);
-      } else {
-        zk.setData().withVersion(expected.get().zkVersion()).forPath(paths.slices(), bytes);
-      }
-      return true;
-    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
-      return false;
-    } catch (Exception e) {
-      throw failure("publish slice epoch " + next.epoch() + " at " + paths.slices(), e);
-    }
+    return Znodes.compareAndSet(zk, paths.slices(), SliceCodec.encode(next), expected.isEmpty()
+        ? OptionalInt.empty() : OptionalInt.of(expected.get().zkVersion()),
+        "slice epoch " + next.epoch());
   }
 
   /** Every registered front-end (one that left while listed is left out). */
@@ -118,27 +97,16 @@ public final class SliceStore {
 
   /** Calls {@code user} with the stored map now (if any) and every later one. */
   public Closeable watch(Consumer<SliceMap> user) {
-    CuratorCache cache = CuratorCache.build(zk, paths.slices(),
-        CuratorCache.Options.SINGLE_NODE_CACHE);
-    Consumer<ChildData> deliver = node -> {
+    return Znodes.watch(zk, paths.slices(), bytes -> {
       try {
-        user.accept(SliceCodec.decode(node.getData(), paths.slices()));
+        user.accept(SliceCodec.decode(bytes, paths.slices()));
       } catch (RuntimeException e) {
         LOG.error("Slice map at {} not used: {}", paths.slices(), e.getMessage());
       }
-    };
-    cache.listenable().addListener(CuratorCacheListener.builder()
-        .forCreates(deliver)
-        .forChanges((before, after) -> deliver.accept(after))
-        .build());
-    cache.start();
-    return cache::close;
+    });
   }
 
   static IOException failure(String what, Exception e) {
-    if (e instanceof InterruptedException) {
-      Thread.currentThread().interrupt();
-    }
-    return new IOException("cannot " + what + " in ZooKeeper: " + e, e);
+    return Znodes.failure(what, e);
   }
 }

@@ -1,0 +1,77 @@
+package org.fawnpack.kv.coord;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.function.Consumer;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
+import org.apache.zookeeper.KeeperException;
+import org.apache.zookeeper.data.Stat;
+
+/**
+ * The znode operations the ring and the slice map share: a read with the version a
+ * compare-and-set must name, the compare-and-set itself, and a watch of every new content.
+ */
+final class Znodes {
+  /** A znode's bytes and version. */
+  record Read(byte[] data, int version) {}
+
+  private Znodes() {}
+
+  /** The znode at {@code path}, or empty when there is none; {@code what} names it in errors. */
+  static Optional<Read> read(CuratorFramework zk, String path, String what) throws IOException {
+    try {
+      Stat stat = new Stat();
+      byte[] bytes = zk.getData().storingStatIn(stat).forPath(path);
+      return Optional.of(new Read(bytes, stat.getVersion()));
+    } catch (KeeperException.NoNodeException e) {
+      return Optional.empty();
+    } catch (Exception e) {
+      throw failure("read " + what + " at " + path, e);
+    }
+  }
+
+  /**
+   * Writes {@code bytes} if the znode is still at {@code expected} (empty: it must not exist).
+   *
+   * @return false when another writer changed it first: nothing written
+   */
+  static boolean compareAndSet(CuratorFramework zk, String path, byte[] bytes,
+      OptionalInt expected, String what) throws IOException {
+    try {
+      if (expected.isEmpty()) {
+        zk.create().creatingParentsIfNeeded().forPath(path, bytes);
+      } else {
+        zk.setData().withVersion(expected.getAsInt()).forPath(path, bytes);
+      }
+      return true;
+    } catch (KeeperException.NodeExistsException | KeeperException.BadVersionException e) {
+      return false;
+    } catch (Exception e) {
+      throw failure("publish " + what + " at " + path, e);
+    }
+  }
+
+  /** Hands {@code deliver} the znode's bytes now (if any) and on every change. */
+  static Closeable watch(CuratorFramework zk, String path, Consumer<byte[]> deliver) {
+    CuratorCache cache = CuratorCache.build(zk, path, CuratorCache.Options.SINGLE_NODE_CACHE);
+    Consumer<ChildData> node = data -> deliver.accept(data.getData());
+    cache.listenable().addListener(CuratorCacheListener.builder()
+        .forCreates(node)
+        .forChanges((before, after) -> node.accept(after))
+        .build());
+    cache.start();
+    return cache::close;
+  }
+
+  static IOException failure(String what, Exception e) {
+    if (e instanceof InterruptedException) {
+      Thread.currentThread().interrupt();
+    }
+    return new IOException("cannot " + what + " in ZooKeeper: " + e, e);
+  }
+}
