@@ -2,6 +2,7 @@ package org.fawnpack.kv.cli;
 
 import java.io.IOException;
 import java.io.PrintStream;
+import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -12,9 +13,13 @@ import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.coord.SliceStore;
+import org.fawnpack.kv.frontend.FrontEndStats;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -67,9 +72,15 @@ final class ClusterInspection {
       }
       List<Member> live = ring.members().stream().filter(m -> !ring.isDown(m.id()))
           .sorted(Comparator.comparing(Member::id)).toList();
+      List<SliceStore.Registered> frontEnds = new SliceStore(zk,
+          new ClusterPaths(kv.cluster())).registered();
       Map<Member, StatsReport> first = ask(pool, ring, live);
+      Map<String, FrontEndStats> frontFirst = askFrontEnds(frontEnds);
+      long start = System.nanoTime();
       sleep(intervalMs);
       Map<Member, StatsReport> second = ask(pool, ring, live);
+      Map<String, FrontEndStats> frontSecond = askFrontEnds(frontEnds);
+      double wallSeconds = (System.nanoTime() - start) / 1e9;
       out.println(ring);
       out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s%n", "back-end",
           "head/mid/tail/cp", "keys(head)", "keys(all)", "log bytes", "gets", "writes",
@@ -97,11 +108,53 @@ final class ClusterInspection {
       }
       ring.down().stream().sorted().forEach(id -> out.printf("%-10s (down)%n", id));
       out.println("keys in the cluster (each counted at its head): " + headKeys);
+      printFrontEnds(frontFirst, frontSecond, wallSeconds);
+      failed += frontEnds.size() - frontSecond.size();
       return failed == 0 ? KvCommand.EXIT_OK : KvCommand.EXIT_FAILED;
     }
   }
 
+  private void printFrontEnds(Map<String, FrontEndStats> first,
+      Map<String, FrontEndStats> second, double seconds) {
+    out.printf("%-10s %11s %8s %10s %10s %9s %10s %8s %15s%n", "front-end", "slice epoch",
+        "buckets", "gets", "writes", "gets/s", "cache hits", "hit rate", "cached/capacity");
+    for (Map.Entry<String, FrontEndStats> e : second.entrySet()) {
+      FrontEndStats now = e.getValue();
+      FrontEndStats then = first.getOrDefault(e.getKey(), now);
+      out.printf("%-10s %11d %8d %10d %10d %9.1f %10d %7.0f%% %15s%n", e.getKey(),
+          now.sliceEpoch(), now.bucketsServed(), now.gets(), now.puts() + now.deletes(),
+          (now.gets() - then.gets()) / seconds, now.cacheHits(), 100 * now.hitRate(),
+          now.cacheEntries() + "/" + now.cacheCapacity());
+    }
+  }
+
+  /** The STATS answer of each registered front-end; a silent one is reported on err. */
+  private Map<String, FrontEndStats> askFrontEnds(List<SliceStore.Registered> frontEnds) {
+    Map<String, FrontEndStats> stats = new java.util.TreeMap<>();
+    for (SliceStore.Registered r : frontEnds) {
+      SliceMap.Endpoint e = r.endpoint();
+      try (Connection c = Connection.open(new InetSocketAddress(e.host(), e.port()), DEADLINE,
+          Backend.MAX_FRAME_BYTES, kv.secret())) {
+        Frame reply = c.call(MessageType.STATS, 0, new byte[0], DEADLINE);
+        if (reply.type() != MessageType.VALUE) {
+          throw new IOException(MessageType.name(reply.type()) + " "
+              + MessageType.messageOf(reply));
+        }
+        stats.put(e.name(), FrontEndStats.decode(reply));
+      } catch (IOException ex) {
+        err.println("fawn kv: no stats from front-end " + e + ": " + ex.getMessage());
+      }
+    }
+    return stats;
+  }
+
   private Map<Member, StatsReport> ask(ConnectionPool pool, Ring ring, List<Member> live) {
+    return statsOf(pool, ring, live, err);
+  }
+
+  /** The STATS answer of each of {@code live}; a silent one is reported on {@code err}. */
+  static Map<Member, StatsReport> statsOf(ConnectionPool pool, Ring ring, List<Member> live,
+      PrintStream err) {
     Map<Member, StatsReport> reports = new LinkedHashMap<>();
     for (Member m : live) {
       try {

@@ -36,9 +36,14 @@ public final class KvCommand {
         delete --frontend HOST:PORT[,...] KEY exit 1 when absent
                   with several front-ends, the next is used when one is down
         ring      the ring's epoch, back-ends and arcs with their chains
+        demo [--dir DIR] [--keys N] [--seconds S]
+                  (also ./fawn demo --kv) ZooKeeper, 5 back-ends as child JVMs, 2 front-ends:
+                  loads N keys (default 20000), Zipf gets S s (default 5) with the caches off
+                  and on, kills a back-end under writes and checks them, adds a back-end
         stats [--interval-ms MS]
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
-                  it started and per second over MS (default 1000); exit 1 if one is silent
+                  it started and per second over MS (default 1000); per front-end: its slice,
+                  gets, writes, cache hits and hit rate; exit 1 if a node is silent
       backend, frontend, ring and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
       and request proves the cluster secret in fawn.kv.secret-file (default ~/.fawn-kv/secret,
       mode 600; local makes it when missing)
@@ -88,6 +93,7 @@ public final class KvCommand {
         case "frontend" -> serve(KvNodes.frontEnd(kv, line.required("--name"), bind(line)),
             "frontend " + line.option("--name", ""));
         case "put", "get", "delete" -> request(kv, rest.get(0), line);
+        case "demo" -> demo(settings, line);
         case "ring" -> {
           line.noPositionals();
           yield new ClusterInspection(kv, out, err).ring();
@@ -104,6 +110,19 @@ public final class KvCommand {
     } catch (IOException e) {
       err.println("fawn kv: " + e.getMessage());
       return EXIT_FAILED;
+    }
+  }
+
+  private int demo(Map<String, String> settings, CommandLine line) throws IOException {
+    try {
+      return new KvDemo(out, err).run(settings, line);
+    } catch (IOException | RuntimeException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("demo interrupted", e);
+    } catch (Exception e) {
+      throw new IOException("demo failed: " + e, e);
     }
   }
 

@@ -71,13 +71,13 @@ final class LocalCluster implements Closeable {
   }
 
   /** Empties an earlier local cluster's directory (or refuses another one), then marks it. */
-  private static void startOver(Path dir) throws IOException {
+  static void startOver(Path dir) throws IOException {
     if (Files.isDirectory(dir)) {
       boolean ours = Files.exists(dir.resolve(MARKER));
       try (Stream<Path> entries = Files.list(dir)) {
         if (!ours && entries.findAny().isPresent()) {
           throw new IllegalArgumentException("--dir " + dir + " is not empty and was not made"
-              + " by fawn kv local: give a new or empty directory");
+              + " by fawn kv local or demo: give a new or empty directory");
         }
       }
       if (ours) {

@@ -54,7 +54,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final FrameServer server;
   private final ConnectionPool backends;
   private final HotCache cache;
-  private final long cacheEntries;
+  private volatile long cacheEntries;
   final SliceGate gate;
   private volatile Ring ring;
   private final FrontEndMetrics metrics;
@@ -161,6 +161,25 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return current == null ? -1 : current.epoch();
   }
 
+  /** Its figures, as its JMX bean shows them. */
+  public FrontEndMetricsMXBean metrics() {
+    return metrics;
+  }
+
+  /**
+   * Caches at most {@code entries} keys from now on (0: none), no longer following the ring's
+   * size; {@link #CACHE_ENTRIES_AUTO} follows it again.
+   */
+  public synchronized void resizeCache(long entries) {
+    if (entries < CACHE_ENTRIES_AUTO) {
+      throw new IllegalArgumentException("cache entries are -1 (N log N) or at least 0: "
+          + entries);
+    }
+    cacheEntries = entries;
+    Ring current = ring;
+    cache.resize(entries >= 0 ? entries : current == null ? 0 : autoCacheEntries(current));
+  }
+
   /** Its slice map, or null before the first. */
   public SliceMap sliceMap() {
     return gate.map();
@@ -169,6 +188,12 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private void handle(Frame request, FrameServer.Replies clientReplies) throws IOException {
     FrameServer.Replies replies = metrics.counting(request, clientReplies);
     byte type = request.type();
+    if (type == MessageType.STATS) {
+      request.fields().end();
+      replies.send(reply(request, MessageType.VALUE,
+          FrontEndStats.of(metrics, gate.bucketsServed()).encode()));
+      return;
+    }
     if (type == MessageType.SLICES) {
       request.fields().end();
       SliceMap map = gate.map();
@@ -182,8 +207,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       return;
     }
     if (type != MessageType.GET && type != MessageType.PUT && type != MessageType.DELETE) {
-      replies.send(refused(request, "frontend " + name + " serves GET, PUT, DELETE and SLICES,"
-          + " not " + MessageType.name(type)));
+      replies.send(refused(request, "frontend " + name + " serves GET, PUT, DELETE, SLICES"
+          + " and STATS, not " + MessageType.name(type)));
       return;
     }
     Frame.Fields fields = request.fields();

@@ -110,6 +110,23 @@ final class SliceGate {
     }
   }
 
+  /** How many buckets it serves now (0 while not ready). */
+  long bucketsServed() {
+    lock.readLock().lock();
+    try {
+      if (notReady != null) {
+        return 0;
+      }
+      long n = 0;
+      for (int b = 0; b < SliceMap.BUCKETS; b++) {
+        n += serves(map, b) ? 1 : 0;
+      }
+      return n;
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** Serves by {@code next} if newer; drops the keys it no longer serves, then drains. */
   void apply(SliceMap next) {
     lock.writeLock().lock();

@@ -114,6 +114,15 @@ class KvCommandTest {
     return rows;
   }
 
+  /** The front-end's row of the last stats table (one front-end: f0). */
+  private String[] frontEndRow() {
+    String[] row = out().lines().filter(l -> l.startsWith("f0 ")).findFirst()
+        .orElseThrow(() -> new AssertionError("no front-end row: " + out())).trim().split(" +");
+    // Columns: name, slice epoch, buckets, gets, writes, gets/s, hits, hit rate, cached.
+    assertEquals("1024", row[2], "the only front-end serves every bucket: " + out());
+    return row;
+  }
+
   private static long column(Map<String, String[]> rows, int column) {
     return rows.values().stream().mapToLong(w -> Long.parseLong(w[column])).sum();
   }
@@ -121,6 +130,7 @@ class KvCommandTest {
   @Test
   void stats_afterNewKeysAndGets_countsThemOnceAtTheHeadThriceInAllAndEachGetOnce() {
     Map<String, String[]> before = statsRows();
+    String[] frontBefore = frontEndRow();
     for (int k = 0; k < 12; k++) {
       assertEquals(0, run(secretSetting, "put", "--frontend", frontEnd, "stats-key-" + k, "v"),
           err());
@@ -130,6 +140,9 @@ class KvCommandTest {
           err());
     }
     Map<String, String[]> after = statsRows();
+    String[] frontAfter = frontEndRow();
+    assertEquals(Long.parseLong(frontBefore[3]) + 5, Long.parseLong(frontAfter[3]), out());
+    assertEquals(Long.parseLong(frontBefore[4]) + 12, Long.parseLong(frontAfter[4]), out());
     // Columns: id, roles, keys(head), keys(all), log bytes, gets, writes, gets/s, writes/s.
     assertEquals(column(before, 2) + 12, column(after, 2), out());
     assertEquals(3 * column(after, 2), column(after, 3), "r = 3: every key on three");

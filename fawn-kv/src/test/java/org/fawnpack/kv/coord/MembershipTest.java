@@ -25,6 +25,7 @@ import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
@@ -96,8 +97,10 @@ class MembershipTest {
     for (int f = 0; f < 2; f++) {
       CuratorFramework zk = session();
       FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0),
-          SECRET));
+          SECRET, FrontEnd.CACHE_ENTRIES_AUTO));
       keep(RingFollower.follow(new RingStore(zk, PATHS), "f" + f, frontEnd));
+      keep(SliceFollower.follow(frontEnd, zk, PATHS));
+      keep(new SliceCoordinator(zk, PATHS, "f" + f).start());
       coordinators.add(keep(new Coordinator(zk, PATHS, "f" + f, 3, 2, 3).start()));
       frontEnds.add(frontEnd);
     }
@@ -113,6 +116,8 @@ class MembershipTest {
     }
     await("every node on epoch 1", () -> backends.stream().allMatch(b -> b.epoch() == 1)
         && frontEnds.stream().allMatch(f -> f.epoch() == 1));
+    await("both front-ends serve their slices", () -> frontEnds.stream().allMatch(f ->
+        f.sliceMap() != null && f.sliceMap().settled() && f.sliceMap().owners().size() == 2));
     assertEquals(1, coordinators.stream().filter(Coordinator::isLeader).count(), "one leader");
 
     RingStore store = new RingStore(session(), PATHS);
