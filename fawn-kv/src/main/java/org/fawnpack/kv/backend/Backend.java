@@ -64,6 +64,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcSource source;
   private final ArcReceiver receiver;
   private final StatsReport.Counts counts = new StatsReport.Counts();
+  private volatile org.fawnpack.kv.energy.NodeEnergy energy =
+      org.fawnpack.kv.energy.NodeEnergy.NONE;
   private final ChainMessages chainMessages;
   private final HeadWrites headWrites;
   private volatile Ring ring;
@@ -120,7 +122,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     backend.server.start();
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
         id, backend.counts, () -> StatsReport.of(backend.self, backend.counts,
-            backend.arcs.values()), backend::epoch, backend::bytesCopiedIn));
+            backend.arcs.values(), org.fawnpack.kv.energy.NodeEnergy.NONE), backend::epoch,
+        backend::bytesCopiedIn));
     return backend;
   }
 
@@ -152,6 +155,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     if (crashFilesReplaced) {
       action.run();
     }
+  }
+
+  /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
+  public void meterEnergyWith(org.fawnpack.kv.energy.NodeEnergy source) {
+    this.energy = source;
   }
 
   /**
@@ -304,7 +312,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
-          StatsReport.of(self, counts, arcs.values()).encode()));
+          StatsReport.of(self, counts, arcs.values(), energy).encode()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));

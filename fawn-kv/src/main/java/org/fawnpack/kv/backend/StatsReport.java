@@ -1,5 +1,9 @@
 package org.fawnpack.kv.backend;
 
+import java.io.IOException;
+import org.fawnpack.kv.energy.NodeEnergy;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -13,10 +17,13 @@ import org.fawnpack.kv.wire.MalformedFrameException;
 /**
  * A back-end's answer to STATS, for {@code fawn kv stats}: the requests it served since it
  * started and, per arc it holds, its role in the chain, live keys, log bytes and last sequence
- * number.
+ * number; and its node's energy so far in microjoules (-1 when not metered), from the energy
+ * collector or a power model ({@code energyEstimated}).
  */
 public record StatsReport(long uptimeMs, long gets, long writes, long chainWrites,
-    List<Arc> arcs) {
+    List<Arc> arcs, long microjoules, boolean energyEstimated) {
+
+  private static final Logger LOG = LoggerFactory.getLogger(StatsReport.class);
 
   /** What a back-end is to one arc. */
   public enum Role { HEAD, MIDDLE, TAIL, ALONE, COPYING }
@@ -39,7 +46,8 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
   }
 
   /** The report of a back-end ({@code self}) with {@code counts} and {@code arcs}. */
-  static StatsReport of(Member self, Counts counts, Collection<ArcStore> arcs) {
+  static StatsReport of(Member self, Counts counts, Collection<ArcStore> arcs,
+      NodeEnergy energy) {
     List<Arc> described = new ArrayList<>();
     for (ArcStore arc : arcs) {
       Chain chain = arc.chain();
@@ -50,8 +58,16 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
       described.add(new Arc(chain.range(), role, stats.liveKeys(), stats.logBytes(),
           stats.lastSequence()));
     }
+    long microjoules;
+    try {
+      microjoules = energy.microjoules();
+    } catch (IOException e) {
+      LOG.warn("no energy reading from {}: {}", energy, e.getMessage());
+      microjoules = -1;
+    }
     return new StatsReport((System.nanoTime() - counts.started) / 1_000_000,
-        counts.gets.sum(), counts.writes.sum(), counts.chainWrites.sum(), described);
+        counts.gets.sum(), counts.writes.sum(), counts.chainWrites.sum(), described,
+        microjoules, energy.estimated());
   }
 
   byte[] encode() {
@@ -62,7 +78,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
           .addLong(a.role().ordinal()).addLong(a.keys()).addLong(a.logBytes())
           .addLong(a.lastSequence());
     }
-    return payload.toBytes();
+    return payload.addLong(microjoules).addLong(energyEstimated ? 1 : 0).toBytes();
   }
 
   /** The report in a STATS reply's payload. */
@@ -86,7 +102,9 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
       arcs.add(new Arc(range, Role.values()[(int) role], f.nextLong(), f.nextLong(),
           f.nextLong()));
     }
+    long microjoules = f.nextLong();
+    boolean estimated = f.nextLong() != 0;
     f.end();
-    return new StatsReport(uptime, gets, writes, chainWrites, arcs);
+    return new StatsReport(uptime, gets, writes, chainWrites, arcs, microjoules, estimated);
   }
 }

@@ -82,9 +82,10 @@ final class ClusterInspection {
       Map<String, FrontEndStats> frontSecond = askFrontEnds(frontEnds);
       double wallSeconds = (System.nanoTime() - start) / 1e9;
       out.println(ring);
-      out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s%n", "back-end",
+      out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s %9s %10s%n", "back-end",
           "head/mid/tail/cp", "keys(head)", "keys(all)", "log bytes", "gets", "writes",
-          "gets/s", "writes/s");
+          "gets/s", "writes/s", "joules", "queries/J");
+      EnergyTotals energy = new EnergyTotals();
       long headKeys = 0;
       int failed = 0;
       for (Member m : live) {
@@ -97,20 +98,56 @@ final class ClusterInspection {
         long keysAsHead = keys(now, StatsReport.Role.HEAD) + keys(now, StatsReport.Role.ALONE);
         headKeys += keysAsHead;
         double seconds = Math.max(1, now.uptimeMs() - then.uptimeMs()) / 1000.0;
-        out.printf("%-10s %-16s %10d %10d %12d %10d %10d %9.1f %9.1f%n", m.id(),
+        long queries = now.gets() - then.gets() + now.writes() - then.writes();
+        double joules = energy.add(then, now, queries);
+        out.printf("%-10s %-16s %10d %10d %12d %10d %10d %9.1f %9.1f %9s %10s%n", m.id(),
             count(now, StatsReport.Role.HEAD) + count(now, StatsReport.Role.ALONE) + "/"
                 + count(now, StatsReport.Role.MIDDLE) + "/" + count(now, StatsReport.Role.TAIL)
                 + "/" + count(now, StatsReport.Role.COPYING),
             keysAsHead, now.arcs().stream().mapToLong(StatsReport.Arc::keys).sum(),
             now.arcs().stream().mapToLong(StatsReport.Arc::logBytes).sum(), now.gets(),
             now.writes(), (now.gets() - then.gets()) / seconds,
-            (now.writes() - then.writes()) / seconds);
+            (now.writes() - then.writes()) / seconds,
+            joules < 0 ? "-" : String.format("%.2f", joules),
+            joules <= 0 ? "-" : String.format("%.1f", queries / joules));
       }
       ring.down().stream().sorted().forEach(id -> out.printf("%-10s (down)%n", id));
       out.println("keys in the cluster (each counted at its head): " + headKeys);
+      out.println(energy.summary());
       printFrontEnds(frontFirst, frontSecond, wallSeconds);
       failed += frontEnds.size() - frontSecond.size();
       return failed == 0 ? KvCommand.EXIT_OK : KvCommand.EXIT_FAILED;
+    }
+  }
+
+  /** The back-ends' joules and queries over the interval, for queries per joule. */
+  private static final class EnergyTotals {
+    private double joules;
+    private long queries;
+    private int metered;
+    private boolean estimated;
+
+    /** Adds one back-end's interval; returns its joules, or -1 when it is not metered. */
+    double add(StatsReport then, StatsReport now, long backendQueries) {
+      if (then.microjoules() < 0 || now.microjoules() < 0) {
+        return -1;
+      }
+      double j = (now.microjoules() - then.microjoules()) / 1e6;
+      joules += j;
+      queries += backendQueries;
+      metered++;
+      estimated |= now.energyEstimated();
+      return j;
+    }
+
+    String summary() {
+      if (metered == 0) {
+        return "queries per joule: not metered (set fawn.kv.energy.collector-port, or the power"
+            + " model's fawn.kv.energy.idle-watts and busy-watts, on the back-ends)";
+      }
+      return String.format("queries per joule over the interval: %.1f (%d queries, %.2f J on %d"
+          + " metered back-ends%s)", joules <= 0 ? 0 : queries / joules, queries, joules,
+          metered, estimated ? "; ESTIMATED from a power model" : "");
     }
   }
 

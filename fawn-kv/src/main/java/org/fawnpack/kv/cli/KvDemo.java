@@ -56,6 +56,11 @@ final class KvDemo {
       settings.putIfAbsent(KvKeys.SECRET_FILE.name(), dir.resolve("secret").toString());
       settings.putIfAbsent(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "4000");
       settings.putIfAbsent(KvKeys.BOOTSTRAP_BACKENDS.name(), Integer.toString(BACKENDS));
+      if (!settings.containsKey(KvKeys.ENERGY_COLLECTOR_PORT.name())) {
+        // Each back-end counted as an Edison running only it (the paper's node, its figures).
+        settings.putIfAbsent(KvKeys.ENERGY_IDLE_WATTS.name(), "1.40");
+        settings.putIfAbsent(KvKeys.ENERGY_BUSY_WATTS.name(), "1.68");
+      }
       KvSettings kv = KvSettings.from(settings);
       ClusterSecret secret = ClusterSecret.loadOrCreate(kv.secretFile());
       List<String> args = new ArrayList<>();
@@ -109,8 +114,8 @@ final class KvDemo {
     DemoWorkload.Zipf zipf = new DemoWorkload.Zipf(keys, 0.99);
     out.printf("%n2. Zipf(0.99) gets over the %,d keys, 4 clients, %d s each:%n", keys,
         seconds);
-    out.printf("   %-22s %10s %9s %18s%n", "front-end cache", "gets/s", "hit rate",
-        "back-end gets/s");
+    out.printf("   %-22s %10s %9s %16s %14s%n", "front-end cache", "gets/s", "hit rate",
+        "back-end gets/s", "gets/joule");
     try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
         Backend.MAX_FRAME_BYTES, kv.secret())) {
       for (long entries : new long[] {0, FrontEnd.CACHE_ENTRIES_AUTO}) {
@@ -125,15 +130,20 @@ final class KvDemo {
         long hitsNow = hits(frontEnds) - hits;
         long lookups = hitsNow + misses(frontEnds) - misses;
         long capacity = frontEnds.get(0).metrics().getCacheCapacity();
-        out.printf("   %-22s %,10.0f %9s %,18.0f%s%n", entries == 0 ? "off"
+        double joules = backendJoules(before, after);
+        out.printf("   %-22s %,10.0f %9s %,16.0f %14s%s%n", entries == 0 ? "off"
             : "on, " + capacity + " keys each", gets.perSecond(), entries == 0 ? "-"
             : String.format("%.0f %%", 100.0 * hitsNow / Math.max(1, lookups)),
-            servedByTails(before, after) / gets.seconds(), gets.failed() == 0 ? ""
+            servedByTails(before, after) / gets.seconds(), joules <= 0 ? "-"
+            : String.format("%,.0f", gets.done() / joules), gets.failed() == 0 ? ""
             : " (" + gets.failed() + " gets failed)");
       }
     }
     out.println("   (on: N log2 N keys per front-end for N back-ends, the paper's bound;"
-        + " back-end gets/s counts the gets the chains' tails served)");
+        + " back-end gets/s: the gets the chains' tails served; gets/joule: the clients' gets"
+        + " over the back-ends' joules, front-ends not counted; the joules are ESTIMATED, each"
+        + " back-end as a node that runs only it, with the power model fawn.kv.energy.*-watts"
+        + " unless a collector port is given)");
   }
 
   /** Gets the tails served during a run, over every back-end. */
@@ -145,6 +155,19 @@ final class KvDemo {
       served += e.getValue().gets() - (then == null ? 0 : then.gets());
     }
     return served;
+  }
+
+  /** The back-ends' joules between two STATS rounds; -1 when none is metered. */
+  private static double backendJoules(Map<Member, StatsReport> before,
+      Map<Member, StatsReport> after) {
+    double joules = -1;
+    for (Map.Entry<Member, StatsReport> e : after.entrySet()) {
+      StatsReport then = before.get(e.getKey());
+      if (then != null && then.microjoules() >= 0 && e.getValue().microjoules() >= 0) {
+        joules = Math.max(joules, 0) + (e.getValue().microjoules() - then.microjoules()) / 1e6;
+      }
+    }
+    return joules;
   }
 
   private static long hits(List<FrontEnd> frontEnds) {

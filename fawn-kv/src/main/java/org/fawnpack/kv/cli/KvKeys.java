@@ -45,9 +45,25 @@ public final class KvKeys {
       + " cache. Unset: N log2 N for N live back-ends (the paper's bound for a cache that"
       + " evens out any skew), following the ring.");
 
+  public static final ConfigKey<Integer> ENERGY_COLLECTOR_PORT = ConfigKey.optionalIntKey(
+      "fawn.kv.energy.collector-port", 1, 65_535,
+      "Loopback port of the Hadoop energy collector on each back-end's node (its"
+      + " fawn.energy.port): the back-end reports the node's metered energy for queries per"
+      + " joule. Unset: the power model below, if given.");
+  public static final ConfigKey<Double> ENERGY_IDLE_WATTS = ConfigKey.optionalDoubleKey(
+      "fawn.kv.energy.idle-watts", 0, 100_000,
+      "Power model of a back-end's node when no collector runs: whole-node watts at idle (the"
+      + " paper's Edison: 1.40). With busy-watts; both unset: energy not metered.");
+  public static final ConfigKey<Double> ENERGY_BUSY_WATTS = ConfigKey.optionalDoubleKey(
+      "fawn.kv.energy.busy-watts", 0, 100_000,
+      "Power model: whole-node watts with every CPU busy (the paper's Edison: 1.68); the model"
+      + " is linear in the back-end process's CPU use over the node's CPUs (as if it ran"
+      + " alone), and its figures are marked as estimates.");
+
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, VNODES,
-      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES);
+      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
+      ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
 
   private KvKeys() {}
 }

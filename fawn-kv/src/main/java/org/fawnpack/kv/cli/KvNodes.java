@@ -80,12 +80,15 @@ final class KvNodes {
   static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
       int advertisedPort, Path data) throws IOException {
     List<Closeable> parts = new ArrayList<>();
+    org.fawnpack.kv.energy.NodeEnergy energy = settings.nodeEnergy(); // bad figures: no node
+    parts.add(energy);
     try {
       CuratorFramework zk = session(settings, "backend");
       parts.add(zk);
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
       backend.advertisePort(advertisedPort);
+      backend.meterEnergyWith(energy);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       backend.reportCopiesTo((epoch, arcs, bytes) ->
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));

@@ -17,7 +17,7 @@ import org.fawnpack.kv.store.DatastoreConfig;
  */
 record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, Path secretFile, DatastoreConfig datastore,
-    long cacheEntries) {
+    long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -38,7 +38,34 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnode
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
         KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
         home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store),
-        cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)));
+        cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)),
+        KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
+        KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get));
+  }
+
+  /**
+   * Where a back-end's node energy comes from: the collector's port, else the power model,
+   * else nowhere; a model given half is a usage error naming the missing key.
+   */
+  org.fawnpack.kv.energy.NodeEnergy nodeEnergy() throws IOException {
+    if (energyCollectorPort != null) {
+      return new org.fawnpack.kv.energy.CollectorNodeEnergy(energyCollectorPort);
+    }
+    if (idleWatts == null && busyWatts == null) {
+      return org.fawnpack.kv.energy.NodeEnergy.NONE;
+    }
+    if (idleWatts == null || busyWatts == null) {
+      ConfigKey<Double> missing = idleWatts == null ? KvKeys.ENERGY_IDLE_WATTS
+          : KvKeys.ENERGY_BUSY_WATTS;
+      throw new InvalidConfigValueException(missing.name(), "(unset)",
+          "a number, since the power model's other figure is set");
+    }
+    if (busyWatts < idleWatts) {
+      throw new InvalidConfigValueException(KvKeys.ENERGY_BUSY_WATTS.name(),
+          busyWatts.toString(), "at least " + KvKeys.ENERGY_IDLE_WATTS.name() + " ("
+          + idleWatts + ")");
+    }
+    return new org.fawnpack.kv.energy.ModelNodeEnergy(idleWatts, busyWatts);
   }
 
   private static long cacheEntries(Integer configured) {

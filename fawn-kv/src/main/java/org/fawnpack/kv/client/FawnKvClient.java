@@ -285,8 +285,9 @@ public final class FawnKvClient implements Closeable {
     int wrongSliceHops = 0;
     for (int attempt = 1; ; attempt++) {
       Frame answer = null;
-      Connection c = routes.to(key, mayHaveApplied);
+      Connection c = null;
       try {
+        c = routes.to(key, mayHaveApplied); // a front-end down: a failed try, not the end
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
         answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
             Duration.ofMillis(left));
@@ -304,10 +305,10 @@ public final class FawnKvClient implements Closeable {
         mayHaveApplied |= answer.type() == MessageType.ERROR;
         lastProblem = MessageType.messageOf(answer);
       } catch (IOException e) {
-        if (c.isBroken()) {
+        if (c != null && c.isBroken()) {
           routes.broken(c); // the next try asks for the slice map first
         }
-        mayHaveApplied |= !(e instanceof NotSentException);
+        mayHaveApplied |= c != null && !(e instanceof NotSentException);
         lastProblem = e.getMessage();
       }
       if (answer != null && answer.type() == MessageType.UNKNOWN_OUTCOME) {

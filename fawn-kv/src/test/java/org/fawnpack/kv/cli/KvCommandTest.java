@@ -34,7 +34,8 @@ class KvCommandTest {
   static void startCluster() throws Exception {
     secretSetting = "-Dfawn.kv.secret-file=" + dir.resolve("secret");
     cluster = LocalCluster.start(Map.of("fawn.kv.vnodes", "2",
-        "fawn.kv.secret-file", dir.resolve("secret").toString()), 3, 1, dir,
+        "fawn.kv.secret-file", dir.resolve("secret").toString(),
+        "fawn.kv.energy.idle-watts", "1.40", "fawn.kv.energy.busy-watts", "1.68"), 3, 1, dir,
         Duration.ofSeconds(60));
     InetSocketAddress f = cluster.frontEndAddresses().get(0);
     frontEnd = f.getAddress().getHostAddress() + ":" + f.getPort();
@@ -153,6 +154,22 @@ class KvCommandTest {
   }
 
   @Test
+  void stats_withThePowerModel_givesQueriesPerJouleOverTheBackEndsJoules() {
+    assertEquals(0, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(), secretSetting,
+        "stats", "--interval-ms", "1000"), err());
+    java.util.regex.Matcher m = java.util.regex.Pattern.compile("queries per joule over the"
+        + " interval: ([0-9.]+) \\(([0-9]+) queries, ([0-9.]+) J on 3 metered back-ends;"
+        + " ESTIMATED from a power model\\)").matcher(out());
+    assertTrue(m.find(), out());
+    double joules = Double.parseDouble(m.group(3));
+    // Three nodes of 1.40 to 1.68 W over about a second (each back-end's two readings are
+    // taken a STATS round trip apart, so allow for the rounds).
+    assertTrue(joules >= 3 * 1.40 * 0.9 && joules <= 3 * 1.68 * 2, out());
+    assertEquals(Long.parseLong(m.group(2)) / joules, Double.parseDouble(m.group(1)), 0.1,
+        out());
+  }
+
+  @Test
   void usageErrors_exitTwoNamingTheProblem() {
     assertEquals(2, run());
     assertEquals(0, run("--help"));
@@ -170,6 +187,10 @@ class KvCommandTest {
     assertEquals(2, run(secretSetting, "get", "--frontend", "nowhere", "k"));
     assertTrue(err().contains("--frontend wants HOST:PORT[,HOST:PORT...], got 'nowhere'"),
         err());
+    assertEquals(2, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(),
+        "-Dfawn.kv.energy.idle-watts=1.4", "backend", "--id", "b9", "--data",
+        dir.resolve("b9").toString()));
+    assertTrue(err().contains("fawn.kv.energy.busy-watts"), err());
     assertEquals(2, run("local", "--backends", "many"));
     assertTrue(err().contains("--backends must be a whole number"), err());
   }

@@ -30,9 +30,9 @@ class KvDemoTest {
     String printed = out.toString(StandardCharsets.UTF_8);
     assertEquals(0, exit, printed + err.toString(StandardCharsets.UTF_8));
     assertTrue(printed.contains("1. loaded 500 keys"), printed);
-    assertTrue(printed.matches("(?s).*\n   off +[0-9,]+ +- +[0-9,]+\n.*"), printed);
-    assertTrue(printed.matches("(?s).*\n   on, [0-9]+ keys each +[0-9,]+ +[0-9]+ % +[0-9,]+\n.*"),
-        printed);
+    assertTrue(printed.matches("(?s).*\n   off +[0-9,]+ +- +[0-9,]+ +[0-9,]+\n.*"), printed);
+    assertTrue(printed.matches(
+        "(?s).*\n   on, [0-9]+ keys each +[0-9,]+ +[0-9]+ % +[0-9,]+ +[0-9,]+\n.*"), printed);
     assertTrue(printed.contains("every acknowledged write reads back with its latest value,"
         + " and all 500 loaded keys too"), printed);
     assertTrue(printed.contains("4. back-end b5 joined"), printed);
