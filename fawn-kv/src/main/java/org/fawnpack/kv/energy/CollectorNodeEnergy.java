@@ -1,23 +1,19 @@
 package org.fawnpack.kv.energy;
 
-import java.io.BufferedReader;
 import java.io.IOException;
-import java.io.InputStreamReader;
-import java.io.OutputStream;
-import java.net.InetAddress;
-import java.net.InetSocketAddress;
-import java.net.Socket;
-import java.nio.charset.StandardCharsets;
+import org.fawnpack.energy.CollectorClient;
+import org.fawnpack.energy.EnergyProtocol;
 
 /**
  * The node's energy as the Hadoop energy collector on the same node meters it: one {@code NODE}
  * request on its loopback port ({@code fawn.energy.port}), answered {@code OK watts=..
  * metered_uj=.. ...}; {@code metered_uj} is the node's metered energy since the collector
- * started. The protocol is the collector's (docs/energy.md); this client is Hadoop-free.
+ * started. It asks through the collector's own client ({@code CollectorClient}, Hadoop-free).
  */
 public final class CollectorNodeEnergy implements NodeEnergy {
   private static final int TIMEOUT_MS = 2_000;
   private final int port;
+  private final CollectorClient client;
   private volatile boolean estimated;
 
   public CollectorNodeEnergy(int port) {
@@ -25,11 +21,12 @@ public final class CollectorNodeEnergy implements NodeEnergy {
       throw new IllegalArgumentException("the energy collector's port is 1..65535: " + port);
     }
     this.port = port;
+    this.client = new CollectorClient(port, TIMEOUT_MS);
   }
 
   @Override
   public long microjoules() throws IOException {
-    String answer = ask("NODE");
+    String answer = client.ask(EnergyProtocol.NODE);
     // meters=<name>:<type>;...: a "model" meter estimates rather than measures.
     estimated = answer.matches(".*\\bmeters=\\S*:model\\b.*");
     for (String field : answer.split(" +")) {
@@ -44,23 +41,6 @@ public final class CollectorNodeEnergy implements NodeEnergy {
     }
     throw new IOException("the energy collector on port " + port + " answered NODE without"
         + " metered_uj: '" + answer + "'");
-  }
-
-  private String ask(String request) throws IOException {
-    try (Socket socket = new Socket()) {
-      socket.connect(new InetSocketAddress(InetAddress.getLoopbackAddress(), port), TIMEOUT_MS);
-      socket.setSoTimeout(TIMEOUT_MS);
-      OutputStream out = socket.getOutputStream();
-      out.write((request + "\n").getBytes(StandardCharsets.UTF_8));
-      out.flush();
-      String line = new BufferedReader(new InputStreamReader(socket.getInputStream(),
-          StandardCharsets.UTF_8)).readLine();
-      if (line == null || !line.startsWith("OK")) {
-        throw new IOException("the energy collector on port " + port + " answered '" + line
-            + "' to " + request);
-      }
-      return line.substring(2).trim();
-    }
   }
 
   /** Whether the collector's last answer named a model meter (as of the last reading). */
