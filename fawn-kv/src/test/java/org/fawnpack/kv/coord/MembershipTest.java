@@ -18,9 +18,6 @@ import java.util.Set;
 import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.TestingServer;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
@@ -48,35 +45,25 @@ class MembershipTest {
   @TempDir
   Path dir;
 
-  private TestingServer zkServer;
-  private final List<Closeable> open = new ArrayList<>();
+  private ZooKeeperForTests zooKeeper;
 
   @BeforeEach
   void startZooKeeper() throws Exception {
-    zkServer = new TestingServer(true);
+    zooKeeper = new ZooKeeperForTests();
   }
 
   @AfterEach
   void stopAll() throws IOException {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
-    zkServer.close();
+    zooKeeper.close();
   }
 
   /** Each node has its own session, as its own process would. */
   private CuratorFramework session() {
-    CuratorFramework zk = CuratorFrameworkFactory.builder()
-        .connectString(zkServer.getConnectString()).sessionTimeoutMs(10_000)
-        .connectionTimeoutMs(10_000).retryPolicy(new RetryNTimes(20, 100)).build();
-    zk.start();
-    open.add(zk);
-    return zk;
+    return zooKeeper.session();
   }
 
   private <T extends Closeable> T keep(T node) {
-    open.add(node);
-    return node;
+    return zooKeeper.keep(node);
   }
 
   private static void await(String what, BooleanSupplier condition) throws InterruptedException {

@@ -5,16 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.Closeable;
 import java.io.IOException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.RetryNTimes;
-import org.apache.curator.test.TestingServer;
 import org.fawnpack.kv.slice.SliceMap;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -28,29 +23,21 @@ import org.junit.jupiter.api.Test;
  */
 class SliceCoordinatorTest {
   private static final ClusterPaths PATHS = new ClusterPaths("slices");
-  private TestingServer zkServer;
-  private final List<Closeable> open = new ArrayList<>();
+  private ZooKeeperForTests zooKeeper;
 
   @BeforeEach
   void startZooKeeper() throws Exception {
-    zkServer = new TestingServer(true);
+    zooKeeper = new ZooKeeperForTests();
   }
 
   @AfterEach
   void stopAll() throws IOException {
-    for (int i = open.size() - 1; i >= 0; i--) {
-      open.get(i).close();
-    }
-    zkServer.close();
+    zooKeeper.close();
   }
 
+  /** Each node has its own session, as its own process would. */
   private CuratorFramework session() {
-    CuratorFramework zk = CuratorFrameworkFactory.builder()
-        .connectString(zkServer.getConnectString()).sessionTimeoutMs(10_000)
-        .connectionTimeoutMs(10_000).retryPolicy(new RetryNTimes(20, 100)).build();
-    zk.start();
-    open.add(zk);
-    return zk;
+    return zooKeeper.session();
   }
 
   private static SliceMap.Endpoint endpoint(String name, int port) {
@@ -62,18 +49,18 @@ class SliceCoordinatorTest {
     SliceStore store = new SliceStore(session(), PATHS);
     FrontEndRegistration f0 = FrontEndRegistration.register(session(), PATHS,
         endpoint("f0", 7000));
-    open.add(f0);
+    zooKeeper.keep(f0);
     CuratorFramework f1Session = session();
     FrontEndRegistration f1 = FrontEndRegistration.register(f1Session, PATHS,
         endpoint("f1", 7001));
     SliceCoordinator coordinator = new SliceCoordinator(session(), PATHS, "c").start();
-    open.add(coordinator);
+    zooKeeper.keep(coordinator);
     SliceMap first = await(store, m -> m.names().equals(List.of("f0", "f1")));
     assertTrue(first.settled(), "the first map serves at once: " + first);
 
     FrontEndRegistration f2 = FrontEndRegistration.register(session(), PATHS,
         endpoint("f2", 7002));
-    open.add(f2);
+    zooKeeper.keep(f2);
     SliceMap handover = await(store, m -> m.names().size() == 3);
     assertFalse(handover.settled());
     f0.acknowledge(handover.epoch());
