@@ -26,9 +26,8 @@ import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -45,17 +44,8 @@ class MembershipTest {
   @TempDir
   Path dir;
 
-  private ZooKeeperForTests zooKeeper;
-
-  @BeforeEach
-  void startZooKeeper() throws Exception {
-    zooKeeper = new ZooKeeperForTests();
-  }
-
-  @AfterEach
-  void stopAll() throws IOException {
-    zooKeeper.close();
-  }
+  @RegisterExtension
+  final ZooKeeperForTests zooKeeper = new ZooKeeperForTests();
 
   /** Each node has its own session, as its own process would. */
   private CuratorFramework session() {

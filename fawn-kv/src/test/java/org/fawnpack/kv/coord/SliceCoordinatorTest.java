@@ -5,15 +5,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.slice.SliceMap;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The slice coordinator against a real (in-process) ZooKeeper, with registrations standing in
@@ -23,17 +21,8 @@ import org.junit.jupiter.api.Test;
  */
 class SliceCoordinatorTest {
   private static final ClusterPaths PATHS = new ClusterPaths("slices");
-  private ZooKeeperForTests zooKeeper;
-
-  @BeforeEach
-  void startZooKeeper() throws Exception {
-    zooKeeper = new ZooKeeperForTests();
-  }
-
-  @AfterEach
-  void stopAll() throws IOException {
-    zooKeeper.close();
-  }
+  @RegisterExtension
+  final ZooKeeperForTests zooKeeper = new ZooKeeperForTests();
 
   /** Each node has its own session, as its own process would. */
   private CuratorFramework session() {

@@ -8,16 +8,21 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.RetryNTimes;
 import org.apache.curator.test.TestingServer;
+import org.junit.jupiter.api.extension.AfterEachCallback;
+import org.junit.jupiter.api.extension.BeforeEachCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * A real ZooKeeper server in the test's JVM, sessions to it (one per node, as each node's own
- * process would have), and whatever the test keeps open; closing closes all, newest first.
+ * A real ZooKeeper server in the test's JVM for each test ({@code @RegisterExtension}),
+ * sessions to it (one per node, as each node's own process would have), and whatever the test
+ * keeps open; after the test all are closed, newest first, then the server.
  */
-final class ZooKeeperForTests implements Closeable {
-  private final TestingServer server;
+final class ZooKeeperForTests implements BeforeEachCallback, AfterEachCallback {
+  private TestingServer server;
   private final List<Closeable> open = new ArrayList<>();
 
-  ZooKeeperForTests() throws Exception {
+  @Override
+  public void beforeEach(ExtensionContext context) throws Exception {
     server = new TestingServer(true);
   }
 
@@ -36,10 +41,11 @@ final class ZooKeeperForTests implements Closeable {
   }
 
   @Override
-  public void close() throws IOException {
+  public void afterEach(ExtensionContext context) throws IOException {
     for (int i = open.size() - 1; i >= 0; i--) {
       open.get(i).close();
     }
+    open.clear();
     server.close();
   }
 }
