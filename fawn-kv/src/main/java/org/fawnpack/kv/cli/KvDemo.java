@@ -1,22 +1,13 @@
 package org.fawnpack.kv.cli;
 
-import java.io.Closeable;
-import java.io.IOException;
 import java.io.PrintStream;
-import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Predicate;
-import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -30,7 +21,6 @@ import org.fawnpack.kv.wire.ConnectionPool;
  * acknowledged write, then adds a sixth back-end and prints the ring.
  */
 final class KvDemo {
-  private static final Duration WAIT = Duration.ofSeconds(90);
   private static final int BACKENDS = 5;
 
   private final PrintStream out;
@@ -46,65 +36,27 @@ final class KvDemo {
     Path dir = Path.of(line.option("--dir", "target/kv-demo"));
     int keys = line.intOption("--keys", 20_000, 100, 10_000_000);
     int seconds = line.intOption("--seconds", 5, 1, 600);
-    LocalCluster.startOver(dir);
-    List<Closeable> open = new ArrayList<>(); // closed last to first: ZooKeeper goes last
-    EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zookeeper"), 0);
-    open.add(zooKeeper);
-    try {
-      Map<String, String> settings = new HashMap<>(given);
-      settings.put(KvKeys.ZOOKEEPER_QUORUM.name(), zooKeeper.connectString());
-      settings.putIfAbsent(KvKeys.SECRET_FILE.name(), dir.resolve("secret").toString());
-      settings.putIfAbsent(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.name(), "4000");
-      settings.putIfAbsent(KvKeys.BOOTSTRAP_BACKENDS.name(), Integer.toString(BACKENDS));
-      if (!settings.containsKey(KvKeys.ENERGY_COLLECTOR_PORT.name())) {
-        // Each back-end counted as an Edison running only it (the paper's node, its figures).
-        settings.putIfAbsent(KvKeys.ENERGY_IDLE_WATTS.name(), "1.40");
-        settings.putIfAbsent(KvKeys.ENERGY_BUSY_WATTS.name(), "1.68");
-      }
-      KvSettings kv = KvSettings.from(settings);
-      ClusterSecret secret = ClusterSecret.loadOrCreate(kv.secretFile());
-      List<String> args = new ArrayList<>();
-      settings.forEach((k, v) -> args.add("-D" + k + "=" + v));
-      ChildBackends backends = new ChildBackends(dir.resolve("backends"), args);
-      open.add(backends);
-      for (int b = 0; b < BACKENDS; b++) {
-        backends.start("b" + b, "127.0.0." + (b + 1));
-      }
-      List<FrontEnd> frontEnds = new ArrayList<>();
-      for (int f = 0; f < 2; f++) {
-        KvNodes.Node<FrontEnd> node = KvNodes.frontEnd(kv, "f" + f,
-            new InetSocketAddress("127.0.0.1", 0));
-        open.add(node);
-        frontEnds.add(node.get());
-      }
-      CuratorFramework zk = KvNodes.session(kv, "demo");
-      open.add(zk);
-      RingStore ringStore = new RingStore(zk, new ClusterPaths(kv.cluster()));
-      Ring ring = await(ringStore, backends, "the first ring with " + BACKENDS + " back-ends",
-          r -> r.members().size() == BACKENDS);
-      awaitSlices(frontEnds);
+    try (LoopbackCluster cluster = LoopbackCluster.start(dir, BACKENDS, 2, given)) {
+      KvSettings kv = cluster.settings();
+      List<FrontEnd> frontEnds = cluster.frontEnds();
+      Ring ring = cluster.ring();
       out.printf("FAWN-KV demo: ZooKeeper at %s, %d back-ends (child JVMs, logs in %s), 2"
-          + " front-ends, chains of %d%n%s%n", zooKeeper.connectString(), BACKENDS,
+          + " front-ends, chains of %d%n%s%n", cluster.zooKeeperQuorum(), BACKENDS,
           dir.resolve("backends"), kv.replicas(), ring);
-      DemoWorkload load = new DemoWorkload(frontEnds.stream().map(FrontEnd::address).toList(),
-          secret);
+      DemoWorkload load = new DemoWorkload(cluster.frontEndAddresses(), cluster.secret());
       out.printf("%n1. loaded %,d keys (100-byte values) in batches: %,.0f puts/s%n", keys,
           load.load(keys, 100));
       skewedReads(load, keys, seconds, frontEnds, ring, kv);
-      int exit = killUnderWrites(load, keys, backends, ringStore);
-      backends.start("b" + BACKENDS, "127.0.0." + (BACKENDS + 1));
+      int exit = killUnderWrites(load, keys, cluster);
+      cluster.backends().start("b" + BACKENDS, "127.0.0." + (BACKENDS + 1));
       long joinStart = System.nanoTime();
-      Ring joined = await(ringStore, backends, "back-end b" + BACKENDS + " to join",
+      Ring joined = cluster.awaitRing("back-end b" + BACKENDS + " to join",
           r -> r.member("b" + BACKENDS) != null && r.joining().isEmpty()
               && r.pending().isEmpty());
       out.printf("%n4. back-end b%d joined and copied its arcs in %.1f s (ring epoch %d):%n",
           BACKENDS, (System.nanoTime() - joinStart) / 1e9, joined.epoch());
       new ClusterInspection(kv, out, err).ring();
       return exit;
-    } finally {
-      for (int i = open.size() - 1; i >= 0; i--) {
-        open.get(i).close();
-      }
     }
   }
 
@@ -179,13 +131,13 @@ final class KvDemo {
   }
 
   /** Writers run while b2 is killed; afterwards every acknowledged write must read back. */
-  private int killUnderWrites(DemoWorkload load, int keys, ChildBackends backends,
-      RingStore ringStore) throws Exception {
+  private int killUnderWrites(DemoWorkload load, int keys, LoopbackCluster cluster)
+      throws Exception {
     DemoWorkload.Writers writers = load.new Writers(2, 500);
     Thread.sleep(1_000); // writes under way before the kill
-    backends.kill9("b2");
+    cluster.backends().kill9("b2");
     long killed = System.nanoTime();
-    await(ringStore, backends, "b2 to be marked down and its arcs copied",
+    cluster.awaitRing("b2 to be marked down and its arcs copied",
         r -> r.isDown("b2") && r.pending().isEmpty());
     double repairSeconds = (System.nanoTime() - killed) / 1e9;
     Thread.sleep(1_000); // writes to the repaired chains
@@ -205,38 +157,5 @@ final class KvDemo {
     wrong.stream().limit(10).forEach(w -> out.println("   LOST: " + w));
     lostLoad.stream().limit(10).forEach(w -> out.println("   LOST: " + w));
     return KvCommand.EXIT_FAILED;
-  }
-
-  private static void awaitSlices(List<FrontEnd> frontEnds) throws IOException,
-      InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (frontEnds.stream().anyMatch(f -> f.sliceMap() == null || !f.sliceMap().settled()
-        || f.sliceMap().owners().size() != frontEnds.size())) {
-      if (System.nanoTime() > deadline) {
-        throw new IOException("the front-ends did not settle their slices within "
-            + WAIT.toSeconds() + " s");
-      }
-      Thread.sleep(50);
-    }
-  }
-
-  /** Polls the stored ring until {@code wanted}; names the back-end logs when it times out. */
-  private static Ring await(RingStore store, ChildBackends backends, String what,
-      Predicate<Ring> wanted) throws IOException, InterruptedException {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    var hash = store.ringHash();
-    while (true) {
-      var stored = store.read(hash);
-      if (stored.isPresent() && wanted.test(stored.get().ring())) {
-        return stored.get().ring();
-      }
-      if (System.nanoTime() > deadline || !backends.exited().isEmpty()) {
-        throw new IOException("waited " + WAIT.toSeconds() + " s for " + what + "; back-ends "
-            + "that exited: " + backends.exited() + "; see their logs, e.g. "
-            + backends.logOf("b0") + "; ring: " + stored.map(v -> v.ring().toString())
-            .orElse("none"));
-      }
-      Thread.sleep(100);
-    }
   }
 }
