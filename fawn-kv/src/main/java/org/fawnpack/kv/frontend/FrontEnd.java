@@ -258,23 +258,24 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   /** A get from the cache or the tail (whose answer may fill it); a write past the cache. */
   private void serve(Frame request, byte[] key, SliceGate.Admission admission) {
+    HotCache.Key cacheKey = HotCache.Key.of(key);
     if (request.type() == MessageType.GET) {
-      HotCache.Entry hit = gate.cached(key);
+      HotCache.Entry hit = cache.lookup(cacheKey);
       if (hit != null) {
         admission.send(reply(request, hit.type(), hit.payload()));
         return;
       }
-      long stamp = cache.stampBeforeGet(key);
+      long stamp = cache.stampBeforeGet(cacheKey);
       route(request, key, answer -> {
         if (answer.type() == MessageType.VALUE || answer.type() == MessageType.NOT_FOUND) {
-          gate.answered(key, stamp, new HotCache.Entry(answer.type(), answer.payload()));
+          gate.answered(cacheKey, stamp, new HotCache.Entry(answer.type(), answer.payload()));
         }
         admission.send(answer);
       }, 1);
     } else {
-      cache.writeStarting(key);
+      cache.writeStarting(cacheKey);
       route(request, key, answer -> {
-        cache.writeEnded(key); // whatever the outcome: a failed write may still land
+        cache.writeEnded(cacheKey); // whatever the outcome: a failed write may still land
         admission.send(answer);
       }, 1);
     }

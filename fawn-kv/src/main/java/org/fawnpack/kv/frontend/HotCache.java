@@ -23,9 +23,10 @@ final class HotCache {
   /** A cached answer as the tail gave it: VALUE with its payload, or NOT_FOUND. */
   record Entry(byte type, byte[] payload) {}
 
-  private record Key(byte[] bytes, int hash) {
-    Key(byte[] bytes) {
-      this(bytes, Arrays.hashCode(bytes));
+  /** A user key with its hash, taken once per request: lookup, stamp and fill share it. */
+  record Key(byte[] bytes, int hash) {
+    static Key of(byte[] bytes) {
+      return new Key(bytes, Arrays.hashCode(bytes));
     }
 
     @Override
@@ -63,14 +64,14 @@ final class HotCache {
   }
 
   /** The cached answer for {@code key}, or null (counted as a hit or a miss). */
-  Entry lookup(byte[] key) {
-    Entry e = cache.getIfPresent(new Key(key));
+  Entry lookup(Key key) {
+    Entry e = cache.getIfPresent(key);
     (e == null ? misses : hits).incrementAndGet();
     return e;
   }
 
   /** Taken as a get leaves for the tail; -1 when a write to the stripe is on its way. */
-  long stampBeforeGet(byte[] key) {
+  long stampBeforeGet(Key key) {
     Stripe s = stripeOf(key);
     synchronized (s) {
       return s.writesOnTheirWay > 0 ? -1 : s.events;
@@ -78,9 +79,8 @@ final class HotCache {
   }
 
   /** The tail answered {@code answer} to a get sent at {@code stamp}; call before relaying. */
-  void answered(byte[] key, long stamp, Entry answer, boolean mayCache) {
-    Key k = new Key(key);
-    Stripe s = stripeOf(key);
+  void answered(Key k, long stamp, Entry answer, boolean mayCache) {
+    Stripe s = stripeOf(k);
     synchronized (s) {
       Entry cached = cache.getIfPresent(k);
       if (cached != null && !sameAnswer(cached, answer)) {
@@ -93,22 +93,22 @@ final class HotCache {
   }
 
   /** A put or delete of {@code key} is about to be forwarded. */
-  void writeStarting(byte[] key) {
+  void writeStarting(Key key) {
     Stripe s = stripeOf(key);
     synchronized (s) {
       s.writesOnTheirWay++;
       s.events++;
-      cache.invalidate(new Key(key));
+      cache.invalidate(key);
     }
   }
 
   /** A write of {@code key} was answered or failed (its outcome may be unknown). */
-  void writeEnded(byte[] key) {
+  void writeEnded(Key key) {
     Stripe s = stripeOf(key);
     synchronized (s) {
       s.writesOnTheirWay--;
       s.events++;
-      cache.invalidate(new Key(key));
+      cache.invalidate(key);
     }
   }
 
@@ -142,8 +142,8 @@ final class HotCache {
     return misses.get();
   }
 
-  private Stripe stripeOf(byte[] key) {
-    return stripes[Math.floorMod(Arrays.hashCode(key) * 0x9e3779b9, STRIPES)];
+  private Stripe stripeOf(Key key) {
+    return stripes[Math.floorMod(key.hash() * 0x9e3779b9, STRIPES)];
   }
 
   private static boolean sameAnswer(Entry a, Entry b) {

@@ -87,18 +87,14 @@ final class SliceGate {
   }
 
   /** The tail's answer to a get: cached only while this front-end still serves its key. */
-  void answered(byte[] key, long stamp, HotCache.Entry answer) {
+  void answered(HotCache.Key key, long stamp, HotCache.Entry answer) {
     lock.readLock().lock();
     try {
-      cache.answered(key, stamp, answer, notReady == null && serves(map, map.bucketOf(key)));
+      cache.answered(key, stamp, answer, notReady == null
+          && serves(map, map.bucketOf(key.bytes())));
     } finally {
       lock.readLock().unlock();
     }
-  }
-
-  /** The cache may answer {@code key} (the caller holds an admission for it). */
-  HotCache.Entry cached(byte[] key) {
-    return cache.lookup(key);
   }
 
   SliceMap map() {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * a write through the front-end was answered sees at least that write.
  */
 class HotCacheTest {
-  private static final byte[] KEY = "hot".getBytes(StandardCharsets.UTF_8);
+  private static final HotCache.Key KEY =
+      HotCache.Key.of("hot".getBytes(StandardCharsets.UTF_8));
 
   private static HotCache.Entry value(int version) {
     return new HotCache.Entry(MessageType.VALUE, new byte[] {(byte) version});
