@@ -43,9 +43,10 @@ final class KvDemo {
       out.printf("FAWN-KV demo: ZooKeeper at %s, %d back-ends (child JVMs, logs in %s), 2"
           + " front-ends, chains of %d%n%s%n", cluster.zooKeeperQuorum(), BACKENDS,
           dir.resolve("backends"), kv.replicas(), ring);
-      DemoWorkload load = new DemoWorkload(cluster.frontEndAddresses(), cluster.secret());
+      LoopbackWorkload load = new LoopbackWorkload(cluster.frontEndAddresses(),
+          cluster.secret());
       out.printf("%n1. loaded %,d keys (100-byte values) in batches: %,.0f puts/s%n", keys,
-          load.load(keys, 100));
+          load.load(keys, 100, 1));
       skewedReads(load, keys, seconds, frontEnds, ring, kv);
       int exit = killUnderWrites(load, keys, cluster);
       cluster.backends().start("b" + BACKENDS, "127.0.0." + (BACKENDS + 1));
@@ -61,9 +62,9 @@ final class KvDemo {
   }
 
   /** Zipf gets with the caches off, then on: throughput, hit rate, gets the tails served. */
-  private void skewedReads(DemoWorkload load, int keys, int seconds, List<FrontEnd> frontEnds,
-      Ring ring, KvSettings kv) throws Exception {
-    DemoWorkload.Zipf zipf = new DemoWorkload.Zipf(keys, 0.99);
+  private void skewedReads(LoopbackWorkload load, int keys, int seconds,
+      List<FrontEnd> frontEnds, Ring ring, KvSettings kv) throws Exception {
+    LoopbackWorkload.Zipf zipf = new LoopbackWorkload.Zipf(keys, 0.99);
     out.printf("%n2. Zipf(0.99) gets over the %,d keys, 4 clients, %d s each:%n", keys,
         seconds);
     out.printf("   %-22s %10s %9s %16s %14s%n", "front-end cache", "gets/s", "hit rate",
@@ -76,7 +77,7 @@ final class KvDemo {
             List.copyOf(ring.members()), err);
         long hits = hits(frontEnds);
         long misses = misses(frontEnds);
-        DemoWorkload.Gets gets = load.skewedGets(zipf, 4, seconds);
+        LoopbackWorkload.Gets gets = load.gets(zipf, 4, seconds);
         Map<Member, StatsReport> after = ClusterInspection.statsOf(pool, ring,
             List.copyOf(ring.members()), err);
         long hitsNow = hits(frontEnds) - hits;
@@ -131,9 +132,9 @@ final class KvDemo {
   }
 
   /** Writers run while b2 is killed; afterwards every acknowledged write must read back. */
-  private int killUnderWrites(DemoWorkload load, int keys, LoopbackCluster cluster)
+  private int killUnderWrites(LoopbackWorkload load, int keys, LoopbackCluster cluster)
       throws Exception {
-    DemoWorkload.Writers writers = load.new Writers(2, 500);
+    LoopbackWorkload.Writers writers = load.new Writers(2, 500);
     Thread.sleep(1_000); // writes under way before the kill
     cluster.backends().kill9("b2");
     long killed = System.nanoTime();

@@ -21,42 +21,67 @@ import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
 
 /**
- * The demo's clients: a bulk load, Zipf-skewed gets for a while, and writers that remember
+ * Clients for the demo and the benchmarks: a bulk load, gets for a while with keys drawn as
+ * the caller likes (Zipf-skewed, biased to a popular set), and writers that remember
  * what each of their keys may hold (the last acknowledged value, and any value written after
  * it whose outcome was unknown) so every acknowledged write can be checked afterwards.
  */
-final class DemoWorkload {
+public final class LoopbackWorkload {
   private static final Duration DEADLINE = Duration.ofSeconds(15);
 
   private final List<InetSocketAddress> frontEnds;
   private final ClusterSecret secret;
 
-  DemoWorkload(List<InetSocketAddress> frontEnds, ClusterSecret secret) {
+  /** Which key (0..n-1) a client asks next. */
+  public interface KeyChooser {
+    int next(Random random);
+  }
+
+  public LoopbackWorkload(List<InetSocketAddress> frontEnds, ClusterSecret secret) {
     this.frontEnds = List.copyOf(frontEnds);
     this.secret = secret;
   }
 
-  static byte[] key(int i) {
+  public static byte[] key(int i) {
     return ("key-" + i).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** Puts keys 0..count-1 with {@code valueBytes}-byte values in batches; puts per second. */
-  double load(int count, int valueBytes) throws IOException {
+  /**
+   * Puts keys 0..count-1 with {@code valueBytes}-byte values in batches of 500, from
+   * {@code loaders} clients at once; puts per second.
+   */
+  public double load(int count, int valueBytes, int loaders) throws Exception {
     long start = System.nanoTime();
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
-      for (int from = 0; from < count; from += 500) {
-        List<byte[]> keys = new ArrayList<>();
-        List<byte[]> values = new ArrayList<>();
-        for (int i = from; i < Math.min(count, from + 500); i++) {
-          keys.add(key(i));
-          byte[] value = new byte[valueBytes];
-          Arrays.fill(value, (byte) ('a' + i % 26));
-          values.add(value);
+    ExecutorService pool = Executors.newFixedThreadPool(loaders);
+    List<Future<?>> done = new ArrayList<>();
+    for (int l = 0; l < loaders; l++) {
+      int loader = l;
+      done.add(pool.submit(() -> {
+        try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
+          for (int from = loader * 500; from < count; from += loaders * 500) {
+            List<byte[]> keys = new ArrayList<>();
+            List<byte[]> values = new ArrayList<>();
+            for (int i = from; i < Math.min(count, from + 500); i++) {
+              keys.add(key(i));
+              values.add(valueOf(i, valueBytes));
+            }
+            kv.putAll(keys, values);
+          }
         }
-        kv.putAll(keys, values);
-      }
+        return null;
+      }));
+    }
+    pool.shutdown();
+    for (Future<?> f : done) {
+      f.get();
     }
     return count / ((System.nanoTime() - start) / 1e9);
+  }
+
+  private static byte[] valueOf(int i, int valueBytes) {
+    byte[] value = new byte[valueBytes];
+    Arrays.fill(value, (byte) ('a' + i % 26));
+    return value;
   }
 
   /** Loaded keys that no longer read back with the value {@link #load} gave them. */
@@ -82,10 +107,10 @@ final class DemoWorkload {
   }
 
   /** Ranks 0..n-1 drawn with probability proportional to 1 / (rank + 1)^s. */
-  static final class Zipf {
+  public static final class Zipf implements KeyChooser {
     private final double[] cumulative;
 
-    Zipf(int n, double s) {
+    public Zipf(int n, double s) {
       cumulative = new double[n];
       double sum = 0;
       for (int i = 0; i < n; i++) {
@@ -97,21 +122,22 @@ final class DemoWorkload {
       }
     }
 
-    int next(Random random) {
+    @Override
+    public int next(Random random) {
       int at = Arrays.binarySearch(cumulative, random.nextDouble());
       return Math.min(cumulative.length - 1, at >= 0 ? at : -at - 1);
     }
   }
 
   /** Gets and failed gets of a timed run. */
-  record Gets(long done, long failed, double seconds) {
-    double perSecond() {
+  public record Gets(long done, long failed, double seconds) {
+    public double perSecond() {
       return done / seconds;
     }
   }
 
-  /** {@code threads} clients get keys drawn by {@code zipf} for {@code seconds}. */
-  Gets skewedGets(Zipf zipf, int threads, double seconds) throws Exception {
+  /** {@code threads} clients get keys drawn by {@code chooser} for {@code seconds}. */
+  public Gets gets(KeyChooser chooser, int threads, double seconds) throws Exception {
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
@@ -124,7 +150,7 @@ final class DemoWorkload {
         try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
           while (!stop.get()) {
             try {
-              kv.get(key(zipf.next(random)));
+              kv.get(key(chooser.next(random)));
               done.incrementAndGet();
             } catch (KvException e) {
               failed.incrementAndGet();
