@@ -38,13 +38,17 @@ import org.slf4j.LoggerFactory;
  * recent-writes table. When it holds every arc it copies in the current epoch it reports so
  * ({@link CopyReporter}); the coordinator then lets it serve; a joining back-end reports once
  * the arcs its join froze have settled. A
- * failed copy (the tail went, a link broke) is tried again after {@link #RETRY_MS}, from
+ * failed copy (the tail went, a link broke, the source has not followed the epoch yet) is
+ * tried again after {@link #FIRST_RETRY_MS}, doubling to {@link #RETRY_MS}, from
  * whichever member is the tail by then. A finished copy whose source is no longer the arc's
  * tail is thrown away and made again from the new tail: the old tail may have taken writes
  * after the snapshot that only it kept for this copier.
  */
 final class ArcReceiver implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcReceiver.class);
+  /** The first pause after a failed try: most are sources a few ms behind the new epoch. */
+  static final long FIRST_RETRY_MS = 50;
+  /** The longest pause between tries. */
   static final long RETRY_MS = 500;
   private static final int IN_FLIGHT = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
@@ -87,6 +91,9 @@ final class ArcReceiver implements Closeable {
   private long reportedEpoch = -1;
   private final java.util.concurrent.atomic.AtomicBoolean retryPending =
       new java.util.concurrent.atomic.AtomicBoolean();
+  /** Tries in a row that failed, for the pause before the next. */
+  private final java.util.concurrent.atomic.AtomicInteger failedTries =
+      new java.util.concurrent.atomic.AtomicInteger();
   private long bytesReceived;
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
@@ -158,6 +165,7 @@ final class ArcReceiver implements Closeable {
           count++;
         }
       }
+      failedTries.set(0);
       synchronized (this) {
         bytesReceived += bytes;
         total = bytesReceived;
@@ -170,9 +178,10 @@ final class ArcReceiver implements Closeable {
       LOG.info("backend {}: holds the {} arcs it copies in epoch {} ({} arcs, {} bytes copied"
           + " now)", id, current.pendingArcsOf(id).size(), current.epoch(), count, bytes);
     } catch (IOException | RuntimeException e) {
+      long pause = nextPauseMs();
       LOG.warn("backend {}: copying arcs in epoch {} failed ({}); trying again in {} ms", id,
-          current.epoch(), e.getMessage(), RETRY_MS);
-      retryLater();
+          current.epoch(), e.getMessage(), pause);
+      retryLater(pause);
     }
   }
 
@@ -189,6 +198,7 @@ final class ArcReceiver implements Closeable {
         }
         awaitNoWriteOnItsWay(current, current.chainFor(end));
       }
+      failedTries.set(0);
       synchronized (this) {
         if (reportedEpoch == current.epoch()) {
           return;
@@ -199,19 +209,26 @@ final class ArcReceiver implements Closeable {
       LOG.info("backend {}: the {} arcs its join froze have settled (epoch {})", id,
           current.frozen().size(), current.epoch());
     } catch (IOException | RuntimeException e) {
+      long pause = nextPauseMs();
       LOG.warn("backend {}: the arcs its join froze have not settled in epoch {} ({}); looking"
-          + " again in {} ms", id, current.epoch(), e.getMessage(), RETRY_MS);
-      retryLater();
+          + " again in {} ms", id, current.epoch(), e.getMessage(), pause);
+      retryLater(pause);
     }
   }
 
-  private void retryLater() {
+  private void retryLater(long pauseMs) {
     if (retryPending.compareAndSet(false, true)) { // one retry at a time, however many rings
       run(() -> {
         retryPending.set(false);
         copyPending();
-      }, RETRY_MS);
+      }, pauseMs);
     }
+  }
+
+  /** 50, 100, 200, 400, then 500 ms after each further failure in a row. */
+  private long nextPauseMs() {
+    int failed = failedTries.getAndIncrement();
+    return Math.min(RETRY_MS, FIRST_RETRY_MS << Math.min(failed, 10));
   }
 
   /** Copies one arc from its tail; returns the bytes received. */

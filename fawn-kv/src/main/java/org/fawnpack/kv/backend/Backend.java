@@ -122,7 +122,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     backend.server.start();
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
         id, backend.counts, () -> StatsReport.of(backend.self, backend.counts,
-            backend.arcs.values(), org.fawnpack.kv.energy.NodeEnergy.NONE), backend::epoch,
+            backend.arcs.values(), org.fawnpack.kv.energy.NodeEnergy.NONE,
+            backend.bytesCopiedIn()), backend::epoch,
         backend::bytesCopiedIn));
     return backend;
   }
@@ -312,7 +313,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
-          StatsReport.of(self, counts, arcs.values(), energy).encode()));
+          StatsReport.of(self, counts, arcs.values(), energy, bytesCopiedIn()).encode()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));

@@ -18,10 +18,11 @@ import org.fawnpack.kv.wire.MalformedFrameException;
  * A back-end's answer to STATS, for {@code fawn kv stats}: the requests it served since it
  * started and, per arc it holds, its role in the chain, live keys, log bytes and last sequence
  * number; and its node's energy so far in microjoules (-1 when not metered), from the energy
- * collector or a power model ({@code energyEstimated}).
+ * collector or a power model ({@code energyEstimated}); and the bytes of arc files it received
+ * by whole-file transfer since it started (joins, re-replication).
  */
 public record StatsReport(long uptimeMs, long gets, long writes, long chainWrites,
-    List<Arc> arcs, long microjoules, boolean energyEstimated) {
+    List<Arc> arcs, long microjoules, boolean energyEstimated, long bytesCopiedIn) {
 
   private static final Logger LOG = LoggerFactory.getLogger(StatsReport.class);
 
@@ -47,7 +48,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
 
   /** The report of a back-end ({@code self}) with {@code counts} and {@code arcs}. */
   static StatsReport of(Member self, Counts counts, Collection<ArcStore> arcs,
-      NodeEnergy energy) {
+      NodeEnergy energy, long bytesCopiedIn) {
     List<Arc> described = new ArrayList<>();
     for (ArcStore arc : arcs) {
       Chain chain = arc.chain();
@@ -67,7 +68,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
     }
     return new StatsReport((System.nanoTime() - counts.started) / 1_000_000,
         counts.gets.sum(), counts.writes.sum(), counts.chainWrites.sum(), described,
-        microjoules, energy.estimated());
+        microjoules, energy.estimated(), bytesCopiedIn);
   }
 
   byte[] encode() {
@@ -78,7 +79,8 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
           .addLong(a.role().ordinal()).addLong(a.keys()).addLong(a.logBytes())
           .addLong(a.lastSequence());
     }
-    return payload.addLong(microjoules).addLong(energyEstimated ? 1 : 0).toBytes();
+    return payload.addLong(microjoules).addLong(energyEstimated ? 1 : 0)
+        .addLong(bytesCopiedIn).toBytes();
   }
 
   /** The report in a STATS reply's payload. */
@@ -104,7 +106,9 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
     }
     long microjoules = f.nextLong();
     boolean estimated = f.nextLong() != 0;
+    long bytesCopiedIn = f.nextLong();
     f.end();
-    return new StatsReport(uptime, gets, writes, chainWrites, arcs, microjoules, estimated);
+    return new StatsReport(uptime, gets, writes, chainWrites, arcs, microjoules, estimated,
+        bytesCopiedIn);
   }
 }

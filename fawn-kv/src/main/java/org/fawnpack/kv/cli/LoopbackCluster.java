@@ -12,10 +12,14 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ConnectionPool;
 
 /**
  * A FAWN-KV cluster on loopback for the demo and the benchmarks: an embedded ZooKeeper,
@@ -102,6 +106,11 @@ public final class LoopbackCluster implements Closeable {
     return secret;
   }
 
+  /** The file holding the cluster secret, for clients in other processes. */
+  public Path secretFile() {
+    return kv.secretFile();
+  }
+
   public String zooKeeperQuorum() {
     return zooKeeper.connectString();
   }
@@ -120,8 +129,31 @@ public final class LoopbackCluster implements Closeable {
     return backends;
   }
 
+  /** Starts back-end {@code id} as a child JVM on loopback address {@code host}. */
+  public void startBackend(String id, String host) throws IOException {
+    backends.start(id, host);
+  }
+
+  /** Kills back-end {@code id} with SIGKILL, as a power cut would. */
+  public void killBackend(String id) throws InterruptedException {
+    backends.kill9(id);
+  }
+
+  /** Each live back-end's answer to STATS now, by id (one that does not answer is left out). */
+  public Map<String, StatsReport> backendStats() throws IOException {
+    Ring ring = ring();
+    List<Member> live = ring.members().stream().filter(m -> !ring.isDown(m.id())).toList();
+    Map<String, StatsReport> byId = new HashMap<>();
+    try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
+        Backend.MAX_FRAME_BYTES, secret)) {
+      ClusterInspection.statsOf(pool, ring, live, System.err)
+          .forEach((member, report) -> byId.put(member.id(), report));
+    }
+    return byId;
+  }
+
   /** Polls the stored ring until {@code wanted}; names the back-end logs when it times out. */
-  Ring awaitRing(String what, Predicate<Ring> wanted) throws IOException, InterruptedException {
+  public Ring awaitRing(String what, Predicate<Ring> wanted) throws IOException, InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     var hash = ringStore.ringHash();
     while (true) {

@@ -138,6 +138,16 @@ public final class LoopbackWorkload {
 
   /** {@code threads} clients get keys drawn by {@code chooser} for {@code seconds}. */
   public Gets gets(KeyChooser chooser, int threads, double seconds) throws Exception {
+    return gets(chooser, threads, 1, seconds);
+  }
+
+  /**
+   * As {@link #gets(KeyChooser, int, double)}, each client keeping {@code inFlight} gets
+   * outstanding: batches of that many sent at once (pipelined), the next batch once all are
+   * answered. A batch with any failure counts as that many failed gets.
+   */
+  public Gets gets(KeyChooser chooser, int threads, int inFlight, double seconds)
+      throws Exception {
     AtomicLong done = new AtomicLong();
     AtomicLong failed = new AtomicLong();
     AtomicBoolean stop = new AtomicBoolean();
@@ -148,12 +158,21 @@ public final class LoopbackWorkload {
       Random random = new Random(t);
       clients.add(pool.submit(() -> {
         try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
+          List<byte[]> batch = new ArrayList<>(inFlight);
           while (!stop.get()) {
             try {
-              kv.get(key(chooser.next(random)));
-              done.incrementAndGet();
+              if (inFlight == 1) {
+                kv.get(key(chooser.next(random)));
+              } else {
+                batch.clear();
+                for (int i = 0; i < inFlight; i++) {
+                  batch.add(key(chooser.next(random)));
+                }
+                kv.getAll(batch);
+              }
+              done.addAndGet(inFlight);
             } catch (KvException e) {
-              failed.incrementAndGet();
+              failed.addAndGet(inFlight);
             }
           }
         }

@@ -6,11 +6,16 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.MessageType;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -57,6 +62,16 @@ class BackendJoinTest extends ChildClusterTest {
     }
     assertTrue(received > 0 && received <= held, "received " + received + " bytes, holds "
         + held);
+    // STATS says the same: the joiner received what it reported, the others nothing.
+    try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
+        Backend.MAX_FRAME_BYTES, cluster.secret)) {
+      for (Member m : after.members()) {
+        StatsReport stats = StatsReport.decode(pool.to(m).call(MessageType.STATS,
+            after.epoch(), null, Duration.ofSeconds(10)));
+        assertEquals(m.id().equals(joiner) ? received : 0, stats.bytesCopiedIn(),
+            m.id() + "'s STATS");
+      }
+    }
     long splits = 0;
     for (Member m : before.members()) {
       splits += Files.readString(Path.of(cluster.backend(m.id()).logFile())).lines()

@@ -39,9 +39,20 @@ final class CheckedWorkload {
   }
 
   private final ChildCluster cluster;
+  /** What key k holds when the run starts: absent (null), or {@code <tag>-k}. */
+  private final String initialTag;
 
   CheckedWorkload(ChildCluster cluster) {
+    this(cluster, null);
+  }
+
+  /**
+   * A run on keys an earlier run left holding {@code <initialTag>-k} (its {@link
+   * #writeEveryKey} of that tag, acknowledged, was the last write of each key).
+   */
+  CheckedWorkload(ChildCluster cluster, String initialTag) {
     this.cluster = cluster;
+    this.initialTag = initialTag;
   }
 
   /** The history of the current run. */
@@ -113,7 +124,10 @@ final class CheckedWorkload {
     LinearizabilityChecker checker = new LinearizabilityChecker(5_000_000);
     for (Map.Entry<ByteBuffer, List<Op>> e : recorder.histories().entrySet()) {
       List<Op> history = new ArrayList<>(e.getValue());
-      assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, null),
+      String key = new String(e.getKey().array(), StandardCharsets.UTF_8);
+      byte[] initial = initialTag == null ? null : (initialTag + "-"
+          + key.substring("key-".length())).getBytes(StandardCharsets.UTF_8);
+      assertEquals(LinearizabilityChecker.Verdict.LINEARIZABLE, checker.check(history, initial),
           new String(e.getKey().array(), StandardCharsets.UTF_8) + ": " + history);
     }
     return recorder;

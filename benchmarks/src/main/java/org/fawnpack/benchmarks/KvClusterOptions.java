@@ -1,0 +1,78 @@
+package org.fawnpack.benchmarks;
+
+import java.nio.file.Path;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Set;
+
+/** The options of {@code ./fawn bench-kv-cluster}, shared by its parts. */
+record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, int ycsbRecords,
+    int moveMegabytes, Path dir) {
+
+  static final List<String> ALL_PARTS = List.of("figure10", "ycsb", "moves", "routing");
+
+  static final String USAGE = """
+      Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
+      [--seconds S per cell (5)] [--clients C (8)] [--ycsb-records N (20000)] \
+      [--move-mb M (256)] [--dir D (target/bench-kv-cluster)]
+        The FAWN-KV cluster on loopback, 4 back-ends as child JVMs (chains of 3), parts:
+          figure10  1 front-end; gets/s from uniform to one key, cache off and on (~2 min)
+          ycsb      YCSB workloads A, B, C (uniform, zipfian) against FAWN-KV and redis-server
+                    (AOF everysec) with the same client threads (~5 min; redis row skipped
+                    when redis-server is not installed)
+          moves     a join and a failure's re-replication: seconds per GB moved, against a
+                    plain loopback copy of the same bytes (~3 min)
+          routing   one front-end's gets/s with 1 to 256 requests in flight per client (~1 min)
+        Each part rewrites its own section of docs/benchmarks.md.""";
+
+  /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
+  static KvClusterOptions parse(String[] args) {
+    Set<String> parts = new LinkedHashSet<>(ALL_PARTS);
+    int keys = 100_000;
+    int seconds = 5;
+    int clients = 8;
+    int ycsbRecords = 20_000;
+    int moveMegabytes = 256;
+    Path dir = Path.of("target/bench-kv-cluster");
+    for (int i = 0; i < args.length; i++) {
+      String option = args[i];
+      if (i + 1 >= args.length) {
+        throw new IllegalArgumentException(option + " needs a value");
+      }
+      String value = args[++i];
+      switch (option) {
+        case "--part" -> {
+          parts = new LinkedHashSet<>(List.of(value.split(",")));
+          for (String part : parts) {
+            if (!ALL_PARTS.contains(part)) {
+              throw new IllegalArgumentException("--part: no part '" + part + "'; parts are "
+                  + ALL_PARTS);
+            }
+          }
+        }
+        case "--keys" -> keys = positive(option, value);
+        case "--seconds" -> seconds = positive(option, value);
+        case "--clients" -> clients = positive(option, value);
+        case "--ycsb-records" -> ycsbRecords = positive(option, value);
+        case "--move-mb" -> moveMegabytes = positive(option, value);
+        case "--dir" -> dir = Path.of(value);
+        default -> throw new IllegalArgumentException("unknown option " + option);
+      }
+    }
+    return new KvClusterOptions(parts, keys, seconds, clients, ycsbRecords, moveMegabytes, dir);
+  }
+
+  private static int positive(String option, String value) {
+    String wanted = option + " wants a positive whole number, not '" + value + "'";
+    int n;
+    try {
+      n = Integer.parseInt(value);
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException(wanted, e);
+    }
+    if (n <= 0) {
+      throw new IllegalArgumentException(wanted);
+    }
+    return n;
+  }
+}

@@ -1,0 +1,127 @@
+package org.fawnpack.benchmarks;
+
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.cli.LoopbackWorkload;
+
+/**
+ * Moving data: a fifth back-end joins four holding the loaded data, then one back-end is killed
+ * and its arcs re-replicated from the survivors; each move's bytes (every back-end's
+ * {@code bytesCopiedIn} in STATS) and seconds, against a plain loopback copy of as many bytes
+ * in the same run. Writes the "fawn-kv-moves" section of docs/benchmarks.md.
+ */
+final class KvMovesPart {
+  static final String BEGIN = "<!-- BEGIN fawn-kv-moves (written by KvClusterBenchmark) -->";
+  static final String END = "<!-- END fawn-kv-moves -->";
+  private static final int VALUE_BYTES = 16 * 1024;
+
+  private KvMovesPart() {}
+
+  static void run(KvClusterOptions options) throws Exception {
+    Path dir = options.dir().resolve("moves");
+    String command = "./fawn bench-kv-cluster --part moves --move-mb " + options.moveMegabytes();
+    Instant started = Instant.now();
+    double loadBefore = Machine.loadAverage();
+    int keys = (int) ((long) options.moveMegabytes() * 1024 * 1024 / VALUE_BYTES);
+    List<String> rows = new ArrayList<>();
+    double worstShare = Double.MAX_VALUE;
+    double loadRate;
+    try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 4, 1,
+        Map.of())) {
+      LoopbackWorkload workload = new LoopbackWorkload(cluster.frontEndAddresses(),
+          cluster.secret());
+      loadRate = workload.load(keys, VALUE_BYTES, 4);
+      System.out.printf(Locale.ROOT, "loaded %,d keys of %,d bytes at %,.0f puts/s%n", keys,
+          VALUE_BYTES, loadRate);
+
+      Map<String, Long> copiedBefore = copiedIn(cluster);
+      long joinStart = System.nanoTime();
+      cluster.startBackend("b4", "127.0.0.5");
+      cluster.awaitRing("b4 to be placed in the ring", r -> r.member("b4") != null);
+      long placed = System.nanoTime();
+      cluster.awaitRing("b4 to join", r -> r.member("b4") != null && r.joining().isEmpty()
+          && r.pending().isEmpty());
+      long settled = System.nanoTime();
+      long joinBytes = copiedSince(cluster, copiedBefore);
+      double joinSeconds = (settled - placed) / 1e9;
+      double joinCopy = LoopbackCopy.seconds(dir.resolve("copy"), joinBytes);
+      worstShare = Math.min(worstShare, joinCopy / joinSeconds);
+      rows.add(row("join of b4", joinBytes, (placed - joinStart) / 1e9, joinSeconds,
+          joinCopy));
+
+      copiedBefore = copiedIn(cluster);
+      long killed = System.nanoTime();
+      cluster.killBackend("b1");
+      cluster.awaitRing("b1 to be marked down", r -> r.isDown("b1"));
+      long markedDown = System.nanoTime();
+      cluster.awaitRing("b1's arcs to be re-replicated", r -> r.isDown("b1")
+          && r.pending().isEmpty());
+      long whole = System.nanoTime();
+      long repairBytes = copiedSince(cluster, copiedBefore);
+      double repairSeconds = (whole - markedDown) / 1e9;
+      double repairCopy = LoopbackCopy.seconds(dir.resolve("copy"), repairBytes);
+      worstShare = Math.min(worstShare, repairCopy / repairSeconds);
+      rows.add(row("failure of b1 (SIGKILL)", repairBytes, (markedDown - killed) / 1e9,
+          repairSeconds, repairCopy));
+    }
+    rows.forEach(System.out::println);
+    double loadAfter = Machine.loadAverage();
+    StringBuilder report = new StringBuilder();
+    report.append("### FAWN-KV cluster: joins and failures, seconds per GB moved\n\n");
+    report.append(String.format(Locale.ROOT, "Ran %s on %s, `%s`; load average %.2f before,"
+        + " %.2f after. 4 back-ends as child JVMs on 127.0.0.1–.4 (chains of 3, 4 virtual"
+        + " nodes each), %,d keys of %,d bytes loaded through one front-end (%,.0f puts/s),"
+        + " then b4 joins and later b1 is killed. Bytes moved: the sum of every back-end's"
+        + " arc-file bytes received by whole-file transfer (`bytesCopiedIn` in STATS) over"
+        + " the move. The move is timed from the ring epoch that starts it (b4 placed in the"
+        + " ring, its arcs frozen; b1 marked down, its chains extended) to the one in which"
+        + " every chain is whole, polling ZooKeeper every 0.1 s; the time before that (b4's"
+        + " JVM start and registration; the kill's detection by session expiry, 4 s here) is"
+        + " shown apart. Baseline: the same number of bytes written to a file, then sent over"
+        + " one loopback TCP connection into another file and forced to disk, in the"
+        + " benchmark's JVM right after the move.%n%n",
+        started.truncatedTo(ChronoUnit.SECONDS), Machine.describe(), command, loadBefore,
+        loadAfter, keys, VALUE_BYTES, loadRate));
+    report.append("| move | s before the move starts | MB moved | s moving | s per GB | plain"
+        + " copy, s per GB | move rate ÷ copy rate |\n|---|---|---|---|---|---|---|\n");
+    rows.forEach(r -> report.append(r).append('\n'));
+    report.append(String.format(Locale.ROOT, "%nTarget (each move at ≥ 50 %% of a plain"
+        + " loopback copy's rate): %s — the lowest share is %.0f %%.%n",
+        worstShare >= 0.5 ? "met" : "NOT met", 100 * worstShare));
+    System.out.println(report);
+    ReportSections.write(Path.of("docs/benchmarks.md"), BEGIN, END,
+        BEGIN + "\n" + report + END + "\n");
+  }
+
+  private static String row(String move, long bytes, double before, double seconds,
+      double copySeconds) {
+    double gb = bytes / 1e9;
+    return String.format(Locale.ROOT, "| %s | %.1f | %,.1f | %.2f | %.1f | %.1f | %.0f %% |",
+        move, before, bytes / 1e6, seconds, seconds / gb, copySeconds / gb,
+        100 * copySeconds / seconds);
+  }
+
+  /** Arc-file bytes each live back-end received by transfer since it started, by id. */
+  private static Map<String, Long> copiedIn(LoopbackCluster cluster)
+      throws java.io.IOException {
+    Map<String, Long> byId = new java.util.HashMap<>();
+    cluster.backendStats().forEach((id, report) -> byId.put(id, report.bytesCopiedIn()));
+    return byId;
+  }
+
+  /** Bytes the back-ends live now received since {@code before} was taken. */
+  private static long copiedSince(LoopbackCluster cluster, Map<String, Long> before)
+      throws java.io.IOException {
+    long total = 0;
+    for (Map.Entry<String, Long> now : copiedIn(cluster).entrySet()) {
+      total += now.getValue() - before.getOrDefault(now.getKey(), 0L);
+    }
+    return total;
+  }
+}

@@ -1,0 +1,159 @@
+package org.fawnpack.benchmarks;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.time.temporal.ChronoUnit;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.Collectors;
+import org.fawnpack.benchmarks.ycsb.FawnKvYcsbClient;
+import org.fawnpack.benchmarks.ycsb.RedisServer;
+import org.fawnpack.benchmarks.ycsb.RedisYcsbClient;
+import org.fawnpack.benchmarks.ycsb.YcsbRun;
+import org.fawnpack.kv.cli.LoopbackCluster;
+
+/**
+ * YCSB's core workloads A (50 % reads, 50 % updates), B (95/5) and C (reads only), uniform and
+ * zipfian, run by YCSB's own client in a child JVM against FAWN-KV (4 back-ends, chains of 3,
+ * one front-end) and against redis-server (AOF synced every second) with the same threads,
+ * cell by cell. Writes the "fawn-kv-ycsb" section of docs/benchmarks.md.
+ */
+final class KvYcsbPart {
+  static final String BEGIN = "<!-- BEGIN fawn-kv-ycsb (written by KvClusterBenchmark) -->";
+  static final String END = "<!-- END fawn-kv-ycsb -->";
+  private static final String[][] WORKLOADS = {{"A", "0.5"}, {"B", "0.95"}, {"C", "1.0"}};
+  private static final String[] DISTRIBUTIONS = {"uniform", "zipfian"};
+
+  private KvYcsbPart() {}
+
+  static void run(KvClusterOptions options) throws Exception {
+    Path dir = options.dir().resolve("ycsb");
+    Path logs = dir.resolve("logs");
+    int threads = options.clients();
+    int seconds = options.seconds();
+    String command = "./fawn bench-kv-cluster --part ycsb --ycsb-records "
+        + options.ycsbRecords() + " --seconds " + seconds + " --clients " + threads;
+    Instant started = Instant.now();
+    double loadBefore = Machine.loadAverage();
+    Optional<Path> redisProgram = RedisServer.find();
+    List<String> rows = new ArrayList<>();
+    double worstReadRatio = Double.MAX_VALUE;
+    double notOk = 0;
+    try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("fawn-kv"), 4, 1,
+        Map.of());
+        RedisServer redis = redisProgram.isPresent()
+            ? RedisServer.start(redisProgram.get(), dir.resolve("redis")) : null) {
+      Files.createDirectories(logs);
+      Map<String, String> fawnKv = new HashMap<>(common(options));
+      fawnKv.put(FawnKvYcsbClient.FRONTENDS, cluster.frontEndAddresses().stream()
+          .map(a -> a.getHostString() + ":" + a.getPort()).collect(Collectors.joining(",")));
+      fawnKv.put(FawnKvYcsbClient.SECRET, cluster.secretFile().toAbsolutePath().toString());
+      YcsbRun.Result fawnLoad = YcsbRun.run(FawnKvYcsbClient.class, true, threads, fawnKv,
+          logs.resolve("fawn-kv-load.log"));
+      notOk += fawnLoad.notOk();
+      Map<String, String> redisProps = new HashMap<>(common(options));
+      YcsbRun.Result redisLoad = null;
+      if (redis != null) {
+        redisProps.put(RedisYcsbClient.PORT, Integer.toString(redis.port()));
+        redisLoad = YcsbRun.run(RedisYcsbClient.class, true, threads, redisProps,
+            logs.resolve("redis-load.log"));
+      }
+      rows.add(String.format(Locale.ROOT, "| load | – | %,.0f | – | %,.0f | %s | – | %s | – |",
+          fawnLoad.opsPerSecond(), fawnLoad.get("INSERT", "99thPercentileLatency(us)"),
+          redisLoad == null ? "–" : String.format(Locale.ROOT, "%,.0f",
+              redisLoad.opsPerSecond()),
+          redisLoad == null ? "–" : String.format(Locale.ROOT, "%,.0f",
+              redisLoad.get("INSERT", "99thPercentileLatency(us)"))));
+      System.out.println(rows.get(rows.size() - 1));
+      for (String[] workload : WORKLOADS) {
+        for (String distribution : DISTRIBUTIONS) {
+          String cell = workload[0] + "-" + distribution;
+          Map<String, String> mix = Map.of("readproportion", workload[1],
+              "updateproportion", Double.toString(1 - Double.parseDouble(workload[1])),
+              "requestdistribution", distribution,
+              "maxexecutiontime", Integer.toString(seconds));
+          YcsbRun.Result f = YcsbRun.run(FawnKvYcsbClient.class, false, threads,
+              with(fawnKv, mix), logs.resolve("fawn-kv-" + cell + ".log"));
+          notOk += f.notOk();
+          YcsbRun.Result r = redis == null ? null : YcsbRun.run(RedisYcsbClient.class, false,
+              threads, with(redisProps, mix), logs.resolve("redis-" + cell + ".log"));
+          double ratio = r == null ? Double.NaN : f.okPerSecond("READ") / r.okPerSecond("READ");
+          if (r != null) {
+            worstReadRatio = Math.min(worstReadRatio, ratio);
+          }
+          String row = String.format(Locale.ROOT, "| %s | %s | %,.0f | %s | %s | %s | %s | %s"
+              + " | %s |", workload[0], distribution, f.opsPerSecond(), p99(f, "READ"),
+              p99(f, "UPDATE"), r == null ? "–" : String.format(Locale.ROOT, "%,.0f",
+                  r.opsPerSecond()), r == null ? "–" : p99(r, "READ"),
+              r == null ? "–" : p99(r, "UPDATE"), r == null ? "–"
+                  : String.format(Locale.ROOT, "%.2f", ratio));
+          System.out.println(row);
+          rows.add(row);
+        }
+      }
+    }
+    double loadAfter = Machine.loadAverage();
+    StringBuilder report = new StringBuilder();
+    report.append("### FAWN-KV cluster: YCSB against redis-server\n\n");
+    report.append(String.format(Locale.ROOT, "Ran %s on %s, `%s`; load average %.2f before,"
+        + " %.2f after. YCSB 0.17.0's own client (`site.ycsb.Client`) in a child JVM, %d"
+        + " threads, %,d records of 10 fields × 100 bytes, all fields read and written"
+        + " (`writeallfields=true`: a FAWN-KV record is one value), %d s per cell. FAWN-KV: 4"
+        + " back-ends as child JVMs on 127.0.0.1–.4, chains of 3, one front-end (its cache at"
+        + " the default N log2 N), a put acknowledged once forced at the tail. redis-server %s:"
+        + " one process, `appendonly yes`, `appendfsync everysec` (a write acknowledged before"
+        + " it is on disk; up to a second of writes lost in a crash), no replica. Latency"
+        + " percentiles in µs as YCSB measured them.%n%n",
+        started.truncatedTo(ChronoUnit.SECONDS), Machine.describe(), command, loadBefore,
+        loadAfter, threads, options.ycsbRecords(), seconds,
+        redisProgram.map(p -> "(" + p + ")").orElse("(not installed: its columns are empty)")));
+    report.append("| workload | distribution | FAWN-KV ops/s | FAWN-KV read p99 | FAWN-KV"
+        + " update p99 | redis ops/s | redis read p99 | redis update p99 | FAWN-KV reads/s ÷"
+        + " redis reads/s |\n|---|---|---|---|---|---|---|---|---|\n");
+    rows.forEach(r -> report.append(r).append('\n'));
+    report.append(String.format(Locale.ROOT, "%nOperations that did not return OK, all FAWN-KV"
+        + " runs: %,.0f.%n", notOk));
+    if (redisProgram.isPresent()) {
+      report.append(String.format(Locale.ROOT, "Target (FAWN-KV reads ≥ 0.5× redis's): %s —"
+          + " the lowest ratio of reads per second is %.2f.%n",
+          worstReadRatio >= 0.5 ? "met" : "NOT met", worstReadRatio));
+    } else {
+      report.append("Target (FAWN-KV reads ≥ 0.5× redis's): not measured, redis-server is not"
+          + " installed (`apt-get install redis-server`).\n");
+    }
+    System.out.println(report);
+    ReportSections.write(Path.of("docs/benchmarks.md"), BEGIN, END,
+        BEGIN + "\n" + report + END + "\n");
+  }
+
+  private static Map<String, String> common(KvClusterOptions options) {
+    Map<String, String> p = new HashMap<>();
+    p.put("workload", "site.ycsb.workloads.CoreWorkload");
+    p.put("recordcount", Integer.toString(options.ycsbRecords()));
+    p.put("operationcount", "1000000000");
+    p.put("fieldcount", "10");
+    p.put("fieldlength", "100");
+    p.put("readallfields", "true");
+    p.put("writeallfields", "true");
+    p.put("insertproportion", "0");
+    p.put("scanproportion", "0");
+    p.put("readmodifywriteproportion", "0");
+    return p;
+  }
+
+  private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
+    Map<String, String> all = new HashMap<>(base);
+    all.putAll(more);
+    return all;
+  }
+
+  private static String p99(YcsbRun.Result result, String operation) {
+    double p99 = result.get(operation, "99thPercentileLatency(us)");
+    return p99 == 0 ? "–" : String.format(Locale.ROOT, "%,.0f", p99);
+  }
+}

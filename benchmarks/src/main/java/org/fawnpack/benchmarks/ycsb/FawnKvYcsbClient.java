@@ -1,0 +1,172 @@
+package org.fawnpack.benchmarks.ycsb;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.Vector;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import site.ycsb.ByteIterator;
+import site.ycsb.DB;
+import site.ycsb.DBException;
+import site.ycsb.Status;
+
+/**
+ * YCSB's binding for FAWN-KV: one {@link FawnKvClient} per YCSB thread. A record is one value
+ * ({@link YcsbRecord}); the table name is ignored (one key space). Properties:
+ * {@code fawnkv.frontends} (host:port,... required), {@code fawnkv.secret} (the cluster secret
+ * file, default {@code ~/.fawn-kv/secret}), {@code fawnkv.deadline-ms} (default 5000).
+ *
+ * <p>An update that names only some fields reads the record, merges and writes it back: two
+ * such updates of one record at once may lose one's fields (FAWN-KV has no compare-and-set).
+ * The benchmark writes all fields ({@code writeallfields=true}), so an update is one put. Scans
+ * are not implemented (FAWN-KV has no range scan for clients).
+ */
+public final class FawnKvYcsbClient extends DB {
+  public static final String FRONTENDS = "fawnkv.frontends";
+  public static final String SECRET = "fawnkv.secret";
+  public static final String DEADLINE_MS = "fawnkv.deadline-ms";
+  private static final Logger LOG = LoggerFactory.getLogger(FawnKvYcsbClient.class);
+
+  private FawnKvClient client;
+  private Set<String> wholeRecord;
+
+  @Override
+  public void init() throws DBException {
+    Properties p = getProperties();
+    String frontEnds = p.getProperty(FRONTENDS);
+    if (frontEnds == null || frontEnds.isBlank()) {
+      throw new DBException(FRONTENDS + " is not set: give host:port of one or more front-ends");
+    }
+    try {
+      wholeRecord = fieldNames(p);
+    } catch (NumberFormatException e) {
+      throw new DBException("fieldcount is not a number: " + p.getProperty("fieldcount"));
+    }
+    Path secretFile = Path.of(p.getProperty(SECRET,
+        Path.of(System.getProperty("user.home"), ".fawn-kv", "secret").toString()));
+    try {
+      Duration deadline = Duration.ofMillis(Long.parseLong(p.getProperty(DEADLINE_MS, "5000")));
+      client = FawnKvClient.connect(addresses(frontEnds), deadline,
+          ClusterSecret.load(secretFile));
+    } catch (NumberFormatException e) {
+      throw new DBException(DEADLINE_MS + " is not a number of milliseconds: "
+          + p.getProperty(DEADLINE_MS));
+    } catch (IOException | IllegalArgumentException e) {
+      throw new DBException("cannot connect to FAWN-KV at " + frontEnds + " with the secret in "
+          + secretFile + ": " + e.getMessage(), e);
+    }
+  }
+
+  static List<InetSocketAddress> addresses(String list) {
+    List<InetSocketAddress> out = new ArrayList<>();
+    for (String part : list.split(",")) {
+      String hostPort = part.trim();
+      int colon = hostPort.lastIndexOf(':');
+      if (colon <= 0) {
+        throw new IllegalArgumentException(FRONTENDS + ": '" + hostPort + "' is not host:port");
+      }
+      out.add(new InetSocketAddress(hostPort.substring(0, colon),
+          Integer.parseInt(hostPort.substring(colon + 1))));
+    }
+    return out;
+  }
+
+  @Override
+  public void cleanup() {
+    if (client != null) {
+      client.close();
+    }
+  }
+
+  @Override
+  public Status read(String table, String key, Set<String> fields,
+      Map<String, ByteIterator> result) {
+    try {
+      byte[] value = client.get(bytes(key));
+      if (value == null) {
+        return Status.NOT_FOUND;
+      }
+      YcsbRecord.decode(value, fields, result);
+      return Status.OK;
+    } catch (IOException | IllegalArgumentException e) {
+      return failed("read", key, e);
+    }
+  }
+
+  @Override
+  public Status scan(String table, String startKey, int count, Set<String> fields,
+      Vector<HashMap<String, ByteIterator>> result) {
+    return Status.NOT_IMPLEMENTED;
+  }
+
+  @Override
+  public Status update(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      Map<String, ByteIterator> record = values;
+      if (!values.keySet().containsAll(wholeRecord)) {
+        byte[] old = client.get(bytes(key));
+        if (old == null) {
+          return Status.NOT_FOUND;
+        }
+        record = new HashMap<>();
+        YcsbRecord.decode(old, null, record);
+        record.putAll(values);
+      }
+      client.put(bytes(key), YcsbRecord.encode(record));
+      return Status.OK;
+    } catch (IOException | IllegalArgumentException e) {
+      return failed("update", key, e);
+    }
+  }
+
+  @Override
+  public Status insert(String table, String key, Map<String, ByteIterator> values) {
+    try {
+      client.put(bytes(key), YcsbRecord.encode(values));
+      return Status.OK;
+    } catch (IOException e) {
+      return failed("insert", key, e);
+    }
+  }
+
+  @Override
+  public Status delete(String table, String key) {
+    try {
+      return client.delete(bytes(key)) ? Status.OK : Status.NOT_FOUND;
+    } catch (IOException e) {
+      return failed("delete", key, e);
+    }
+  }
+
+  /** The field names of a whole record under YCSB's core workload settings. */
+  private static Set<String> fieldNames(Properties p) {
+    int count = Integer.parseInt(p.getProperty("fieldcount", "10"));
+    String prefix = p.getProperty("fieldnameprefix", "field");
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < count; i++) {
+      names.add(prefix + i);
+    }
+    return names;
+  }
+
+  private static byte[] bytes(String key) {
+    return key.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static Status failed(String operation, String key, Exception e) {
+    LOG.warn("{} of {} failed: {}", operation, key, e.toString());
+    return Status.ERROR;
+  }
+}

@@ -1,0 +1,139 @@
+package org.fawnpack.kv.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Ring;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The long fault loop ({@code mvn -B -pl fawn-kv verify -Pfaults}, not in CI): round after
+ * round on one cluster of child JVMs, a fault drawn at random under the checked workload —
+ * SIGKILL of a chain's head, middle or tail, or of two members of one chain, each then
+ * restarted (it copies its arcs afresh); SIGSTOP past its session, then SIGCONT; a clean
+ * restart; a new back-end joining (up to 7) — and after each round every key's history must
+ * be linearizable, every chain whole and every disk hold exactly the files of the arcs its
+ * back-end serves. Bounded by {@code -Dfawn.kv.faults.rounds} (default 10) and {@code
+ * -Dfawn.kv.faults.minutes} (default 20: no round starts after that);
+ * {@code -Dfawn.kv.faults.seed} repeats a run's sequence of faults (not its timing).
+ */
+@Tag("faults")
+class FaultLoopTest extends ChildClusterTest {
+  private static final Logger LOG = LoggerFactory.getLogger(FaultLoopTest.class);
+  private static final int MAX_BACKENDS = 7;
+
+  @Override
+  int backends() {
+    return 5;
+  }
+
+  @Test
+  void randomFaultsUnderTheCheckedWorkload_everyRoundLinearizable_clusterWholeAfter()
+      throws Exception {
+    int rounds = Integer.getInteger("fawn.kv.faults.rounds", 10);
+    long minutes = Long.getLong("fawn.kv.faults.minutes", 20);
+    long seed = Long.getLong("fawn.kv.faults.seed", System.nanoTime());
+    long stopStarting = System.nanoTime() + minutes * 60_000_000_000L;
+    Random random = new Random(seed);
+    List<String> done = new ArrayList<>();
+    int added = 0;
+    for (int round = 1; round <= rounds && System.nanoTime() < stopStarting; round++) {
+      Ring before = cluster.currentRing();
+      Chain chain = before.chainForKey(CheckedWorkload.key(random.nextInt(
+          CheckedWorkload.KEYS)));
+      int fault = random.nextInt(before.members().size() < MAX_BACKENDS ? 6 : 5);
+      String what;
+      CheckedWorkload.Faults inject;
+      switch (fault) {
+        case 0, 1, 2 -> {
+          String id = chain.members().get(fault).id();
+          what = "SIGKILL of " + id + " (chain position " + fault + "), then restarted";
+          inject = () -> killAndBringBack(List.of(id));
+        }
+        case 3 -> {
+          int first = random.nextInt(2);
+          List<String> ids = List.of(chain.members().get(first).id(),
+              chain.members().get(first + 1).id());
+          what = "SIGKILL of " + ids + " (one chain), then both restarted";
+          inject = () -> killAndBringBack(ids);
+        }
+        case 4 -> {
+          String id = chain.members().get(random.nextInt(3)).id();
+          boolean clean = random.nextBoolean();
+          what = clean ? "clean restart of " + id : "SIGSTOP of " + id
+              + " past its session, then SIGCONT";
+          inject = clean ? () -> cleanRestart(id) : () -> freezePastSession(id);
+        }
+        default -> {
+          String id = "j" + (++added);
+          what = "join of new back-end " + id;
+          inject = () -> join(id);
+        }
+      }
+      LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
+      done.add(what);
+      // Each round starts where the last left every key: holding its "after-k" write.
+      new CheckedWorkload(cluster, round == 1 ? null : "after").run(
+          List.of(cluster.frontEnd.address()), inject);
+      Ring after = cluster.currentRing();
+      assertEquals(Set.of(), after.down(), "round " + round + " (" + what + "): " + after);
+      assertEquals(Map.of(), after.pending(), "round " + round + " (" + what + "): " + after);
+      cluster.awaitArcFilesMatchRing(after);
+    }
+    LOG.info("fault loop (seed {}) passed {} rounds: {}", seed, done.size(), done);
+    assertTrue(!done.isEmpty(), "no round ran");
+  }
+
+  private void killAndBringBack(List<String> ids) throws Exception {
+    for (String id : ids) {
+      cluster.kill9(id);
+    }
+    for (String id : ids) {
+      cluster.awaitRing(r -> r.isDown(id), id + " is down");
+    }
+    cluster.awaitCopiesServing();
+    for (String id : ids) {
+      cluster.restart(id, true); // dead already: this starts it again
+    }
+    for (String id : ids) {
+      awaitServing(id);
+    }
+  }
+
+  private void cleanRestart(String id) throws Exception {
+    cluster.restart(id, false);
+    awaitServing(id);
+  }
+
+  private void freezePastSession(String id) throws Exception {
+    NodeProcess node = cluster.backend(id);
+    node.signal("STOP");
+    try {
+      cluster.awaitRing(r -> r.isDown(id), id + " is down");
+      cluster.awaitCopiesServing();
+    } finally {
+      node.signal("CONT");
+    }
+    awaitServing(id);
+  }
+
+  private void join(String id) throws Exception {
+    cluster.addBackend(id);
+    cluster.awaitRing(r -> r.member(id) != null && r.joining().isEmpty()
+        && r.pending().isEmpty(), id + " joined");
+  }
+
+  private void awaitServing(String id) throws Exception {
+    cluster.awaitRing(r -> !r.isDown(id) && r.pending().isEmpty() && r.servesAnyArc(id),
+        id + " serves again");
+  }
+}
