@@ -2,7 +2,6 @@ package org.fawnpack.benchmarks.ycsb;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -94,14 +93,14 @@ public final class FawnKvYcsbClient extends DB {
   public Status read(String table, String key, Set<String> fields,
       Map<String, ByteIterator> result) {
     try {
-      byte[] value = client.get(bytes(key));
+      byte[] value = client.get(YcsbCalls.bytes(key));
       if (value == null) {
         return Status.NOT_FOUND;
       }
       YcsbRecord.decode(value, fields, result);
       return Status.OK;
     } catch (IOException | IllegalArgumentException e) {
-      return failed("read", key, e);
+      return YcsbCalls.failed(LOG, "read", key, e);
     }
   }
 
@@ -116,7 +115,7 @@ public final class FawnKvYcsbClient extends DB {
     try {
       Map<String, ByteIterator> record = values;
       if (!values.keySet().containsAll(wholeRecord)) {
-        byte[] old = client.get(bytes(key));
+        byte[] old = client.get(YcsbCalls.bytes(key));
         if (old == null) {
           return Status.NOT_FOUND;
         }
@@ -124,29 +123,29 @@ public final class FawnKvYcsbClient extends DB {
         YcsbRecord.decode(old, null, record);
         record.putAll(values);
       }
-      client.put(bytes(key), YcsbRecord.encode(record));
+      client.put(YcsbCalls.bytes(key), YcsbRecord.encode(record));
       return Status.OK;
     } catch (IOException | IllegalArgumentException e) {
-      return failed("update", key, e);
+      return YcsbCalls.failed(LOG, "update", key, e);
     }
   }
 
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     try {
-      client.put(bytes(key), YcsbRecord.encode(values));
+      client.put(YcsbCalls.bytes(key), YcsbRecord.encode(values));
       return Status.OK;
     } catch (IOException e) {
-      return failed("insert", key, e);
+      return YcsbCalls.failed(LOG, "insert", key, e);
     }
   }
 
   @Override
   public Status delete(String table, String key) {
     try {
-      return client.delete(bytes(key)) ? Status.OK : Status.NOT_FOUND;
+      return client.delete(YcsbCalls.bytes(key)) ? Status.OK : Status.NOT_FOUND;
     } catch (IOException e) {
-      return failed("delete", key, e);
+      return YcsbCalls.failed(LOG, "delete", key, e);
     }
   }
 
@@ -159,14 +158,5 @@ public final class FawnKvYcsbClient extends DB {
       names.add(prefix + i);
     }
     return names;
-  }
-
-  private static byte[] bytes(String key) {
-    return key.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static Status failed(String operation, String key, Exception e) {
-    LOG.warn("{} of {} failed: {}", operation, key, e.toString());
-    return Status.ERROR;
   }
 }

@@ -56,7 +56,7 @@ public final class RedisYcsbClient extends DB {
       Map<String, ByteIterator> result) {
     try {
       if (fields == null) {
-        List<?> pairs = (List<?>) redis.call(List.of(bytes("HGETALL"), bytes(key)));
+        List<?> pairs = (List<?>) redis.call(List.of(YcsbCalls.bytes("HGETALL"), YcsbCalls.bytes(key)));
         if (pairs.isEmpty()) {
           return Status.NOT_FOUND;
         }
@@ -67,10 +67,10 @@ public final class RedisYcsbClient extends DB {
         return Status.OK;
       }
       List<byte[]> args = new ArrayList<>();
-      args.add(bytes("HMGET"));
-      args.add(bytes(key));
+      args.add(YcsbCalls.bytes("HMGET"));
+      args.add(YcsbCalls.bytes(key));
       List<String> names = new ArrayList<>(fields);
-      names.forEach(f -> args.add(bytes(f)));
+      names.forEach(f -> args.add(YcsbCalls.bytes(f)));
       List<?> values = (List<?>) redis.call(args);
       boolean any = false;
       for (int i = 0; i < names.size(); i++) {
@@ -81,7 +81,7 @@ public final class RedisYcsbClient extends DB {
       }
       return any ? Status.OK : Status.NOT_FOUND;
     } catch (IOException e) {
-      return failed("read", key, e);
+      return YcsbCalls.failed(LOG, "read", key, e);
     }
   }
 
@@ -99,36 +99,27 @@ public final class RedisYcsbClient extends DB {
   @Override
   public Status insert(String table, String key, Map<String, ByteIterator> values) {
     List<byte[]> args = new ArrayList<>();
-    args.add(bytes("HSET"));
-    args.add(bytes(key));
+    args.add(YcsbCalls.bytes("HSET"));
+    args.add(YcsbCalls.bytes(key));
     values.forEach((field, value) -> {
-      args.add(bytes(field));
+      args.add(YcsbCalls.bytes(field));
       args.add(value.toArray());
     });
     try {
       redis.call(args);
       return Status.OK;
     } catch (IOException e) {
-      return failed("insert", key, e);
+      return YcsbCalls.failed(LOG, "insert", key, e);
     }
   }
 
   @Override
   public Status delete(String table, String key) {
     try {
-      long removed = (Long) redis.call(List.of(bytes("DEL"), bytes(key)));
+      long removed = (Long) redis.call(List.of(YcsbCalls.bytes("DEL"), YcsbCalls.bytes(key)));
       return removed > 0 ? Status.OK : Status.NOT_FOUND;
     } catch (IOException e) {
-      return failed("delete", key, e);
+      return YcsbCalls.failed(LOG, "delete", key, e);
     }
-  }
-
-  private static byte[] bytes(String s) {
-    return s.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static Status failed(String operation, String key, Exception e) {
-    LOG.warn("{} of {} failed: {}", operation, key, e.toString());
-    return Status.ERROR;
   }
 }

@@ -38,15 +38,7 @@ class YcsbBindingsTest {
       p.setProperty(FawnKvYcsbClient.FRONTENDS, address.getHostString() + ":"
           + address.getPort());
       p.setProperty(FawnKvYcsbClient.SECRET, cluster.secretFile().toString());
-      p.setProperty("fieldcount", "4");
-      FawnKvYcsbClient db = new FawnKvYcsbClient();
-      db.setProperties(p);
-      db.init();
-      try {
-        checkAgainstModel(db);
-      } finally {
-        db.cleanup();
-      }
+      checkAgainstModel(new FawnKvYcsbClient(), p);
 
       Map<String, String> ycsb = new HashMap<>();
       p.forEach((k, v) -> ycsb.put((String) k, (String) v));
@@ -78,15 +70,7 @@ class YcsbBindingsTest {
     try (RedisServer redis = RedisServer.start(program.get(), dir.resolve("redis"))) {
       Properties p = new Properties();
       p.setProperty(RedisYcsbClient.PORT, Integer.toString(redis.port()));
-      p.setProperty("fieldcount", "4");
-      RedisYcsbClient db = new RedisYcsbClient();
-      db.setProperties(p);
-      db.init();
-      try {
-        checkAgainstModel(db);
-      } finally {
-        db.cleanup();
-      }
+      checkAgainstModel(new RedisYcsbClient(), p);
     }
   }
 
@@ -95,6 +79,17 @@ class YcsbBindingsTest {
    * deletes and reads (all fields or some) of 20 records of 4 fields, each answer compared with
    * a map of maps.
    */
+  private static void checkAgainstModel(DB db, Properties properties) throws DBException {
+    properties.setProperty("fieldcount", "4");
+    db.setProperties(properties);
+    db.init();
+    try {
+      checkAgainstModel(db);
+    } finally {
+      db.cleanup();
+    }
+  }
+
   private static void checkAgainstModel(DB db) {
     Map<String, Map<String, String>> model = new HashMap<>();
     Random random = new Random(11);

@@ -51,6 +51,7 @@ final class ClusterInspection {
       out.println(ring);
       ring.members().stream().sorted(Comparator.comparing(Member::id))
           .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)"
+              : ring.leaving().contains(m.id()) ? " (leaving)"
               : ring.pendingArcsOf(m.id()).isEmpty() ? ""
               : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
       for (Chain chain : ring.chains()) {

@@ -55,6 +55,15 @@ public record ClusterPaths(String cluster) {
     return stopped() + "/" + id;
   }
 
+  /** Persistent requests of back-ends to leave (./fawn kv leave), one child per back-end. */
+  public String leaves() {
+    return root() + "/leave";
+  }
+
+  public String leave(String id) {
+    return leaves() + "/" + id;
+  }
+
   public String coordinator() {
     return root() + "/coordinator";
   }

@@ -31,7 +31,9 @@ import org.slf4j.LoggerFactory;
  * brings back a down member that registers again ({@link Ring#withMembersBack}: it copies its
  * arcs before it serves); and lets a new back-end join: the arcs it will change are frozen
  * ({@link Ring#withJoining}), and once it reported them settled it becomes a member
- * ({@link Ring#withJoined}) and copies its arcs.
+ * ({@link Ring#withJoined}) and copies its arcs; and lets a member asked to leave
+ * ({@link LeaveRequests}) hand its arcs over first ({@link Ring#withLeaving}), marking it down
+ * once its replacements serve ({@link Ring#withLeft}), and never takes it back.
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -45,6 +47,10 @@ public final class Coordinator implements Closeable {
   private final LeaderLoop loop;
   private final CuratorCache registrations;
   private final CuratorCache copyReports;
+  private final CuratorCache leaveRequests;
+  private final LeaveRequests leaves;
+  /** Leaves already answered with a refusal, so each is logged once. */
+  private final Set<String> refusedLeaves = new java.util.HashSet<>();
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
   private final Duration grace;
@@ -88,6 +94,8 @@ public final class Coordinator implements Closeable {
         this::check);
     this.registrations = CuratorCache.build(zk, paths.backends());
     this.copyReports = CuratorCache.build(zk, paths.copies());
+    this.leaveRequests = CuratorCache.build(zk, paths.leaves());
+    this.leaves = new LeaveRequests(zk, paths);
     this.stops = new CleanStops(zk, paths);
   }
 
@@ -102,9 +110,12 @@ public final class Coordinator implements Closeable {
         }).build());
     copyReports.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
+    leaveRequests.listenable().addListener(CuratorCacheListener.builder()
+        .forAll((type, before, after) -> checkSoon()).build());
     loop.start();
     registrations.start();
     copyReports.start();
+    leaveRequests.start();
     return this;
   }
 
@@ -209,8 +220,11 @@ public final class Coordinator implements Closeable {
           + " serve at new ports");
       return;
     }
+    Map<String, String> leaveAsked = leaves.all();
+    // A back-end that left is not taken back under its id (it asked to go).
     List<Member> back = registrations.stream().map(BackendRegistration.Registered::member)
-        .filter(m -> registered.contains(m.id()) && ring.isDown(m.id())).toList();
+        .filter(m -> registered.contains(m.id()) && ring.isDown(m.id())
+            && !LeaveRequests.granted(leaveAsked, m.id())).toList();
     if (!back.isEmpty()) {
       // Down and registered again (restarted, or its network came back): it copies every arc
       // of its old place from the chains before it serves, since its files missed writes.
@@ -226,7 +240,15 @@ public final class Coordinator implements Closeable {
       promoteCopiers(ring, current);
       return;
     }
-    // One change at a time: a join starts once no member is copying.
+    if (!ring.leaving().isEmpty()) {
+      publishOrLookAgain(ring.withLeft(), current, "back-ends " + ring.leaving() + " handed"
+          + " their arcs over; they have left");
+      return;
+    }
+    if (startLeaves(ring, current, leaveAsked)) {
+      return;
+    }
+    // One change at a time: a join starts once no member is copying or leaving.
     List<Member> newcomers = registrations.stream().map(BackendRegistration.Registered::member)
         .filter(m -> registered.contains(m.id()) && ring.member(m.id()) == null).toList();
     if (!newcomers.isEmpty()) {
@@ -264,11 +286,57 @@ public final class Coordinator implements Closeable {
     }
   }
 
+  /**
+   * Starts the leaves asked for by live members (the ring settled: none copying, joining or
+   * leaving); refuses, by answering in its znode, a leave that cannot be made. True when it
+   * published.
+   */
+  private boolean startLeaves(Ring ring, Optional<RingStore.Versioned> current,
+      Map<String, String> asked) throws IOException {
+    List<String> leaving = new ArrayList<>();
+    for (Map.Entry<String, String> request : asked.entrySet()) {
+      String id = request.getKey();
+      if (LeaveRequests.refused(request.getValue()) || ring.isDown(id)) {
+        continue; // answered already, or left (or down) already
+      }
+      if (ring.member(id) == null) {
+        refuseLeave(id, "back-end " + id + " is not in the ring (epoch " + ring.epoch() + ")");
+        continue;
+      }
+      leaving.add(id);
+    }
+    if (leaving.isEmpty()) {
+      return false;
+    }
+    Ring next;
+    try {
+      next = ring.withLeaving(leaving);
+    } catch (IllegalArgumentException e) {
+      for (String id : leaving) {
+        refuseLeave(id, e.getMessage());
+      }
+      return false;
+    }
+    publishOrLookAgain(next, current, "back-ends " + leaving + " asked to leave; their"
+        + " replacements copy their arcs while they serve");
+    return true;
+  }
+
+  private void refuseLeave(String id, String why) throws IOException {
+    leaves.refuse(id, why);
+    if (refusedLeaves.add(id + why)) {
+      LOG.error("coordinator {}: refused the leave of {}: {}", name, id, why);
+    }
+  }
+
   /** Publishes {@code next} over {@code current}, logging {@code why}, or looks again. */
   private void publishOrLookAgain(Ring next, Optional<RingStore.Versioned> current, String why)
       throws IOException {
     if (store.publish(next, current)) {
       LOG.info("coordinator {}: {}; published {}", name, why, next);
+      if (!next.leaving().isEmpty()) {
+        checkSoon(); // the leave's next step may be due at once (nothing to copy)
+      }
     } else {
       checkSoon(); // the ring changed under us: look again
     }
@@ -329,6 +397,7 @@ public final class Coordinator implements Closeable {
     loop.close();
     registrations.close();
     copyReports.close();
+    leaveRequests.close();
   }
 
 }

@@ -26,10 +26,12 @@ import org.fawnpack.kv.ring.RingHash;
  * down b1
  * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
  * joining b9 10.0.0.19 7070
+ * leaving b0
  * </pre>
  *
  * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
- * {@code joining} line a back-end about to join (its frozen arcs follow from the rest).
+ * {@code joining} line a back-end about to join (its frozen arcs follow from the rest); a
+ * {@code leaving} line a member handing its arcs over before it leaves.
  */
 public final class RingCodec {
   static final String FORMAT = "fawn-kv-ring 1";
@@ -54,6 +56,8 @@ public final class RingCodec {
     ring.joining().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
         text.append("joining ").append(m.id()).append(' ').append(m.host()).append(' ')
             .append(m.port()).append('\n'));
+    ring.leaving().stream().sorted().forEach(id -> text.append("leaving ").append(id)
+        .append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -75,6 +79,7 @@ public final class RingCodec {
     List<String> down = new ArrayList<>();
     Map<String, Set<Long>> pending = new TreeMap<>();
     List<Member> joining = new ArrayList<>();
+    List<String> leaving = new ArrayList<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -92,6 +97,7 @@ public final class RingCodec {
             only(words, 4, at);
             joining.add(member(words, at));
           }
+          case "leaving" -> leaving.add(only(words, 2, at)[1]);
           case "pending" -> pending.put(atLeast(words, 3, at)[1], arcEnds(words, at));
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
@@ -103,7 +109,7 @@ public final class RingCodec {
       throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
     }
     try {
-      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining);
+      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

@@ -19,11 +19,19 @@ final class Placement {
   private final Member[] owners;
   private final int replicas;
   private final Set<String> down;
+  private final Set<String> leaving;
 
   Placement(RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down) {
+    this(hash, vnodes, replicas, members, down, Set.of());
+  }
+
+  /** {@code leaving}: live members handing their arcs over, walked past as if down. */
+  Placement(RingHash hash, int vnodes, int replicas, Map<String, Member> members,
+      Set<String> down, Set<String> leaving) {
     this.replicas = replicas;
     this.down = down;
+    this.leaving = leaving;
     TreeMap<Long, Member> byPosition = new TreeMap<>();
     for (Member m : new TreeMap<>(members).values()) {
       for (int i = 0; i < vnodes; i++) {
@@ -91,15 +99,49 @@ final class Placement {
    * order of hosts never depends on who is down.
    */
   List<Member> liveWalk(int arc) {
+    return walk(arc, true);
+  }
+
+  /**
+   * As {@link #liveWalk}, but with the leaving members still in it: the chain they hand over
+   * (the same hosts in the same order, a leaver where the live walk has its successor's).
+   */
+  List<Member> walkWithLeavers(int arc) {
+    return walk(arc, false);
+  }
+
+  private List<Member> walk(int arc, boolean skipLeaving) {
     int n = owners.length;
     List<Member> chain = new ArrayList<>(replicas);
     Set<String> hosts = new HashSet<>();
     for (int step = 0; step < n && chain.size() < replicas; step++) {
       Member m = owners[(arc + step) % n];
-      if (hosts.add(m.host()) && !down.contains(m.id())) {
+      if (hosts.add(m.host()) && !down.contains(m.id())
+          && !(skipLeaving && leaving.contains(m.id()))) {
         chain.add(m);
       }
     }
     return chain;
+  }
+
+  /**
+   * The chain of arc {@code arc}: its walk's members serving, then those copying it (pending
+   * there). While members leave, the walk still holding them comes first, then the live walk's
+   * newcomers (their replacements).
+   */
+  Chain chain(int arc, Map<String, Set<Long>> pending, Set<Long> frozen) {
+    long end = end(arc);
+    List<Member> walk = new ArrayList<>(walkWithLeavers(arc));
+    for (Member m : liveWalk(arc)) {
+      if (!walk.contains(m)) {
+        walk.add(m);
+      }
+    }
+    List<Member> serving = new ArrayList<>(replicas);
+    List<Member> copying = new ArrayList<>();
+    for (Member m : walk) {
+      (pending.getOrDefault(m.id(), Set.of()).contains(end) ? copying : serving).add(m);
+    }
+    return new Chain(range(arc), serving, copying, replicas, frozen.contains(end));
   }
 }

@@ -12,31 +12,9 @@ import java.util.TreeSet;
 /**
  * One epoch of the ring: the back-ends, each as {@code vnodes} virtual nodes at positions from
  * {@link RingHash}, and replica chains of {@code replicas} members on distinct hosts. Immutable;
- * a join or leave makes the next epoch.
- *
- * <p>A virtual node owns the arc from its predecessor (exclusive) to itself (inclusive), the
- * successor rule of Chord and FAWN. The arc's chain is its owner followed by the next virtual
- * nodes clockwise, skipping any whose host is already in the chain (FAWN's footnote 3, made a
- * rule: a chain never has two members on one host, so losing one machine costs a chain at most
- * one replica).
- *
- * <p>A member may be <em>down</em>: its ZooKeeper session ended, so the coordinator marked it in
- * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and keeps its
- * host out of the chains it was in; chains leave it out and take the next live member on a new
- * host instead. That replacement always comes after the chain's other members (the walk's
- * sequence of first-seen hosts does not depend on who is down), so each chain is its surviving
- * members in their old order, then the replacements. A replacement is <em>pending</em> on an
- * arc until it has copied the arc's file; meanwhile the chain serves reads from its old members
- * and, being short, takes no writes (chain replication's repair: shrink, then extend). A down
- * member that comes back takes its old place in the walk the same way: pending until it has
- * copied each arc, displacing the replacements that stood in for it.
- *
- * <p>A new back-end joins in three epochs. First it is <em>joining</em>: not yet a member, but
- * every arc its virtual nodes will split or whose chain it will enter is <em>frozen</em> (takes
- * no writes), so the writes already taken can settle on every member. Then it is a member: the
- * frozen arcs are split at its virtual nodes (each member splits its own file), it is pending
- * on the arcs it belongs to, and the members it displaces leave them. Then, its copies made, it
- * serves (as any copier).
+ * every change (a member down or back, a join, a leave) makes the next epoch. The states a
+ * member goes through (down, pending, joining, leaving) are described in the package's
+ * documentation ({@code package-info.java}).
  */
 public final class Ring {
   private final long epoch;
@@ -51,10 +29,13 @@ public final class Ring {
   private final Map<String, Member> joining;
   /** Ends of the arcs the joining back-ends will change: they take no writes. */
   private final Set<Long> frozen;
+  /** Live members handing their arcs over before they leave, by id. */
+  private final Set<String> leaving;
   private final Placement placement;
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
-      Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining) {
+      Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
+      Set<String> leaving) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
@@ -69,60 +50,43 @@ public final class Ring {
     });
     this.pending = Map.copyOf(copy);
     this.joining = Map.copyOf(joining);
-    this.placement = new Placement(hash, vnodes, replicas, this.members, this.down);
+    this.leaving = Set.copyOf(leaving);
+    this.placement = new Placement(hash, vnodes, replicas, this.members, this.down,
+        this.leaving);
+    RingInvariants.checkLeaving(epoch, this.members, this.down, this.pending, this.joining,
+        this.leaving);
     RingInvariants.check(epoch, this.members, this.down, this.pending, this.joining, placement);
     this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
-        new Placement(hash, vnodes, replicas, withJoiners(this.members, this.joining), this.down));
+        new Placement(hash, vnodes, replicas, RingInvariants.withJoiners(this.members, this.joining), this.down));
   }
 
   /** The ring before any back-end joined (epoch 0). */
   public static Ring empty(RingHash hash, int vnodes, int replicas) {
-    if (vnodes < 1 || vnodes > 1024) {
-      throw new IllegalArgumentException("virtual nodes per back-end must be 1..1024: " + vnodes);
-    }
-    if (replicas < 1 || replicas > 16) {
-      throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
-    }
-    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of());
+    RingInvariants.checkSettings(vnodes, replicas);
+    return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of(),
+        Set.of());
   }
 
   /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members) {
-    return at(epoch, hash, vnodes, replicas, members, Set.of(), Map.of(), List.of());
+    return at(epoch, hash, vnodes, replicas, members, Set.of(), Map.of(), List.of(), Set.of());
   }
 
   /**
    * The ring of epoch {@code epoch} with exactly {@code members}, of which {@code down} (ids)
-   * are down and {@code pending} (id to arc ends) are copying arcs, and back-ends
-   * {@code joining}, as read from its stored form.
+   * are down, {@code pending} (id to arc ends) are copying arcs and {@code leaving} (ids) are
+   * handing theirs over, and back-ends {@code joining}, as read from its stored form.
    */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
-      Collection<Member> joining) {
+      Collection<Member> joining, Collection<String> leaving) {
     empty(hash, vnodes, replicas); // the same checks
     if (epoch < 0) {
       throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
     }
-    return new Ring(epoch, hash, vnodes, replicas, byId(members), new HashSet<>(down), pending,
-        byId(joining));
-  }
-
-  private static Map<String, Member> withJoiners(Map<String, Member> members,
-      Map<String, Member> joiners) {
-    Map<String, Member> all = new TreeMap<>(members);
-    all.putAll(joiners);
-    return all;
-  }
-
-  private static Map<String, Member> byId(Collection<Member> members) {
-    Map<String, Member> byId = new TreeMap<>();
-    for (Member m : members) {
-      if (byId.put(m.id(), m) != null) {
-        throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
-      }
-    }
-    return byId;
+    return new Ring(epoch, hash, vnodes, replicas, RingInvariants.byId(members), new HashSet<>(down), pending,
+        RingInvariants.byId(joining), new HashSet<>(leaving));
   }
 
   /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
@@ -133,7 +97,8 @@ public final class Ring {
     }
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of());
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of(),
+        Set.of());
   }
 
   /**
@@ -151,14 +116,10 @@ public final class Ring {
         throw new IllegalArgumentException("back-end " + m.id() + " is not a live member"
             + " (epoch " + epoch + ")");
       }
-      if (!before.host().equals(m.host())) {
-        throw new IllegalArgumentException("back-end " + m.id() + " moved from host "
-            + before.host() + " to " + m.host() + ": chains are placed by host, so it must"
-            + " join as a new back-end");
-      }
+      RingInvariants.checkSameHost(before, m, false);
       next.put(m.id(), m);
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining, leaving);
   }
 
   /** The next epoch without back-end {@code id}: placement only, for tests and tools. */
@@ -171,7 +132,8 @@ public final class Ring {
     next.remove(id);
     Set<String> stillDown = new HashSet<>(down);
     stillDown.remove(id);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of());
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of(),
+        Set.of());
   }
 
   /**
@@ -193,7 +155,9 @@ public final class Ring {
       throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
           + epoch + ")");
     }
-    return next(members, nowDown, joining);
+    Set<String> stillLeaving = new HashSet<>(leaving);
+    stillLeaving.removeAll(nowDown); // a leaver that failed is simply down
+    return next(members, nowDown, joining, stillLeaving);
   }
 
   /**
@@ -212,14 +176,10 @@ public final class Ring {
         throw new IllegalArgumentException("back-end " + m.id() + " is not down in the ring"
             + " (epoch " + epoch + ")");
       }
-      if (!members.get(m.id()).host().equals(m.host())) {
-        throw new IllegalArgumentException("back-end " + m.id() + " comes back on host "
-            + m.host() + ", not " + members.get(m.id()).host() + ": chains are placed by host,"
-            + " so it must join as a new back-end");
-      }
+      RingInvariants.checkSameHost(members.get(m.id()), m, true);
       next.put(m.id(), m);
     }
-    return next(next, stillDown, joining);
+    return next(next, stillDown, joining, leaving);
   }
 
   /**
@@ -229,11 +189,13 @@ public final class Ring {
    * @throws IllegalArgumentException when one is a member, or a join is under way
    */
   public Ring withJoining(Collection<Member> joiners) {
-    if (!joining.isEmpty()) {
-      throw new IllegalArgumentException("back-ends " + joining.keySet() + " are joining"
+    if (!joining.isEmpty() || !leaving.isEmpty()) {
+      throw new IllegalArgumentException("back-ends " + (joining.isEmpty() ? leaving
+          : joining.keySet()) + " are " + (joining.isEmpty() ? "leaving" : "joining")
           + " already (epoch " + epoch + ")");
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners));
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, RingInvariants.byId(joiners),
+        Set.of());
   }
 
   /**
@@ -246,22 +208,67 @@ public final class Ring {
     if (joining.isEmpty()) {
       throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
     }
-    return next(withJoiners(members, joining), down, Map.of());
+    return next(RingInvariants.withJoiners(members, joining), down, Map.of(), Set.of());
   }
 
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
   public Ring withJoinCancelled() {
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of());
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of(),
+        Set.of());
   }
 
   /**
-   * The next epoch with exactly {@code nextMembers}, {@code nextDown} down and
-   * {@code nextJoining}. Pending: whoever is in an arc's live walk now but did not serve the arc
-   * holding it before (a member still copying stays pending; a newcomer starts).
+   * The next epoch in which members {@code ids} are leaving: they keep serving while each of
+   * their chains names, pending after its tail, the member that will take their place.
+   *
+   * @throws IllegalArgumentException when one is not a live member, when members are copying,
+   *     joining or leaving already, or when fewer than {@code replicas} hosts would remain
+   */
+  public Ring withLeaving(Collection<String> ids) {
+    for (String id : ids) {
+      if (!members.containsKey(id) || down.contains(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is not a live member (epoch "
+            + epoch + ")");
+      }
+    }
+    if (!pending.isEmpty() || !joining.isEmpty() || !leaving.isEmpty()) {
+      throw new IllegalArgumentException("a leave starts once none is copying, joining or"
+          + " leaving (epoch " + epoch + ": " + this + ")");
+    }
+    Ring next = next(members, down, Map.of(), new HashSet<>(ids));
+    for (int i = 0; i < next.placement.arcs(); i++) {
+      if (next.placement.liveWalk(i).size() < replicas) {
+        throw new IllegalArgumentException("back-ends " + ids + " cannot leave: arc "
+            + next.placement.range(i) + " would keep fewer than " + replicas + " replicas on"
+            + " distinct hosts (epoch " + epoch + ")");
+      }
+    }
+    return next;
+  }
+
+  /**
+   * The next epoch in which the leaving members have left: marked down (their virtual nodes
+   * keep bounding the arcs), their chains closed up around them; none may still be copying.
+   */
+  public Ring withLeft() {
+    if (leaving.isEmpty() || !pending.isEmpty()) {
+      throw new IllegalArgumentException("no leave can end now: leaving " + leaving
+          + ", copying " + pending.keySet() + " (epoch " + epoch + ")");
+    }
+    Set<String> nowDown = new HashSet<>(down);
+    nowDown.addAll(leaving);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of(), joining,
+        Set.of());
+  }
+
+  /**
+   * The next epoch with these members, down, joining and leaving ones. Pending: whoever is in an
+   * arc's live walk now but did not serve it before (one still copying stays pending).
    */
   private Ring next(Map<String, Member> nextMembers, Set<String> nextDown,
-      Map<String, Member> nextJoining) {
-    Placement after = new Placement(hash, vnodes, replicas, nextMembers, nextDown);
+      Map<String, Member> nextJoining, Set<String> nextLeaving) {
+    Placement after = new Placement(hash, vnodes, replicas, nextMembers, nextDown,
+        nextLeaving);
     Map<String, Set<Long>> nextPending = new TreeMap<>();
     for (int i = 0; i < after.arcs(); i++) {
       List<String> before = chainFor(after.end(i)).members().stream().map(Member::id).toList();
@@ -272,7 +279,7 @@ public final class Ring {
       }
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, nextMembers, nextDown, nextPending,
-        nextJoining);
+        nextJoining, nextLeaving);
   }
 
   /**
@@ -289,7 +296,7 @@ public final class Ring {
             + epoch + ")");
       }
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining, leaving);
   }
 
   /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
@@ -310,6 +317,11 @@ public final class Ring {
   /** The back-ends joining in this epoch (not members yet). */
   public Collection<Member> joining() {
     return joining.values();
+  }
+
+  /** The members leaving by plan (handing their arcs over), by id. */
+  public Set<String> leaving() {
+    return leaving;
   }
 
   /** The ends of the arcs frozen by the join under way (empty when none). */
@@ -375,13 +387,7 @@ public final class Ring {
   }
 
   private Chain chainAt(int arc) {
-    long end = placement.end(arc);
-    List<Member> serving = new ArrayList<>(replicas);
-    List<Member> copying = new ArrayList<>();
-    for (Member m : placement.liveWalk(arc)) {
-      (pendingArcsOf(m.id()).contains(end) ? copying : serving).add(m);
-    }
-    return new Chain(placement.range(arc), serving, copying, replicas, frozen.contains(end));
+    return placement.chain(arc, pending, frozen);
   }
 
   @Override
@@ -390,6 +396,7 @@ public final class Ring {
         + " virtual nodes, " + replicas + " replicas" + (down.isEmpty() ? ""
             : ", down: " + String.join(", ", new TreeSet<>(down)))
         + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()))
-        + (joining.isEmpty() ? "" : ", joining: " + String.join(", ", joining.keySet()));
+        + (joining.isEmpty() ? "" : ", joining: " + String.join(", ", joining.keySet()))
+        + (leaving.isEmpty() ? "" : ", leaving: " + String.join(", ", new TreeSet<>(leaving)));
   }
 }

@@ -1,7 +1,9 @@
 package org.fawnpack.kv.ring;
 
+import java.util.Collection;
 import java.util.Map;
 import java.util.Set;
+import java.util.TreeMap;
 
 /**
  * What every epoch must satisfy, checked when one is made or read back, so a damaged ring
@@ -40,5 +42,61 @@ final class RingInvariants {
         }
       }
     });
+  }
+
+  /**
+   * Leaving members are live members, copying nothing, and no back-end joins meanwhile (one
+   * change of membership at a time).
+   */
+  static void checkLeaving(long epoch, Map<String, Member> members, Set<String> down,
+      Map<String, Set<Long>> pending, Map<String, Member> joining, Set<String> leaving) {
+    for (String id : leaving) {
+      if (!members.containsKey(id) || down.contains(id) || pending.containsKey(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is leaving but is not a live"
+            + " member serving its arcs (epoch " + epoch + ")");
+      }
+    }
+    if (!leaving.isEmpty() && !joining.isEmpty()) {
+      throw new IllegalArgumentException("back-ends " + joining.keySet() + " join while "
+          + leaving + " leave (epoch " + epoch + ")");
+    }
+  }
+
+  /** The settings every ring shares. */
+  static void checkSettings(int vnodes, int replicas) {
+    if (vnodes < 1 || vnodes > 1024) {
+      throw new IllegalArgumentException("virtual nodes per back-end must be 1..1024: " + vnodes);
+    }
+    if (replicas < 1 || replicas > 16) {
+      throw new IllegalArgumentException("replicas must be 1..16: " + replicas);
+    }
+  }
+
+  /** A member keeps its host (chains are placed by host), moving or {@code comingBack}. */
+  static void checkSameHost(Member before, Member now, boolean comingBack) {
+    if (!before.host().equals(now.host())) {
+      throw new IllegalArgumentException("back-end " + now.id() + (comingBack
+          ? " comes back on host " + now.host() + ", not " + before.host()
+          : " moved from host " + before.host() + " to " + now.host())
+          + ": chains are placed by host, so it must join as a new back-end");
+    }
+  }
+
+  static Map<String, Member> withJoiners(Map<String, Member> members,
+      Map<String, Member> joiners) {
+    Map<String, Member> all = new TreeMap<>(members);
+    all.putAll(joiners);
+    return all;
+  }
+
+  /** Members by id; one listed twice is refused. */
+  static Map<String, Member> byId(Collection<Member> members) {
+    Map<String, Member> byId = new TreeMap<>();
+    for (Member m : members) {
+      if (byId.put(m.id(), m) != null) {
+        throw new IllegalArgumentException("back-end " + m.id() + " is listed twice");
+      }
+    }
+    return byId;
   }
 }

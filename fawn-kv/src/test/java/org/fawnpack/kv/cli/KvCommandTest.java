@@ -102,6 +102,20 @@ class KvCommandTest {
     assertTrue(err().contains("cluster 'other' has no ring yet"), err());
   }
 
+  @Test
+  void leave_ofAnUnknownBackendOrOneTheRingCannotSpare_refusedByName() {
+    String quorum = "-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum();
+    assertEquals(1, run(quorum, "leave", "--id", "b9"));
+    assertTrue(err().contains("back-end b9 is not in the ring"), err());
+    // Three back-ends, chains of three: none can leave without leaving chains short.
+    assertEquals(1, run(quorum, "leave", "--id", "b0", "--timeout-s", "30"));
+    assertTrue(err().contains("refused") && err().contains("cannot leave"), err());
+    assertEquals(0, run(quorum, "ring"), err());
+    assertTrue(!out().contains("(down)") && !out().contains("(leaving)"), out());
+    assertEquals(2, run(quorum, "leave"));
+    assertTrue(err().contains("--id"), err());
+  }
+
   /** The figures in the stats table: back-end id to its columns. */
   private Map<String, String[]> statsRows() {
     assertEquals(0, run("-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum(), secretSetting,

@@ -63,6 +63,20 @@ final class NodeProcess implements Closeable {
     return new NodeProcess(id, process, log);
   }
 
+  /** Runs {@code fawn kv} with {@code args} (a command such as leave) in a child JVM. */
+  static NodeProcess command(String name, Path dir, Map<String, String> settings,
+      List<String> args) throws IOException {
+    return start(name, dir, settings, args);
+  }
+
+  /** Waits at most {@code seconds} for the process to end; its exit code. */
+  int awaitExit(int seconds) throws InterruptedException {
+    if (!process.waitFor(seconds, TimeUnit.SECONDS)) {
+      throw new AssertionError(id + " still runs after " + seconds + " s; see " + logFile());
+    }
+    return process.exitValue();
+  }
+
   String id() {
     return id;
   }

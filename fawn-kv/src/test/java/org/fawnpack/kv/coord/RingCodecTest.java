@@ -53,6 +53,24 @@ class RingCodecTest {
   }
 
   @Test
+  void decode_ringWithALeavingMember_keepsItAndItsReplacementsCopying() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
+        .withMember(new Member("b1", "10.0.0.2", 7070))
+        .withMember(new Member("b2", "10.0.0.3", 7070)).withLeaving(java.util.List.of("b1"));
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(java.util.Set.of("b1"), back.leaving());
+    assertTrue(!ring.pending().isEmpty(), "b1's arcs have replacements copying them");
+    assertEquals(ring.pending(), back.pending());
+    assertEquals(ring.chains(), back.chains());
+    assertTrue(new String(RingCodec.encode(ring), StandardCharsets.UTF_8)
+        .endsWith("leaving b1\n"));
+    String text = new String(RingCodec.encode(ring), StandardCharsets.UTF_8);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RingCodec.decode(
+        text.replace("leaving b1", "leaving b7").getBytes(StandardCharsets.UTF_8), HASH, "/r"))
+        .getMessage().contains("b7 is leaving but is not a live member"));
+  }
+
+  @Test
   void decode_damagedText_namesWhereLineAndProblem() {
     String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
     assertMessage("fawn-kv-ring 2\n", "line 1");

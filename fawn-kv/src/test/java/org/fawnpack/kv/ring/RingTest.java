@@ -149,6 +149,80 @@ class RingTest {
     }
   }
 
+  /**
+   * A planned leave, against the model: while leaving, every chain keeps exactly its serving
+   * members (so none is short) and the members the model's walk without the leaver adds are
+   * pending after them; once they copied, serving is the old chain then the newcomers; once
+   * left, each chain is the model's walk with the leaver down. Nothing else moves.
+   */
+  @Test
+  void withLeavingThenLeft_randomClusters_chainsStayFull_replacementsCopyThenLeaverLeaves() {
+    Random random = new Random(59);
+    int leaves = 0;
+    for (int c = 0; c < CLUSTERS; c++) {
+      Ring before = randomRing(random, 2 + random.nextInt(9));
+      List<String> ids = before.members().stream().map(Member::id).sorted().toList();
+      String leaver = ids.get(random.nextInt(ids.size()));
+      Set<String> gone = Set.of(leaver);
+      boolean enoughHosts = before.members().stream().filter(m -> !m.id().equals(leaver))
+          .map(Member::host).distinct().count() >= before.replicas()
+          && before.member(leaver) != null;
+      boolean refusedByModel = before.chains().stream().anyMatch(ch -> naiveLiveChain(before,
+          ch.range().endInclusive(), gone).size() < before.replicas());
+      if (refusedByModel) {
+        IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+            () -> before.withLeaving(gone), "cluster " + c);
+        assertTrue(e.getMessage().contains("cannot leave"), e.getMessage());
+        continue;
+      }
+      assertTrue(enoughHosts, "cluster " + c);
+      leaves++;
+      Ring leaving = before.withLeaving(gone);
+      Ring copied = leaving.pending().isEmpty() ? leaving
+          : leaving.withPendingDone(leaving.pending().keySet());
+      Ring left = copied.withLeft();
+      assertEquals(gone, leaving.leaving());
+      assertTrue(left.isDown(leaver) && left.leaving().isEmpty(), left.toString());
+      for (int i = 0; i < before.chains().size(); i++) {
+        Chain was = before.chains().get(i);
+        String where = "cluster " + c + ", leaver " + leaver + ", arc " + i;
+        List<Member> model = naiveLiveChain(before, was.range().endInclusive(), gone);
+        List<Member> newcomers = new ArrayList<>(model);
+        newcomers.removeAll(was.members());
+        Chain during = leaving.chains().get(i);
+        assertEquals(was.range(), during.range(), where);
+        assertEquals(was.members(), during.members(), where + ": the chain keeps serving whole");
+        assertFalse(during.isShort(), where);
+        assertEquals(newcomers, during.pending(), where + ": the model's newcomers copy");
+        List<Member> both = new ArrayList<>(was.members());
+        both.addAll(newcomers);
+        assertEquals(both, copied.chains().get(i).members(), where + " once copied");
+        assertEquals(model, left.chains().get(i).members(), where + " once left");
+        if (was.members().stream().noneMatch(m -> m.id().equals(leaver))) {
+          assertTrue(newcomers.isEmpty(), where + ": an arc without the leaver gets no copier");
+        }
+      }
+    }
+    assertTrue(leaves > CLUSTERS / 4, "too few clusters could leave: " + leaves);
+  }
+
+  @Test
+  void withLeaving_whileCopyingOrWithUnknownMember_refusedByName() {
+    Ring ring = Ring.empty(HASH, 2, 3);
+    for (int i = 0; i < 6; i++) {
+      ring = ring.withMember(new Member("b" + i, "host" + i, 7000 + i));
+    }
+    Ring fixed = ring;
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> fixed.withLeaving(Set.of("zz"))).getMessage().contains("zz"));
+    Ring copying = fixed.withMembersDown(Set.of("b0"));
+    assertFalse(copying.pending().isEmpty(), copying.toString());
+    assertTrue(assertThrows(IllegalArgumentException.class,
+        () -> copying.withLeaving(Set.of("b1"))).getMessage().contains("copying"));
+    assertTrue(assertThrows(IllegalArgumentException.class, fixed::withLeft).getMessage()
+        .contains("no leave"));
+  }
+
   @Test
   void withAddresses_newPorts_sameArcsAndChainsById_downAndPendingKept_hostMoveRefused() {
     Random random = new Random(47);

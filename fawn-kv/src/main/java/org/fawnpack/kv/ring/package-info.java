@@ -1,0 +1,36 @@
+/**
+ * The ring: where keys live. {@link org.fawnpack.kv.ring.Ring} is one epoch; the states its
+ * members go through are described here once.
+ *
+ * <p>A virtual node owns the arc from its predecessor (exclusive) to itself (inclusive), the
+ * successor rule of Chord and FAWN. The arc's chain is its owner followed by the next virtual
+ * nodes clockwise, skipping any whose host is already in the chain (FAWN's footnote 3, made a
+ * rule: a chain never has two members on one host, so losing one machine costs a chain at most
+ * one replica).
+ *
+ * <p>A member may be <em>down</em>: its ZooKeeper session ended, so the coordinator marked it in
+ * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and keeps its
+ * host out of the chains it was in; chains leave it out and take the next live member on a new
+ * host instead. That replacement always comes after the chain's other members (the walk's
+ * sequence of first-seen hosts does not depend on who is down), so each chain is its surviving
+ * members in their old order, then the replacements. A replacement is <em>pending</em> on an
+ * arc until it has copied the arc's file; meanwhile the chain serves reads from its old members
+ * and, being short, takes no writes (chain replication's repair: shrink, then extend). A down
+ * member that comes back takes its old place in the walk the same way: pending until it has
+ * copied each arc, displacing the replacements that stood in for it.
+ *
+ * <p>A new back-end joins in three epochs. First it is <em>joining</em>: not yet a member, but
+ * every arc its virtual nodes will split or whose chain it will enter is <em>frozen</em> (takes
+ * no writes), so the writes already taken can settle on every member. Then it is a member: the
+ * frozen arcs are split at its virtual nodes (each member splits its own file), it is pending
+ * on the arcs it belongs to, and the members it displaces leave them. Then, its copies made, it
+ * serves (as any copier).
+ *
+ * <p>A member that leaves by plan is first <em>leaving</em>: walks pass it by as if it were
+ * down, so each of its chains names the replacement a failure would, pending after the
+ * chain's tail; but it keeps serving in its chains meanwhile, so they stay full and take
+ * writes. Once the replacements hold their copies and serve (the chain is one longer for an
+ * epoch), the leaver is marked down ({@link org.fawnpack.kv.ring.Ring#withLeft}) and its
+ * chains close up around it.
+ */
+package org.fawnpack.kv.ring;
