@@ -85,6 +85,10 @@ final class CheckedWorkload {
   HistoryRecorder run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
     HistoryRecorder recorder = new HistoryRecorder();
     this.recorder = recorder;
+    // Histories are in System.nanoTime(); the nodes' logs in wall-clock time: one pair of both
+    // lets a failed history be read beside the logs.
+    org.slf4j.LoggerFactory.getLogger(CheckedWorkload.class).info("checked workload starts:"
+        + " nanoTime {} is {}", System.nanoTime(), java.time.LocalTime.now());
     AtomicBoolean stop = new AtomicBoolean();
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<Future<Integer>> clients = new ArrayList<>();

@@ -31,8 +31,18 @@ import org.slf4j.LoggerFactory;
 class FaultLoopTest extends ChildClusterTest {
   private static final Logger LOG = LoggerFactory.getLogger(FaultLoopTest.class);
   private static final int MAX_BACKENDS = 7;
-  /** {@code -Dfawn.kv.faults.only=N}: every round the fault of that number (0-6), to chase one. */
-  private static final Integer ONLY = Integer.getInteger("fawn.kv.faults.only");
+  /**
+   * {@code -Dfawn.kv.faults.plan=N,M,...}: the faults of those numbers in that order, cycled
+   * (0-2 SIGKILL of that chain position, 3 two of one chain, 4 clean restart, 5 join, 6 leave,
+   * 7 SIGSTOP), to chase one; drawn at random otherwise.
+   */
+  private static final List<Integer> PLAN = plan(System.getProperty("fawn.kv.faults.plan"));
+
+  private static List<Integer> plan(String text) {
+    return text == null || text.isBlank() ? List.of()
+        : java.util.Arrays.stream(text.split(",")).map(String::trim).map(Integer::valueOf)
+            .toList();
+  }
 
   @Override
   int backends() {
@@ -56,15 +66,12 @@ class FaultLoopTest extends ChildClusterTest {
       Chain chain = before.chainForKey(CheckedWorkload.key(random.nextInt(
           CheckedWorkload.KEYS)));
       int live = before.members().size() - before.down().size();
-      int fault = random.nextInt(7);
+      int fault = PLAN.isEmpty() ? random.nextInt(8) : PLAN.get((round - 1) % PLAN.size());
       if (fault == 5 && before.members().size() >= MAX_BACKENDS) {
         fault = 6;
       }
       if (fault == 6 && live <= 4) {
         fault = 4;
-      }
-      if (ONLY != null) {
-        fault = ONLY;
       }
       String what;
       CheckedWorkload.Faults inject;
@@ -83,17 +90,20 @@ class FaultLoopTest extends ChildClusterTest {
         }
         case 4 -> {
           String id = chain.members().get(random.nextInt(3)).id();
-          boolean clean = random.nextBoolean();
-          what = clean ? "clean restart of " + id : "SIGSTOP of " + id
-              + " past its session, then SIGCONT";
-          inject = clean ? () -> cleanRestart(id) : () -> freezePastSession(id);
+          what = "clean restart of " + id;
+          inject = () -> cleanRestart(id);
+        }
+        case 7 -> {
+          String id = chain.members().get(random.nextInt(3)).id();
+          what = "SIGSTOP of " + id + " past its session, then SIGCONT";
+          inject = () -> freezePastSession(id);
         }
         case 5 -> {
           String id = "j" + (++added);
           what = "join of new back-end " + id;
           inject = () -> join(id);
         }
-        default -> {
+        case 6 -> {
           String id = chain.members().get(random.nextInt(3)).id();
           what = "planned leave of " + id;
           left.add(id);
@@ -103,6 +113,7 @@ class FaultLoopTest extends ChildClusterTest {
                 && r.pending().isEmpty(), id + " left");
           };
         }
+        default -> throw new IllegalArgumentException("no fault " + fault + " (0-7)");
       }
       LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
       done.add(what);
