@@ -49,8 +49,6 @@ public final class Coordinator implements Closeable {
   private final CuratorCache copyReports;
   private final CuratorCache leaveRequests;
   private final LeaveRequests leaves;
-  /** Leaves already answered with a refusal, so each is logged once. */
-  private final Set<String> refusedLeaves = new java.util.HashSet<>();
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
   private final Duration grace;
@@ -59,8 +57,8 @@ public final class Coordinator implements Closeable {
   private volatile long startedNanos;
   private boolean graceCheckScheduled;
   private final CleanStops stops;
-  /** Sets of newcomers already logged as unable to join (a virtual node collides, say). */
-  private final Set<String> refusedJoins = new java.util.HashSet<>();
+  /** Joins and leaves already logged as refused (a virtual node collides, say), once each. */
+  private final Set<String> loggedRefusals = new java.util.HashSet<>();
 
   /** A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}. */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
@@ -256,7 +254,7 @@ public final class Coordinator implements Closeable {
       try {
         joining = ring.withJoining(newcomers);
       } catch (IllegalArgumentException e) {
-        if (refusedJoins.add(newcomers.toString())) { // once per set, not once per check
+        if (loggedRefusals.add("join " + newcomers)) { // once per set, not once per check
           LOG.error("coordinator {}: back-ends {} cannot join: {}", name, newcomers,
               e.getMessage());
         }
@@ -287,9 +285,8 @@ public final class Coordinator implements Closeable {
   }
 
   /**
-   * Starts the leaves asked for by live members (the ring settled: none copying, joining or
-   * leaving); refuses, by answering in its znode, a leave that cannot be made. True when it
-   * published.
+   * Starts the leaves live members asked for (the ring is settled); refuses, in its znode, one
+   * that cannot be made. True when it published.
    */
   private boolean startLeaves(Ring ring, Optional<RingStore.Versioned> current,
       Map<String, String> asked) throws IOException {
@@ -324,7 +321,7 @@ public final class Coordinator implements Closeable {
 
   private void refuseLeave(String id, String why) throws IOException {
     leaves.refuse(id, why);
-    if (refusedLeaves.add(id + why)) {
+    if (loggedRefusals.add("leave " + id + why)) {
       LOG.error("coordinator {}: refused the leave of {}: {}", name, id, why);
     }
   }

@@ -218,11 +218,10 @@ public final class Ring {
   }
 
   /**
-   * The next epoch in which members {@code ids} are leaving: they keep serving while each of
-   * their chains names, pending after its tail, the member that will take their place.
-   *
-   * @throws IllegalArgumentException when one is not a live member, when members are copying,
-   *     joining or leaving already, or when fewer than {@code replicas} hosts would remain
+   * The next epoch in which members {@code ids} are leaving: they serve on while each of their
+   * chains names, pending after its tail, the member that will take their place. Refused when
+   * one is not a live member, when members copy, join or leave already, or when an arc would
+   * keep fewer than {@code replicas} hosts.
    */
   public Ring withLeaving(Collection<String> ids) {
     for (String id : ids) {
