@@ -7,8 +7,10 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.function.Predicate;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.cli.LoopbackWorkload;
+import org.fawnpack.kv.ring.Ring;
 
 /**
  * Moving data: a fifth back-end joins four holding the loaded data, then one back-end is killed
@@ -30,7 +32,7 @@ final class KvMovesPart {
     double loadBefore = Machine.loadAverage();
     int keys = (int) ((long) options.moveMegabytes() * 1024 * 1024 / VALUE_BYTES);
     List<String> rows = new ArrayList<>();
-    double worstShare = Double.MAX_VALUE;
+    double worstShare;
     double loadRate;
     try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), 4, 1,
         Map.of())) {
@@ -40,35 +42,14 @@ final class KvMovesPart {
       System.out.printf(Locale.ROOT, "loaded %,d keys of %,d bytes at %,.0f puts/s%n", keys,
           VALUE_BYTES, loadRate);
 
-      Map<String, Long> copiedBefore = copiedIn(cluster);
-      long joinStart = System.nanoTime();
-      cluster.startBackend("b4", "127.0.0.5");
-      cluster.awaitRing("b4 to be placed in the ring", r -> r.member("b4") != null);
-      long placed = System.nanoTime();
-      cluster.awaitRing("b4 to join", r -> r.member("b4") != null && r.joining().isEmpty()
-          && r.pending().isEmpty());
-      long settled = System.nanoTime();
-      long joinBytes = copiedSince(cluster, copiedBefore);
-      double joinSeconds = (settled - placed) / 1e9;
-      double joinCopy = LoopbackCopy.seconds(dir.resolve("copy"), joinBytes);
-      worstShare = Math.min(worstShare, joinCopy / joinSeconds);
-      rows.add(row("join of b4", joinBytes, (placed - joinStart) / 1e9, joinSeconds,
-          joinCopy));
-
-      copiedBefore = copiedIn(cluster);
-      long killed = System.nanoTime();
-      cluster.killBackend("b1");
-      cluster.awaitRing("b1 to be marked down", r -> r.isDown("b1"));
-      long markedDown = System.nanoTime();
-      cluster.awaitRing("b1's arcs to be re-replicated", r -> r.isDown("b1")
-          && r.pending().isEmpty());
-      long whole = System.nanoTime();
-      long repairBytes = copiedSince(cluster, copiedBefore);
-      double repairSeconds = (whole - markedDown) / 1e9;
-      double repairCopy = LoopbackCopy.seconds(dir.resolve("copy"), repairBytes);
-      worstShare = Math.min(worstShare, repairCopy / repairSeconds);
-      rows.add(row("failure of b1 (SIGKILL)", repairBytes, (markedDown - killed) / 1e9,
-          repairSeconds, repairCopy));
+      Move join = Move.measure(cluster, dir, () -> cluster.startBackend("b4", "127.0.0.5"),
+          r -> r.member("b4") != null, r -> r.member("b4") != null && r.joining().isEmpty()
+              && r.pending().isEmpty());
+      Move failure = Move.measure(cluster, dir, () -> cluster.killBackend("b1"),
+          r -> r.isDown("b1"), r -> r.isDown("b1") && r.pending().isEmpty());
+      rows.add(join.row("join of b4"));
+      rows.add(failure.row("failure of b1 (SIGKILL)"));
+      worstShare = Math.min(join.share(), failure.share());
     }
     rows.forEach(System.out::println);
     double loadAfter = Machine.loadAverage();
@@ -79,11 +60,11 @@ final class KvMovesPart {
         + " nodes each), %,d keys of %,d bytes loaded through one front-end (%,.0f puts/s),"
         + " then b4 joins and later b1 is killed. Bytes moved: the sum of every back-end's"
         + " arc-file bytes received by whole-file transfer (`bytesCopiedIn` in STATS) over"
-        + " the move. The move is timed from the ring epoch that starts it (b4 placed in the"
-        + " ring, its arcs frozen; b1 marked down, its chains extended) to the one in which"
-        + " every chain is whole, polling ZooKeeper every 0.1 s; the time before that (b4's"
-        + " JVM start and registration; the kill's detection by session expiry, 4 s here) is"
-        + " shown apart. Baseline: the same number of bytes written to a file, then sent over"
+        + " the move. The move is timed from the ring epoch that starts it (b4 a member, its"
+        + " frozen arcs settled, so members split them and it copies; b1 marked down, its"
+        + " chains extended) to the one in which every chain is whole, polling ZooKeeper every"
+        + " 0.1 s; the time before that (b4's JVM start, registration and the freeze; the"
+        + " kill's detection by session expiry, 4 s here) is shown apart. Baseline: the same number of bytes written to a file, then sent over"
         + " one loopback TCP connection into another file and forced to disk, in the"
         + " benchmark's JVM right after the move.%n%n",
         started.truncatedTo(ChronoUnit.SECONDS), Machine.describe(), command, loadBefore,
@@ -99,12 +80,42 @@ final class KvMovesPart {
         BEGIN + "\n" + report + END + "\n");
   }
 
-  private static String row(String move, long bytes, double before, double seconds,
-      double copySeconds) {
-    double gb = bytes / 1e9;
-    return String.format(Locale.ROOT, "| %s | %.1f | %,.1f | %.2f | %.1f | %.1f | %.0f %% |",
-        move, before, bytes / 1e6, seconds, seconds / gb, copySeconds / gb,
-        100 * copySeconds / seconds);
+  /** Starts a move and times it, as seen in the stored ring; its bytes and the baseline. */
+  private record Move(long bytes, double before, double seconds, double copySeconds) {
+    interface Start {
+      void run() throws Exception;
+    }
+
+    /**
+     * Runs {@code start}, waits until the ring shows the move {@code started} and then
+     * {@code done}: bytes are those the back-ends received meanwhile; then copies as many
+     * bytes plainly for the baseline.
+     */
+    static Move measure(LoopbackCluster cluster, Path dir, Start start,
+        Predicate<Ring> started,
+        Predicate<Ring> done) throws Exception {
+      Map<String, Long> copiedBefore = copiedIn(cluster);
+      long asked = System.nanoTime();
+      start.run();
+      cluster.awaitRing("the move to start", started);
+      long begun = System.nanoTime();
+      cluster.awaitRing("the move to end", done);
+      long ended = System.nanoTime();
+      long bytes = copiedSince(cluster, copiedBefore);
+      return new Move(bytes, (begun - asked) / 1e9, (ended - begun) / 1e9,
+          LoopbackCopy.seconds(dir.resolve("copy"), bytes));
+    }
+
+    /** The move's rate over the plain copy's. */
+    double share() {
+      return copySeconds / seconds;
+    }
+
+    String row(String move) {
+      double gb = bytes / 1e9;
+      return String.format(Locale.ROOT, "| %s | %.1f | %,.1f | %.2f | %.1f | %.1f | %.0f %% |",
+          move, before, bytes / 1e6, seconds, seconds / gb, copySeconds / gb, 100 * share());
+    }
   }
 
   /** Arc-file bytes each live back-end received by transfer since it started, by id. */

@@ -65,7 +65,7 @@ public final class RedisServer implements Closeable {
               + dir.resolve("redis.log"), e);
         }
       }
-      Thread.sleep(100);
+      Thread.sleep(100); // redis-server starts in ~50 ms; bounded by the 20 s deadline above
     }
   }
 

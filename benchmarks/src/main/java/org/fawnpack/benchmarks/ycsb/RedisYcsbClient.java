@@ -56,7 +56,8 @@ public final class RedisYcsbClient extends DB {
       Map<String, ByteIterator> result) {
     try {
       if (fields == null) {
-        List<?> pairs = (List<?>) redis.call(List.of(YcsbCalls.bytes("HGETALL"), YcsbCalls.bytes(key)));
+        List<?> pairs = (List<?>) redis.call(List.of(YcsbCalls.bytes("HGETALL"),
+            YcsbCalls.bytes(key)));
         if (pairs.isEmpty()) {
           return Status.NOT_FOUND;
         }

@@ -47,9 +47,9 @@ public final class KvCommand {
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
                   it started and per second over MS (default 1000); per front-end: its slice,
                   gets, writes, cache hits and hit rate; exit 1 if a node is silent
-      backend, frontend, ring, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...; every node
-      and request proves the cluster secret in fawn.kv.secret-file (default ~/.fawn-kv/secret,
-      mode 600; local makes it when missing)
+      backend, frontend, ring, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
+      every node and request proves the cluster secret in fawn.kv.secret-file (default
+      ~/.fawn-kv/secret, mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
       """;
 

@@ -153,7 +153,8 @@ public final class LoopbackCluster implements Closeable {
   }
 
   /** Polls the stored ring until {@code wanted}; names the back-end logs when it times out. */
-  public Ring awaitRing(String what, Predicate<Ring> wanted) throws IOException, InterruptedException {
+  public Ring awaitRing(String what, Predicate<Ring> wanted)
+      throws IOException, InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     var hash = ringStore.ringHash();
     while (true) {
@@ -167,7 +168,7 @@ public final class LoopbackCluster implements Closeable {
             + backends.logOf("b0") + "; ring: " + stored.map(v -> v.ring().toString())
             .orElse("none"));
       }
-      Thread.sleep(100);
+      Thread.sleep(100); // a ring change takes 100s of ms; bounded by WAIT (90 s)
     }
   }
 
@@ -179,7 +180,7 @@ public final class LoopbackCluster implements Closeable {
         throw new IOException("the front-ends did not settle their slices within "
             + WAIT.toSeconds() + " s");
       }
-      Thread.sleep(50);
+      Thread.sleep(50); // a handover settles in a few epochs of ms; bounded by WAIT
     }
   }
 

@@ -1,5 +1,8 @@
 package org.fawnpack.kv.ring;
 
+import static org.fawnpack.kv.ring.RingInvariants.byId;
+import static org.fawnpack.kv.ring.RingInvariants.withJoiners;
+
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
@@ -32,6 +35,8 @@ public final class Ring {
   /** Live members handing their arcs over before they leave, by id. */
   private final Set<String> leaving;
   private final Placement placement;
+  /** Every arc's chain in ring order, built once: routing asks for one on every request. */
+  private final List<Chain> chains;
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
@@ -57,12 +62,18 @@ public final class Ring {
         this.leaving);
     RingInvariants.check(epoch, this.members, this.down, this.pending, this.joining, placement);
     this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
-        new Placement(hash, vnodes, replicas, RingInvariants.withJoiners(this.members, this.joining), this.down));
+        new Placement(hash, vnodes, replicas,
+            withJoiners(this.members, this.joining), this.down));
+    List<Chain> built = new ArrayList<>(placement.arcs());
+    for (int i = 0; i < placement.arcs(); i++) {
+      built.add(placement.chain(i, this.pending, this.frozen));
+    }
+    this.chains = List.copyOf(built);
   }
 
   /** The ring before any back-end joined (epoch 0). */
   public static Ring empty(RingHash hash, int vnodes, int replicas) {
-    RingInvariants.checkSettings(vnodes, replicas);
+    RingInvariants.checkSettings(0, vnodes, replicas);
     return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of(),
         Set.of());
   }
@@ -81,12 +92,9 @@ public final class Ring {
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
       Collection<Member> joining, Collection<String> leaving) {
-    empty(hash, vnodes, replicas); // the same checks
-    if (epoch < 0) {
-      throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
-    }
-    return new Ring(epoch, hash, vnodes, replicas, RingInvariants.byId(members), new HashSet<>(down), pending,
-        RingInvariants.byId(joining), new HashSet<>(leaving));
+    RingInvariants.checkSettings(epoch, vnodes, replicas);
+    return new Ring(epoch, hash, vnodes, replicas, byId(members), new HashSet<>(down), pending,
+        byId(joining), new HashSet<>(leaving));
   }
 
   /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
@@ -194,7 +202,7 @@ public final class Ring {
           : joining.keySet()) + " are " + (joining.isEmpty() ? "leaving" : "joining")
           + " already (epoch " + epoch + ")");
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, RingInvariants.byId(joiners),
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners),
         Set.of());
   }
 
@@ -208,7 +216,7 @@ public final class Ring {
     if (joining.isEmpty()) {
       throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
     }
-    return next(RingInvariants.withJoiners(members, joining), down, Map.of(), Set.of());
+    return next(withJoiners(members, joining), down, Map.of(), Set.of());
   }
 
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
@@ -283,9 +291,7 @@ public final class Ring {
 
   /**
    * The next epoch in which back-ends {@code ids} serve every arc they were copying (each
-   * reported that it holds them all).
-   *
-   * @throws IllegalArgumentException when one of them is pending nowhere
+   * reported it holds them all); refused when one of them is pending nowhere.
    */
   public Ring withPendingDone(Collection<String> ids) {
     Map<String, Set<Long>> still = new TreeMap<>(pending);
@@ -373,20 +379,12 @@ public final class Ring {
     if (placement.arcs() == 0) {
       throw new IllegalStateException("the ring has no back-ends (epoch " + epoch + ")");
     }
-    return chainAt(placement.arcHolding(position));
+    return chains.get(placement.arcHolding(position));
   }
 
   /** Every arc's chain, in ring order: each is one FAWN-DS file on each of its members. */
   public List<Chain> chains() {
-    List<Chain> chains = new ArrayList<>(placement.arcs());
-    for (int i = 0; i < placement.arcs(); i++) {
-      chains.add(chainAt(i));
-    }
     return chains;
-  }
-
-  private Chain chainAt(int arc) {
-    return placement.chain(arc, pending, frozen);
   }
 
   @Override

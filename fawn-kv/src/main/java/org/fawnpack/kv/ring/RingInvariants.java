@@ -62,8 +62,11 @@ final class RingInvariants {
     }
   }
 
-  /** The settings every ring shares. */
-  static void checkSettings(int vnodes, int replicas) {
+  /** The settings every ring shares, and its epoch. */
+  static void checkSettings(long epoch, int vnodes, int replicas) {
+    if (epoch < 0) {
+      throw new IllegalArgumentException("a ring epoch is not negative: " + epoch);
+    }
     if (vnodes < 1 || vnodes > 1024) {
       throw new IllegalArgumentException("virtual nodes per back-end must be 1..1024: " + vnodes);
     }
