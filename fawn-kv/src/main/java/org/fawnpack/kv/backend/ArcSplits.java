@@ -42,7 +42,8 @@ final class ArcSplits {
         synchronized (arc) {
           arcs.remove(end);
           for (Chain piece : split(dir, arc, next)) {
-            arcs.put(piece.range().endInclusive(), ArcStore.open(dir, piece, config));
+            arcs.put(piece.range().endInclusive(),
+                ArcStore.open(dir, piece, next.epoch(), config));
           }
         }
         LOG.info("backend {}: split its file of {} where epoch {} cuts it", who,

@@ -15,6 +15,12 @@ import org.fawnpack.kv.store.DatastoreConfig;
  */
 final class ArcStore implements AutoCloseable {
   private volatile Chain chain;
+  /**
+   * The ring epoch {@link #chain} is from. Chain messages carry their sender's and are taken
+   * only on the same epoch: a member on another ring may see another chain (it would, say,
+   * answer a write as its tail while the sender's ring has a member after it).
+   */
+  private volatile long epoch;
   private final Datastore store;
   private final SentList sent = new SentList();
   private final RecentWrites recent = new RecentWrites();
@@ -44,8 +50,9 @@ final class ArcStore implements AutoCloseable {
    */
   private volatile boolean recentCoversAll;
 
-  private ArcStore(Chain chain, Datastore store, boolean recentCoversAll) {
+  private ArcStore(Chain chain, long epoch, Datastore store, boolean recentCoversAll) {
     this.chain = chain;
+    this.epoch = epoch;
     this.store = store;
     this.recentCoversAll = recentCoversAll;
   }
@@ -64,10 +71,12 @@ final class ArcStore implements AutoCloseable {
     recentCoversAll = false;
   }
 
-  static ArcStore open(Path dir, Chain chain, DatastoreConfig config) throws IOException {
+  /** Opens the arc's file in {@code dir}, serving {@code chain} of ring epoch {@code epoch}. */
+  static ArcStore open(Path dir, Chain chain, long epoch, DatastoreConfig config)
+      throws IOException {
     Path file = fileOf(dir, chain.range().endInclusive());
     boolean fresh = !java.nio.file.Files.exists(file);
-    return new ArcStore(chain, Datastore.open(file, config), fresh);
+    return new ArcStore(chain, epoch, Datastore.open(file, config), fresh);
   }
 
   /** The file of the arc ending at {@code arcEnd} in {@code dir}. */
@@ -152,13 +161,22 @@ final class ArcStore implements AutoCloseable {
     return chain;
   }
 
-  /** The arc's chain in a newer epoch (the same range; members may have gone down). */
-  void useChain(Chain next) {
+  /** The ring epoch of {@link #chain()}. */
+  long epoch() {
+    return epoch;
+  }
+
+  /**
+   * The arc's chain in a newer epoch (the same range; members may have gone down). The caller
+   * holds this arc's lock, under which chain messages compare epochs.
+   */
+  void useChain(Chain next, long nextEpoch) {
     if (!next.range().equals(chain.range())) {
       throw new IllegalArgumentException("arc " + chain.range() + " cannot take the chain of "
           + next.range());
     }
     chain = next;
+    epoch = nextEpoch;
   }
 
   /** The writes applied here lately, by their clients' ids (to answer retries). */

@@ -44,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * an arc the ring no longer has it serve is closed ({@link RetiredArcs}). Puts and deletes at
  * a head are {@link HeadWrites}'; writes from a predecessor {@link ChainMessages}'. A request
  * routed by another epoch than this back-end's is answered STALE_RING with this back-end's
- * epoch, so the front-end reroutes; a member that is not where the ring says answers REFUSED.
+ * epoch, so the front-end reroutes, and so is a chain message from a member on another epoch
+ * (its sender sends it again); a member that is not where the ring says answers REFUSED.
  */
 public final class Backend implements Closeable, RingFollower.RingUser {
   private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
@@ -199,7 +200,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // Restarted on another port, it is not in its first ring under this address: the epoch
     // that follows it there is its first as a member, and its files are its own.
     boolean arriving = first || !ring.members().contains(me);
-    forwarder.use(me, next.epoch());
+    forwarder.use(me);
     if (crashed && next.member(id) != null && !next.isDown(id) && !next.servesAnyArc(id)) {
       // Brought back after the crash: it serves only arcs it copies afresh from now on.
       RetiredArcs.deleteAll(dir);
@@ -219,7 +220,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       ArcStore arc = arcs.get(end);
       if (arc != null) {
         synchronized (arc) {
-          forwarder.chainChanged(arc, arc.chain(), chain);
+          forwarder.chainChanged(arc, arc.chain(), chain, next.epoch());
           if (chain.members().indexOf(me) == 0) {
             arc.syncArrived(); // the head: no predecessor has more to give
           }
@@ -239,7 +240,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
               + " cleanly, so its file may lack writes its chain holds; not serving it (the"
               + " coordinator marks this back-end down)", id, next.epoch(), chain.range());
         } else if (first || arriving && Files.exists(ArcStore.fileOf(dir, end))) {
-          ArcStore opened = ArcStore.open(dir, chain, config);
+          ArcStore opened = ArcStore.open(dir, chain, next.epoch(), config);
           arcs.put(end, opened);
           synchronized (opened) {
             forwarder.opened(opened); // after a restart the successor may lack writes
@@ -270,7 +271,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   /** Serves the arc ending at {@code arcEnd} from the file the receiver copied. */
   private synchronized void installCopy(long arcEnd, byte[] recentWrites) throws IOException {
-    ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), config);
+    ArcStore arc = ArcStore.open(dir, ring.chainFor(arcEnd), ring.epoch(), config);
     arc.adoptRecent(recentWrites);
     arc.awaitSync();
     arc.copied();
@@ -294,8 +295,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         || type == MessageType.DELETE;
     if (routed && request.epoch() != current.epoch()) {
       // Routed by another epoch: the sender's ring or this one is behind. Chain messages are
-      // not checked: a member acts on them by its own ring, and refusing one mid-chain would
-      // leave a gap in the next member's file.
+      // checked against their arc's chain, under its lock (ChainMessages).
       replies.send(new Frame(MessageType.STALE_RING, request.requestId(), current.epoch(),
           null));
       return;

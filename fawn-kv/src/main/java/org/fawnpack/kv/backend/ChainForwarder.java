@@ -24,18 +24,21 @@ import org.slf4j.LoggerFactory;
  * come to carry it. A tail whose arc is being copied keeps its writes in the sent list too, for
  * the member copying it. A new successor is sent CHAIN_SYNC after the resend. A successor that
  * answers BEHIND is caught up from this member's file (after a restart lost the sent list).
+ * Every message carries the epoch of the arc's chain; a successor on another epoch answers
+ * STALE_RING and takes nothing, and the message goes again shortly after.
  * Callers hold the arc's lock.
  */
 final class ChainForwarder implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ChainForwarder.class);
   /** How soon a failed send is tried again when no new write carries it. */
   static final long RETRY_MS = 200;
+  /** How soon after STALE_RING: the two members' rings agree again within milliseconds. */
+  static final long STALE_RING_RETRY_MS = 20;
 
   private final String who;
   private final ConnectionPool successors;
   private final ScheduledExecutorService retries;
   private volatile Member self;
-  private volatile long epoch;
 
   ChainForwarder(String who, ConnectionPool successors) {
     this.who = who;
@@ -47,10 +50,9 @@ final class ChainForwarder implements Closeable {
     });
   }
 
-  /** The member this forwarder sends for and the epoch it serves (set with each ring). */
-  void use(Member self, long epoch) {
+  /** The member this forwarder sends for (set with each ring: it may restart elsewhere). */
+  void use(Member self) {
     this.self = self;
-    this.epoch = epoch;
   }
 
   /**
@@ -73,14 +75,14 @@ final class ChainForwarder implements Closeable {
   }
 
   /**
-   * The arc's chain changed to {@code next}: a new successor is sent the whole sent list, then
-   * CHAIN_SYNC; a member that became the tail drops the list (what it holds is committed once
+   * The arc's chain changed to {@code next}, of ring {@code epoch}: a new successor is sent
+   * the whole sent list, then CHAIN_SYNC; a member that became the tail drops the list (what it holds is committed once
    * durable here) unless a member is copying the arc.
    */
-  void chainChanged(ArcStore arc, Chain before, Chain next) {
+  void chainChanged(ArcStore arc, Chain before, Chain next, long epoch) {
     Member oldSuccessor = before.successorOf(self);
     Member newSuccessor = next.successorOf(self);
-    arc.useChain(next);
+    arc.useChain(next, epoch);
     if (newSuccessor == null) {
       if (next.pending().isEmpty()) {
         arc.sent().clear();
@@ -125,18 +127,22 @@ final class ChainForwarder implements Closeable {
     if (write.value() != null) {
       payload.addBytes(write.value());
     }
-    CompletableFuture<Frame> answer = sendFrame(next, write.type(),
+    CompletableFuture<Frame> answer = sendFrame(arc, next, write.type(),
         write.id().addTo(payload.addLong(write.sequence())).toBytes());
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());
       } else if (failure == null && reply.type() == MessageType.BEHIND) {
         catchUpSoon(arc, reply);
+      } else if (failure == null && reply.type() == MessageType.STALE_RING) {
+        // The successor is on another epoch: it took nothing. Again once the rings agree.
+        arc.sent().markResendNeeded();
+        retrySoon(arc, STALE_RING_RETRY_MS);
       } else {
         // Refused (a gap, not a replica yet) or broken: it goes again before the next write,
         // or on the timer.
         arc.sent().markResendNeeded();
-        retrySoon(arc);
+        retrySoon(arc, RETRY_MS);
       }
     });
   }
@@ -144,7 +150,7 @@ final class ChainForwarder implements Closeable {
   private void sendSync(ArcStore arc, Member next) {
     byte[] payload = new Frame.Payload().addLong(arc.chain().range().endInclusive())
         .addLong(arc.store().lastSequence()).toBytes();
-    sendFrame(next, MessageType.CHAIN_SYNC, payload).whenComplete((reply, failure) -> {
+    sendFrame(arc, next, MessageType.CHAIN_SYNC, payload).whenComplete((reply, failure) -> {
       boolean ok = failure == null && reply.type() == MessageType.OK;
       if (ok) {
         // Not on this reply thread: the arc's lock may be held by a writer waiting on it.
@@ -159,15 +165,19 @@ final class ChainForwarder implements Closeable {
         catchUpSoon(arc, reply);
       } else {
         LOG.debug("{}: CHAIN_SYNC of arc {} to {} failed: {}", who, arc.chain().range(), next,
-            failure != null ? failure.getMessage() : MessageType.messageOf(reply));
-        retrySoon(arc);
+            failure != null ? failure.getMessage() : MessageType.name(reply.type()) + " "
+                + MessageType.messageOf(reply));
+        retrySoon(arc, failure == null && reply.type() == MessageType.STALE_RING
+            ? STALE_RING_RETRY_MS : RETRY_MS);
       }
     });
   }
 
-  private CompletableFuture<Frame> sendFrame(Member next, byte type, byte[] payload) {
+  /** Sends a chain message stamped with the epoch of the arc's chain (see ArcStore#epoch). */
+  private CompletableFuture<Frame> sendFrame(ArcStore arc, Member next, byte type,
+      byte[] payload) {
     try {
-      return successors.to(next).send(type, epoch, payload);
+      return successors.to(next).send(type, arc.epoch(), payload);
     } catch (IOException e) {
       return CompletableFuture.failedFuture(e);
     }
@@ -215,12 +225,12 @@ final class ChainForwarder implements Closeable {
               arc.chain().range(), from, e.toString());
         }
       }
-      retrySoon(arc);
+      retrySoon(arc, RETRY_MS);
     });
   }
 
   /** Resends (and syncs) on the timer, in case no new write comes to carry it. */
-  private void retrySoon(ArcStore arc) {
+  private void retrySoon(ArcStore arc, long delayMs) {
     if (retries.isShutdown() || !arc.claimRetry()) {
       return;
     }
@@ -232,7 +242,7 @@ final class ChainForwarder implements Closeable {
           flush(arc, next);
         }
       }
-    }, RETRY_MS);
+    }, delayMs);
   }
 
   private void execute(Runnable task) {

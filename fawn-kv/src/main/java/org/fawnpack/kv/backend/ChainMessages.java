@@ -19,7 +19,8 @@ import org.fawnpack.kv.wire.WriteId;
 /**
  * A back-end's side of the messages between chain members: a write from the predecessor
  * (stored under the head's number, passed on), CHAIN_SYNC, and the answer to a write once the
- * rest of the chain has it (or, at the tail, once it is durable).
+ * rest of the chain has it (or, at the tail, once it is durable). Both are taken only from a
+ * member on the same ring epoch as the arc's chain here.
  */
 final class ChainMessages {
   private final String id;
@@ -54,16 +55,22 @@ final class ChainMessages {
     WriteId writeId = WriteId.next(fields);
     fields.end();
     ArcStore arc = arcs.get(arcEnd);
-    int at = arc == null ? -1 : arc.chain().members().indexOf(self.get());
-    if (at <= 0) {
-      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
-          + Long.toHexString(arcEnd)));
+    if (arc == null) {
+      replies.send(notAReplica(request, arcEnd));
       return;
     }
-    counts.chainWrites.increment();
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
     synchronized (arc) {
+      if (request.epoch() != arc.epoch()) {
+        replies.send(staleRing(arc, request));
+        return;
+      }
+      if (arc.chain().members().indexOf(self.get()) <= 0) {
+        replies.send(notAReplica(request, arcEnd));
+        return;
+      }
+      counts.chainWrites.increment();
       long expected = arc.store().lastSequence() + 1;
       if (sequence > expected) {
         // An earlier write was lost on the way; the predecessor resends it (its sent list)
@@ -101,12 +108,19 @@ final class ChainMessages {
     long sequence = fields.nextLong();
     fields.end();
     ArcStore arc = arcs.get(arcEnd);
-    if (arc == null || arc.chain().members().indexOf(self.get()) <= 0) {
-      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
-          + Long.toHexString(arcEnd)));
+    if (arc == null) {
+      replies.send(notAReplica(request, arcEnd));
       return;
     }
     synchronized (arc) {
+      if (request.epoch() != arc.epoch()) {
+        replies.send(staleRing(arc, request));
+        return;
+      }
+      if (arc.chain().members().indexOf(self.get()) <= 0) {
+        replies.send(notAReplica(request, arcEnd));
+        return;
+      }
       long have = arc.store().lastSequence();
       if (have < sequence) {
         replies.send(MessageType.behind(request, "backend " + id + " holds writes up to "
@@ -117,6 +131,22 @@ final class ChainMessages {
       forwarder.passSyncOn(arc);
     }
     replies.send(reply(request, MessageType.OK, null));
+  }
+
+  private Frame notAReplica(Frame request, long arcEnd) {
+    return refused(request, "backend " + id + " is no replica of the arc ending at "
+        + Long.toHexString(arcEnd));
+  }
+
+  /**
+   * A chain message from a member on another ring epoch than this arc's chain: it sees another
+   * chain (a member on a newer ring may have a successor where this one is the tail, and would
+   * commit a write the new tail never got), so nothing is taken; the sender sends it again
+   * once the two rings agree. The fault loop found a tail answering without acknowledged
+   * writes when members acted on such messages by their own rings.
+   */
+  private static Frame staleRing(ArcStore arc, Frame request) {
+    return new Frame(MessageType.STALE_RING, request.requestId(), arc.epoch(), null);
   }
 
   /**
