@@ -42,6 +42,7 @@ final class KvYcsbPart {
     double loadBefore = Machine.loadAverage();
     Optional<Path> redisProgram = RedisServer.find();
     List<String> rows = new ArrayList<>();
+    List<String> cpuRows = new ArrayList<>();
     double worstReadRatio = Double.MAX_VALUE;
     double notOk = 0;
     try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("fawn-kv"), 4, 1,
@@ -70,6 +71,23 @@ final class KvYcsbPart {
           redisLoad == null ? "–" : String.format(Locale.ROOT, "%,.0f",
               redisLoad.get("INSERT", "99thPercentileLatency(us)"))));
       System.out.println(rows.get(rows.size() - 1));
+      // Unrecorded: a few seconds of workload A warm every JVM's read and write paths (JIT),
+      // and a run of no operations measures what starting a client JVM costs in CPU.
+      Map<String, String> warm = Map.of("readproportion", "0.5", "updateproportion", "0.5",
+          "requestdistribution", "uniform", "maxexecutiontime", Integer.toString(seconds));
+      YcsbRun.run(FawnKvYcsbClient.class, false, threads, with(fawnKv, warm),
+          logs.resolve("fawn-kv-warm-up.log"));
+      double fawnStartCpu = YcsbRun.run(FawnKvYcsbClient.class, false, threads,
+          with(fawnKv, Map.of("operationcount", "0")), logs.resolve("fawn-kv-start.log"))
+          .clientCpuSeconds();
+      double redisStartCpu = 0;
+      if (redis != null) {
+        YcsbRun.run(RedisYcsbClient.class, false, threads, with(redisProps, warm),
+            logs.resolve("redis-warm-up.log"));
+        redisStartCpu = YcsbRun.run(RedisYcsbClient.class, false, threads,
+            with(redisProps, Map.of("operationcount", "0")), logs.resolve("redis-start.log"))
+            .clientCpuSeconds();
+      }
       for (String[] workload : WORKLOADS) {
         for (String distribution : DISTRIBUTIONS) {
           String cell = workload[0] + "-" + distribution;
@@ -77,11 +95,19 @@ final class KvYcsbPart {
               "updateproportion", Double.toString(1 - Double.parseDouble(workload[1])),
               "requestdistribution", distribution,
               "maxexecutiontime", Integer.toString(seconds));
+          double frontEndCpu = CpuTime.seconds(List.of(ProcessHandle.current()));
+          double backEndCpu = CpuTime.seconds(cluster.backendProcesses().values());
           YcsbRun.Result f = YcsbRun.run(FawnKvYcsbClient.class, false, threads,
               with(fawnKv, mix), logs.resolve("fawn-kv-" + cell + ".log"));
+          frontEndCpu = CpuTime.seconds(List.of(ProcessHandle.current())) - frontEndCpu;
+          backEndCpu = CpuTime.seconds(cluster.backendProcesses().values()) - backEndCpu;
           notOk += f.notOk();
+          double redisCpu = redis == null ? 0 : CpuTime.seconds(List.of(redis.process()));
           YcsbRun.Result r = redis == null ? null : YcsbRun.run(RedisYcsbClient.class, false,
               threads, with(redisProps, mix), logs.resolve("redis-" + cell + ".log"));
+          redisCpu = redis == null ? 0 : CpuTime.seconds(List.of(redis.process())) - redisCpu;
+          cpuRows.add(cpuRow(workload[0], distribution, f, fawnStartCpu, frontEndCpu,
+              backEndCpu, r, redisStartCpu, redisCpu));
           double ratio = r == null ? Double.NaN : f.okPerSecond("READ") / r.okPerSecond("READ");
           if (r != null) {
             worstReadRatio = Math.min(worstReadRatio, ratio);
@@ -108,16 +134,28 @@ final class KvYcsbPart {
         + " the default N log2 N), a put acknowledged once forced at the tail. redis-server %s:"
         + " one process, `appendonly yes`, `appendfsync everysec` (a write acknowledged before"
         + " it is on disk; up to a second of writes lost in a crash), no replica. Latency"
-        + " percentiles in µs as YCSB measured them.%n%n",
+        + " percentiles in µs as YCSB measured them. Before the table, unrecorded: %d s of"
+        + " workload A on each system (warming every JVM).%n%n",
         started.truncatedTo(ChronoUnit.SECONDS), Machine.describe(), command, loadBefore,
         loadAfter, threads, options.ycsbRecords(), seconds,
-        redisProgram.map(p -> "(" + p + ")").orElse("(not installed: its columns are empty)")));
+        redisProgram.map(p -> "(" + p + ")").orElse("(not installed: its columns are empty)"),
+        seconds));
     report.append("| workload | distribution | FAWN-KV ops/s | FAWN-KV read p99 | FAWN-KV"
         + " update p99 | redis ops/s | redis read p99 | redis update p99 | FAWN-KV reads/s ÷"
         + " redis reads/s |\n|---|---|---|---|---|---|---|---|---|\n");
     rows.forEach(r -> report.append(r).append('\n'));
     report.append(String.format(Locale.ROOT, "%nOperations that did not return OK, all FAWN-KV"
         + " runs: %,.0f.%n", notOk));
+    report.append("\nCPU time per operation, µs, over each cell (user and system, as the"
+        + " operating system counts it per process): YCSB's client JVM, less what one that"
+        + " makes no operation uses (its start, with the binding's connections); for FAWN-KV the"
+        + " benchmark's JVM (the front-end, with ZooKeeper idle beside it) and the 4 back-end"
+        + " JVMs together; for redis its server. With every process on this machine's cores, a"
+        + " system whose operations cost more CPU does fewer of them per second.\n\n"
+        + "| workload | distribution | FAWN-KV client | front-end | back-ends | FAWN-KV all |"
+        + " redis client | redis-server | redis all |\n|---|---|---|---|---|---|---|---|---|\n");
+    cpuRows.forEach(r -> report.append(r).append('\n'));
+    report.append('\n');
     if (redisProgram.isPresent()) {
       report.append(String.format(Locale.ROOT, "Target (FAWN-KV reads ≥ 0.5× redis's): %s —"
           + " the lowest ratio of reads per second is %.2f.%n",
@@ -150,6 +188,25 @@ final class KvYcsbPart {
     Map<String, String> all = new HashMap<>(base);
     all.putAll(more);
     return all;
+  }
+
+  /** One row of CPU µs per operation for a cell (redis columns empty without redis). */
+  private static String cpuRow(String workload, String distribution, YcsbRun.Result fawn,
+      double fawnStartCpu, double frontEndCpu, double backEndCpu, YcsbRun.Result redis,
+      double redisStartCpu, double redisCpu) {
+    double ops = fawn.operations();
+    double client = fawn.clientCpuSeconds() - fawnStartCpu;
+    String redisCells = "– | – | –";
+    if (redis != null) {
+      double redisOps = redis.operations();
+      double redisClient = redis.clientCpuSeconds() - redisStartCpu;
+      redisCells = String.format(Locale.ROOT, "%.0f | %.0f | %.0f",
+          1e6 * redisClient / redisOps, 1e6 * redisCpu / redisOps,
+          1e6 * (redisClient + redisCpu) / redisOps);
+    }
+    return String.format(Locale.ROOT, "| %s | %s | %.0f | %.0f | %.0f | %.0f | %s |", workload,
+        distribution, 1e6 * client / ops, 1e6 * frontEndCpu / ops, 1e6 * backEndCpu / ops,
+        1e6 * (client + frontEndCpu + backEndCpu) / ops, redisCells);
   }
 
   private static String p99(YcsbRun.Result result, String operation) {

@@ -69,6 +69,11 @@ public final class RedisServer implements Closeable {
     }
   }
 
+  /** The server's process (for its CPU time, say). */
+  public ProcessHandle process() {
+    return process.toHandle();
+  }
+
   public int port() {
     return port;
   }

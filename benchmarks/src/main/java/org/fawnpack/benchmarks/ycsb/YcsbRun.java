@@ -11,13 +11,25 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
 /**
- * One run of YCSB's own client ({@code site.ycsb.Client}) in a child JVM, as YCSB users run it,
- * and the figures it exported: operations, throughput, latency percentiles per operation.
+ * One run of YCSB's own client ({@code site.ycsb.Client}, through {@link YcsbMain}) in a child
+ * JVM, as YCSB users run it, and the figures it exported: operations, throughput, latency
+ * percentiles per operation; and the CPU time the client used.
  */
 public final class YcsbRun {
 
   /** What YCSB reported for one run. */
-  public record Result(double seconds, double opsPerSecond, Map<String, Map<String, Double>> byOp) {
+  public record Result(double seconds, double opsPerSecond, Map<String, Map<String, Double>> byOp,
+      double clientCpuSeconds) {
+    /** The same figures, with the CPU seconds the client's JVM used. */
+    Result withClientCpu(double cpuSeconds) {
+      return new Result(seconds, opsPerSecond, byOp, cpuSeconds);
+    }
+
+    /** Operations of all kinds the run made. */
+    public double operations() {
+      return opsPerSecond * seconds;
+    }
+
     /** A figure YCSB exported, e.g. {@code ("READ", "99thPercentileLatency(us)")}; 0 if none. */
     public double get(String operation, String metric) {
       return byOp.getOrDefault(operation, Map.of()).getOrDefault(metric, 0.0);
@@ -56,7 +68,7 @@ public final class YcsbRun {
     Path export = Files.createTempFile(log.getParent(), "ycsb-", ".txt");
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-        "-cp", System.getProperty("java.class.path"), "site.ycsb.Client",
+        "-cp", System.getProperty("java.class.path"), YcsbMain.class.getName(),
         load ? "-load" : "-t", "-db", db.getName(), "-threads", Integer.toString(threads)));
     Map<String, String> all = new HashMap<>(properties);
     all.put("exportfile", export.toString());
@@ -77,10 +89,20 @@ public final class YcsbRun {
       throw new IOException("YCSB exited with " + process.exitValue() + "; see " + log);
     }
     try {
-      return parse(Files.readAllLines(export));
+      return parse(Files.readAllLines(export)).withClientCpu(clientCpuSeconds(log));
     } finally {
       Files.deleteIfExists(export);
     }
+  }
+
+  /** The client JVM's CPU seconds as {@link YcsbMain} printed them at exit (NaN if missing). */
+  static double clientCpuSeconds(Path log) throws IOException {
+    for (String line : Files.readAllLines(log)) {
+      if (line.startsWith(YcsbMain.CPU_LINE)) {
+        return Long.parseLong(line.substring(YcsbMain.CPU_LINE.length()).trim()) / 1e9;
+      }
+    }
+    return Double.NaN;
   }
 
   /** Parses YCSB's text export: lines {@code [OPERATION], metric, value}. */
@@ -102,6 +124,6 @@ public final class YcsbRun {
       throw new IOException("YCSB exported no [OVERALL] run time");
     }
     return new Result(overall.get("RunTime(ms)") / 1000.0,
-        overall.getOrDefault("Throughput(ops/sec)", 0.0), byOp);
+        overall.getOrDefault("Throughput(ops/sec)", 0.0), byOp, Double.NaN);
   }
 }

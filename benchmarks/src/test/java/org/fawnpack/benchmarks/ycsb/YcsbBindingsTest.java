@@ -52,6 +52,7 @@ class YcsbBindingsTest {
           dir.resolve("run.log"));
       assertEquals(2000, run.get("READ", "Return=OK") + run.get("UPDATE", "Return=OK"));
       assertEquals(0, run.notOk());
+      assertTrue(run.clientCpuSeconds() > 0, "YcsbMain printed the client's CPU time");
     }
   }
 

@@ -2,10 +2,14 @@ package org.fawnpack.benchmarks.ycsb;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
 
 /** YCSB's text export, as YCSB 0.17.0 writes it, read back figure by figure. */
 class YcsbRunTest {
@@ -30,6 +34,16 @@ class YcsbRunTest {
     assertEquals(995, r.okPerSecond("READ"));
     assertEquals(11, r.notOk());
     assertEquals(0, r.get("INSERT", "Operations"));
+  }
+
+  @Test
+  void clientCpu_fromTheLineYcsbMainPrints_orNaNWithout(@TempDir Path dir) throws IOException {
+    Path log = dir.resolve("run.log");
+    Files.write(log, List.of("YCSB Client 0.17.0", "[OVERALL], RunTime(ms), 2000",
+        YcsbMain.CPU_LINE + "2500000000"));
+    assertEquals(2.5, YcsbRun.clientCpuSeconds(log));
+    Files.write(log, List.of("YCSB Client 0.17.0"));
+    assertTrue(Double.isNaN(YcsbRun.clientCpuSeconds(log)));
   }
 
   @Test

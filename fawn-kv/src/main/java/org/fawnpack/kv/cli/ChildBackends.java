@@ -47,6 +47,13 @@ final class ChildBackends implements Closeable {
     running.put(id, process);
   }
 
+  /** The back-ends running now (for their CPU time, say), by id. */
+  Map<String, ProcessHandle> processes() {
+    Map<String, ProcessHandle> handles = new LinkedHashMap<>();
+    running.forEach((id, p) -> handles.put(id, p.toHandle()));
+    return handles;
+  }
+
   /** SIGKILL: no clean stop, nothing flushed that was not already. */
   void kill9(String id) throws InterruptedException {
     Process process = running.remove(id);

@@ -134,6 +134,11 @@ public final class LoopbackCluster implements Closeable {
     backends.start(id, host);
   }
 
+  /** The back-end child processes running now, by id (their front-ends run in this JVM). */
+  public Map<String, ProcessHandle> backendProcesses() {
+    return backends.processes();
+  }
+
   /** Kills back-end {@code id} with SIGKILL, as a power cut would. */
   public void killBackend(String id) throws InterruptedException {
     backends.kill9(id);
