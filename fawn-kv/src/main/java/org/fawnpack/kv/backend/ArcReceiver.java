@@ -2,7 +2,6 @@ package org.fawnpack.kv.backend;
 
 import java.io.Closeable;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -10,14 +9,14 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.ArrayDeque;
-import java.util.Deque;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -33,24 +32,22 @@ import org.slf4j.LoggerFactory;
  * The copier's side of chain extension (and of a down member coming back): for every arc the
  * ring names this back-end as copying, once the chain's tail holds every write its head has
  * (ARC_LAST to both), fetches the arc's file from the tail (ARC_SNAPSHOT, then ARC_CHUNK
- * pieces with a few in flight, then ARC_RELEASE), writes it beside its final name, forces it,
- * moves it into place checkpoint first, and hands it to the back-end with the tail's
- * recent-writes table. When it holds every arc it copies in the current epoch it reports so
- * ({@link CopyReporter}); the coordinator then lets it serve; a joining back-end reports once
- * the arcs its join froze have settled. A
- * failed copy (the tail went, a link broke, the source has not followed the epoch yet) is
- * tried again after {@link #FIRST_RETRY_MS}, doubling to {@link #RETRY_MS}, from
- * whichever member is the tail by then. A finished copy whose source is no longer the arc's
- * tail is thrown away and made again from the new tail: the old tail may have taken writes
- * after the snapshot that only it kept for this copier.
+ * pieces with a few in flight, {@link SnapshotFetch}, then ARC_RELEASE), writes it beside its
+ * final name, forces it, moves it into place checkpoint first, and hands it to the back-end
+ * with the tail's recent-writes table. When it holds every arc it copies in the current epoch
+ * it reports so ({@link CopyReporter}); the coordinator then lets it serve; a joining
+ * back-end reports once the arcs its join froze have settled. A failed copy (the tail went, a link broke) is tried
+ * again after {@link #FIRST_RETRY_MS}, doubling to {@link #RETRY_MS}, from whichever member is
+ * the tail by then. A finished copy whose source is no longer the arc's tail is thrown away
+ * and made again from the new tail: the old tail may have taken writes after the snapshot
+ * that only it kept for this copier.
  */
 final class ArcReceiver implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcReceiver.class);
-  /** The first pause after a failed try: most are sources a few ms behind the new epoch. */
+  /** The first pause after a failure; and every pause while a member is on another epoch. */
   static final long FIRST_RETRY_MS = 50;
   /** The longest pause between tries. */
   static final long RETRY_MS = 500;
-  private static final int IN_FLIGHT = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(60);
   private static final int QUIET_POLLS = 50;
   private static final long QUIET_POLL_MS = 20;
@@ -83,17 +80,16 @@ final class ArcReceiver implements Closeable {
   private final CopyInstaller install;
   private final ArcAction discard;
   /** Arc end to the member each finished copy came from. */
-  private final java.util.Map<Long, String> copiedFrom =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Map<Long, String> copiedFrom = new ConcurrentHashMap<>();
   private final ScheduledExecutorService worker;
   private volatile CopyReporter reporter = (epoch, count, bytes) -> { };
   private volatile Ring ring;
   private long reportedEpoch = -1;
-  private final java.util.concurrent.atomic.AtomicBoolean retryPending =
-      new java.util.concurrent.atomic.AtomicBoolean();
+  private final AtomicBoolean retryPending = new AtomicBoolean();
   /** Tries in a row that failed, for the pause before the next. */
-  private final java.util.concurrent.atomic.AtomicInteger failedTries =
-      new java.util.concurrent.atomic.AtomicInteger();
+  private final AtomicInteger failedTries = new AtomicInteger();
+  /** Tries in a row a member answered STALE_RING (it has not taken the epoch yet). */
+  private final AtomicInteger behindTries = new AtomicInteger();
   private long bytesReceived;
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
@@ -166,6 +162,7 @@ final class ArcReceiver implements Closeable {
         }
       }
       failedTries.set(0);
+      behindTries.set(0);
       synchronized (this) {
         bytesReceived += bytes;
         total = bytesReceived;
@@ -177,6 +174,8 @@ final class ArcReceiver implements Closeable {
       reporter.copied(current.epoch(), current.pendingArcsOf(id).size(), total);
       LOG.info("backend {}: holds the {} arcs it copies in epoch {} ({} arcs, {} bytes copied"
           + " now)", id, current.pendingArcsOf(id).size(), current.epoch(), count, bytes);
+    } catch (SourceBehindException e) {
+      askAgainSoon(e);
     } catch (IOException | RuntimeException e) {
       long pause = nextPauseMs();
       LOG.warn("backend {}: copying arcs in epoch {} failed ({}); trying again in {} ms", id,
@@ -199,6 +198,7 @@ final class ArcReceiver implements Closeable {
         awaitNoWriteOnItsWay(current, current.chainFor(end));
       }
       failedTries.set(0);
+      behindTries.set(0);
       synchronized (this) {
         if (reportedEpoch == current.epoch()) {
           return;
@@ -208,12 +208,26 @@ final class ArcReceiver implements Closeable {
       reporter.copied(current.epoch(), 0, bytesReceived());
       LOG.info("backend {}: the {} arcs its join froze have settled (epoch {})", id,
           current.frozen().size(), current.epoch());
+    } catch (SourceBehindException e) {
+      askAgainSoon(e);
     } catch (IOException | RuntimeException e) {
       long pause = nextPauseMs();
       LOG.warn("backend {}: the arcs its join froze have not settled in epoch {} ({}); looking"
           + " again in {} ms", id, current.epoch(), e.getMessage(), pause);
       retryLater(pause);
     }
+  }
+
+  /**
+   * A member is on another epoch (in a join, members split their files before they take it):
+   * asked again in 50 ms, logged every 100 tries.
+   */
+  private void askAgainSoon(SourceBehindException e) {
+    int tries = behindTries.incrementAndGet();
+    if (tries % 100 == 0) {
+      LOG.warn("backend {}: {}, still after {} tries", id, e.getMessage(), tries);
+    }
+    retryLater(FIRST_RETRY_MS);
   }
 
   private void retryLater(long pauseMs) {
@@ -260,9 +274,10 @@ final class ArcReceiver implements Closeable {
     Path recentPart = target.resolveSibling(target.getFileName() + ".recent.incoming");
     byte[] recentWrites;
     try {
-      fetch(source, current.epoch(), snapshot, 0, logBytes, logPart);
-      fetch(source, current.epoch(), snapshot, 1, checkpointBytes, checkpointPart);
-      fetch(source, current.epoch(), snapshot, 2, recentBytes, recentPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, 0, logBytes, logPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, 1, checkpointBytes,
+          checkpointPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, 2, recentBytes, recentPart);
       recentWrites = Files.readAllBytes(recentPart);
       Files.delete(recentPart);
     } finally {
@@ -321,50 +336,12 @@ final class ArcReceiver implements Closeable {
         .nextLong();
   }
 
-  /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
-  private static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
-      Path part) throws IOException {
-    try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
-        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
-      long requested = 0;
-      long written = 0;
-      while (written < bytes) {
-        while (inFlight.size() < IN_FLIGHT && requested < bytes) {
-          long length = Math.min(ArcSource.MAX_CHUNK_BYTES, bytes - requested);
-          inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
-              .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
-          requested += length;
-        }
-        byte[] piece = expect(await(inFlight.poll()), "ARC_CHUNK").fields()
-            .nextBytes(ArcSource.MAX_CHUNK_BYTES, "a piece");
-        if (piece.length == 0) {
-          throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
-              + bytes + " bytes");
-        }
-        ByteBuffer buffer = ByteBuffer.wrap(piece);
-        while (buffer.hasRemaining()) {
-          written += out.write(buffer, written);
-        }
-      }
-      out.force(true);
+  /** The reply if VALUE; STALE_RING is {@link SourceBehindException}, anything else fails. */
+  static Frame expect(Frame reply, String what) throws IOException {
+    if (reply.type() == MessageType.STALE_RING) {
+      throw new SourceBehindException(what + " answered STALE_RING: the member is on epoch "
+          + reply.epoch());
     }
-  }
-
-  private static Frame await(CompletableFuture<Frame> reply) throws IOException {
-    try {
-      return reply.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
-    } catch (TimeoutException e) {
-      throw new IOException("no piece within " + DEADLINE.toSeconds() + " s");
-    } catch (ExecutionException e) {
-      throw new IOException(e.getCause().getMessage(), e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted", e);
-    }
-  }
-
-  private static Frame expect(Frame reply, String what) throws IOException {
     if (reply.type() != MessageType.VALUE) {
       throw new IOException(what + " answered " + MessageType.name(reply.type()) + ": "
           + MessageType.messageOf(reply));

@@ -293,7 +293,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     byte type = request.type();
     boolean routed = type == MessageType.GET || type == MessageType.PUT
         || type == MessageType.DELETE;
-    if (routed && request.epoch() != current.epoch()) {
+    // A copier's questions too: a source still splitting its files for a join has not taken
+    // the epoch yet, and the copier asks again in 50 ms rather than backing off.
+    boolean copying = type == MessageType.ARC_SNAPSHOT || type == MessageType.ARC_LAST;
+    if ((routed || copying) && request.epoch() != current.epoch()) {
       // Routed by another epoch: the sender's ring or this one is behind. Chain messages are
       // checked against their arc's chain, under its lock (ChainMessages).
       replies.send(new Frame(MessageType.STALE_RING, request.requestId(), current.epoch(),

@@ -30,7 +30,9 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Members whose rings disagree for a moment (a watch reaches one back-end before another): a
- * chain message from a member on another epoch is answered STALE_RING and taken nowhere. The
+ * chain message from a member on another epoch is answered STALE_RING and taken nowhere; so is
+ * a copier's question (a member still splitting its files for a join has not taken the
+ * epoch). The
  * fault loop found what happens otherwise: a middle member already on the epoch that drops its
  * tail takes its predecessor's write as the new tail and commits it, while the front-end, on
  * the older epoch, still reads from the old tail, which never got it — an acknowledged write
@@ -137,6 +139,25 @@ class LaggingRingTest {
     }
     assertArrayEquals(bytes("sent"), valueAtTail(chain.tail(), epoch),
         "taken on the same epoch, down to the tail");
+  }
+
+  @Test
+  void copierQuestionFromAnotherEpoch_staleRing_soTheCopierAsksAgainSoon() throws Exception {
+    Member tail = chain.tail();
+    long epoch = cluster.ring.epoch();
+    byte[] question = new Frame.Payload().addLong(chain.range().endInclusive())
+        .addBytes(bytes("b9")).toBytes();
+    try (Connection toTail = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
+        DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+      for (byte type : new byte[] {MessageType.ARC_LAST, MessageType.ARC_SNAPSHOT}) {
+        Frame ahead = toTail.call(type, epoch + 1, question, DEADLINE);
+        assertEquals(MessageType.STALE_RING, ahead.type(), MessageType.name(type));
+        assertEquals(epoch, ahead.epoch());
+        // On its own epoch the tail answers by its chain: b9 copies nothing there.
+        assertEquals(MessageType.REFUSED, toTail.call(type, epoch, question, DEADLINE).type(),
+            MessageType.name(type));
+      }
+    }
   }
 
   private Backend middle() {
