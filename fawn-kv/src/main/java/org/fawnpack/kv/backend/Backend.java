@@ -327,14 +327,15 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       throws IOException {
     byte[] key = EngineKeys.next(fields);
     fields.end();
-    Chain chain = current.chainForKey(key);
+    long position = current.hash().position(key); // one keyed hash for chain and record
+    Chain chain = current.chainFor(position);
     if (!chain.tail().equals(self)) {
       replies.send(refused(request, "backend " + id + " is not the tail of " + chain.range()
           + " (" + chain.tail() + " is)"));
       return;
     }
     counts.gets.increment();
-    arc(chain).readWhenSynced(EngineKeys.of(current.hash().position(key), key), SYNC_WAIT_MS)
+    arc(chain).readWhenSynced(EngineKeys.of(position, key), SYNC_WAIT_MS)
         .whenComplete((value, failure) -> replies.send(failure == null
             ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
                 MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))

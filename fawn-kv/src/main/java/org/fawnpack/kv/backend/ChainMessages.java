@@ -62,12 +62,9 @@ final class ChainMessages {
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
     synchronized (arc) {
-      if (request.epoch() != arc.epoch()) {
-        replies.send(staleRing(arc, request));
-        return;
-      }
-      if (arc.chain().members().indexOf(self.get()) <= 0) {
-        replies.send(notAReplica(request, arcEnd));
+      Frame refusal = refusal(arc, request, arcEnd);
+      if (refusal != null) {
+        replies.send(refusal);
         return;
       }
       counts.chainWrites.increment();
@@ -113,12 +110,9 @@ final class ChainMessages {
       return;
     }
     synchronized (arc) {
-      if (request.epoch() != arc.epoch()) {
-        replies.send(staleRing(arc, request));
-        return;
-      }
-      if (arc.chain().members().indexOf(self.get()) <= 0) {
-        replies.send(notAReplica(request, arcEnd));
+      Frame refusal = refusal(arc, request, arcEnd);
+      if (refusal != null) {
+        replies.send(refusal);
         return;
       }
       long have = arc.store().lastSequence();
@@ -131,6 +125,17 @@ final class ChainMessages {
       forwarder.passSyncOn(arc);
     }
     replies.send(reply(request, MessageType.OK, null));
+  }
+
+  /**
+   * Why this member takes no chain message for {@code arc} now — another epoch, or it is no
+   * member after the head — or null; the caller holds the arc's lock.
+   */
+  private Frame refusal(ArcStore arc, Frame request, long arcEnd) {
+    if (request.epoch() != arc.epoch()) {
+      return staleRing(arc, request);
+    }
+    return arc.chain().members().indexOf(self.get()) <= 0 ? notAReplica(request, arcEnd) : null;
   }
 
   private Frame notAReplica(Frame request, long arcEnd) {

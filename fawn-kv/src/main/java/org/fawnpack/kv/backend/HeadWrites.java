@@ -56,7 +56,8 @@ final class HeadWrites {
     WriteId writeId = WriteId.next(fields);
     boolean earlierTryMayHaveApplied = fields.nextLong() != 0;
     fields.end();
-    Chain chain = current.chainForKey(key);
+    long position = current.hash().position(key); // one keyed hash for chain and record
+    Chain chain = current.chainFor(position);
     if (!chain.head().equals(self.get())) {
       replies.send(refused(request, "backend " + id + " is not the head of " + chain.range()
           + " (" + chain.head() + " is)"));
@@ -66,7 +67,7 @@ final class HeadWrites {
     if (arc == null) {
       throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
     }
-    byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
+    byte[] engineKey = EngineKeys.of(position, key);
     CompletableFuture<Frame> downstream;
     long sequence;
     boolean present = true;
