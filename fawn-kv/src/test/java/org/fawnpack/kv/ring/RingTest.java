@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.LinkedHashSet;
@@ -471,56 +470,6 @@ class RingTest {
     }
     byte[] key = "user:42".getBytes(StandardCharsets.UTF_8);
     assertEquals(ring.chainFor(HASH.position(key)), ring.chainForKey(key));
-  }
-
-  @Test
-  void position_rfc2202TestCase1_firstEightBytesOfHmacSha1() {
-    byte[] key = new byte[20];
-    Arrays.fill(key, (byte) 0x0b);
-    RingHash hash = new RingHash(key);
-    byte[] data = "Hi There".getBytes(StandardCharsets.US_ASCII);
-    // RFC 2202, test case 1: b617318655057264e28bc0b6fb378c8ef146be00
-    assertEquals(0xb617318655057264L, hash.position(data));
-    assertEquals("b617318655057264e28bc0b6fb378c8ef146be00", hex(hash.digest(data)));
-  }
-
-  @Test
-  void digest_reusedAcrossCallsAndThreads_equalsAFreshHmacEachTime() throws Exception {
-    byte[] key = "ring key for the reuse test".getBytes(StandardCharsets.UTF_8);
-    RingHash hash = new RingHash(key);
-    javax.crypto.spec.SecretKeySpec spec = new javax.crypto.spec.SecretKeySpec(key, "HmacSHA1");
-    java.util.List<java.util.concurrent.Callable<Void>> workers = new java.util.ArrayList<>();
-    for (int t = 0; t < 4; t++) {
-      int seed = t;
-      workers.add(() -> {
-        java.util.Random random = new java.util.Random(seed);
-        for (int i = 0; i < 2_000; i++) {
-          byte[] data = new byte[random.nextInt(40)];
-          random.nextBytes(data);
-          javax.crypto.Mac fresh = javax.crypto.Mac.getInstance("HmacSHA1");
-          fresh.init(spec);
-          assertEquals(hex(fresh.doFinal(data)), hex(hash.digest(data)), "input " + i);
-        }
-        return null;
-      });
-    }
-    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
-        .newFixedThreadPool(4);
-    try {
-      for (java.util.concurrent.Future<Void> done : pool.invokeAll(workers)) {
-        done.get();
-      }
-    } finally {
-      pool.shutdownNow();
-    }
-  }
-
-  private static String hex(byte[] bytes) {
-    StringBuilder s = new StringBuilder();
-    for (byte b : bytes) {
-      s.append(String.format("%02x", b));
-    }
-    return s.toString();
   }
 
   @Test
