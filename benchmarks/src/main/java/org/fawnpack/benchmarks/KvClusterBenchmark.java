@@ -29,6 +29,7 @@ public final class KvClusterBenchmark {
         case "ycsb" -> KvYcsbPart.run(options);
         case "moves" -> KvMovesPart.run(options);
         case "routing" -> KvRoutingPart.run(options);
+        case "scan" -> KvScanPart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

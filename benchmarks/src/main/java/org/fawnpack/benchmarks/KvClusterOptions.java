@@ -9,7 +9,8 @@ import java.util.Set;
 record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, int ycsbRecords,
     int moveMegabytes, Path dir) {
 
-  static final List<String> ALL_PARTS = List.of("figure10", "ycsb", "moves", "routing");
+  static final List<String> ALL_PARTS = List.of("figure10", "ycsb", "moves", "routing",
+      "scan");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
@@ -23,6 +24,8 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
           moves     a join and a failure's re-replication: seconds per GB moved, against a
                     plain loopback copy of the same bytes (~3 min)
           routing   one front-end's gets/s with 1 to 256 requests in flight per client (~1 min)
+          scan      the whole store read by range scans from the tails (1 and 4 readers)
+                    against reading the tails' files in one JVM; --keys of 1000 bytes (~1 min)
         Each part rewrites its own section of docs/benchmarks.md.""";
 
   /** Parses the arguments; throws IllegalArgumentException naming a bad one. */

@@ -81,6 +81,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private Runnable whenFilesReplaced = () -> { };
   private boolean crashFilesReplaced;
   private final RetiredArcs retired;
+  private final ArcScans scans;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -104,6 +105,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         () -> self);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self);
     this.retired = new RetiredArcs(id, dir);
+    this.scans = new ArcScans(id, arcs);
   }
 
   /**
@@ -278,6 +280,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     arcs.put(arcEnd, arc);
   }
 
+  /** The file a back-end with data directory {@code dir} keeps the arc ending at {@code end} in. */
+  public static Path arcFileOf(Path dir, long end) {
+    return ArcStore.fileOf(dir, end);
+  }
+
   /** The epoch it serves, or -1 before it has a ring. */
   public long epoch() {
     Ring current = ring;
@@ -292,7 +299,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     byte type = request.type();
     boolean routed = type == MessageType.GET || type == MessageType.PUT
-        || type == MessageType.DELETE;
+        || type == MessageType.DELETE || type == MessageType.SCAN;
     // A copier's questions too: a source still splitting its files for a join has not taken
     // the epoch yet, and the copier asks again in 50 ms rather than backing off.
     boolean copying = type == MessageType.ARC_SNAPSHOT || type == MessageType.ARC_LAST;
@@ -311,6 +318,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainMessages.write(current, request, fields, replies);
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
+      case MessageType.SCAN -> scans.page(current, self, request, replies);
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
       case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);

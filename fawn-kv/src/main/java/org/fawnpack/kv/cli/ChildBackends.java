@@ -28,6 +28,11 @@ final class ChildBackends implements Closeable {
     this.settings = List.copyOf(settings);
   }
 
+  /** The data directory of back-end {@code id}. */
+  Path dataOf(String id) {
+    return dir.resolve(id);
+  }
+
   /** Starts back-end {@code id} on {@code host} (any port), its files under the directory. */
   void start(String id, String host) throws IOException {
     if (running.containsKey(id)) {

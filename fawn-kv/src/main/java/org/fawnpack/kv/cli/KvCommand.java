@@ -36,6 +36,9 @@ public final class KvCommand {
         delete --frontend HOST:PORT[,...] KEY exit 1 when absent
                   with several front-ends, the next is used when one is down
         ring      the ring's epoch, back-ends and arcs with their chains
+        scan [--prefix P] [--print entries|keys|count] [--limit N]
+                  every entry (or those whose keys start with P) from the arcs' tails,
+                  as KEY<TAB>VALUE lines, keys, or their number; a summary on stderr
         leave --id ID [--timeout-s S]
                   back-end ID hands its arcs over (its chains stay whole meanwhile), then
                   leaves; waits up to S s (default 600) and says when to stop its process
@@ -47,7 +50,7 @@ public final class KvCommand {
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
                   it started and per second over MS (default 1000); per front-end: its slice,
                   gets, writes, cache hits and hit rate; exit 1 if a node is silent
-      backend, frontend, ring, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
+      backend, frontend, ring, scan, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
       every node and request proves the cluster secret in fawn.kv.secret-file (default
       ~/.fawn-kv/secret, mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
@@ -98,6 +101,7 @@ public final class KvCommand {
         case "put", "get", "delete" -> request(kv, rest.get(0), line);
         case "demo" -> demo(settings, line);
         case "leave" -> new LeaveCommand(out, err).run(kv, line);
+        case "scan" -> new ScanCommand(out, err).run(kv, line);
         case "ring" -> {
           line.noPositionals();
           yield new ClusterInspection(kv, out, err).ring();

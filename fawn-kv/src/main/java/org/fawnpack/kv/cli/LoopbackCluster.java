@@ -129,6 +129,11 @@ public final class LoopbackCluster implements Closeable {
     return backends;
   }
 
+  /** The directory back-end {@code id} keeps its arc files in. */
+  public Path dataOf(String id) {
+    return backends.dataOf(id);
+  }
+
   /** Starts back-end {@code id} as a child JVM on loopback address {@code host}. */
   public void startBackend(String id, String host) throws IOException {
     backends.start(id, host);

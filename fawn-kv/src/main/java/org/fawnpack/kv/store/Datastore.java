@@ -196,12 +196,7 @@ public final class Datastore implements AutoCloseable {
    * index check. Writes may go on: an entry written during the scan may or may not be seen.
    */
   public void scan(EntryVisitor visitor) throws IOException {
-    maintenanceLock.lock();
-    try {
-      LogReads.liveEntries(current, visitor);
-    } finally {
-      maintenanceLock.unlock();
-    }
+    underMaintenanceLock(() -> LogReads.liveEntries(current, visitor));
   }
 
   /**
@@ -210,12 +205,12 @@ public final class Datastore implements AutoCloseable {
    * records and tombstones, so the numbers seen may have gaps.
    */
   public void recordsFrom(long fromSequence, RecordVisitor visitor) throws IOException {
-    maintenanceLock.lock();
-    try {
-      LogReads.recordsFrom(current, fromSequence, visitor);
-    } finally {
-      maintenanceLock.unlock();
-    }
+    underMaintenanceLock(() -> LogReads.recordsFrom(current, fromSequence, visitor));
+  }
+
+  /** Its live entries now, to read while writes go on ({@link StoreView}): copies the index. */
+  public StoreView readView() throws IOException {
+    return underMaintenanceLock(() -> StoreView.take(current, writes));
   }
 
   /**
@@ -226,12 +221,7 @@ public final class Datastore implements AutoCloseable {
    * @throws java.nio.file.FileAlreadyExistsException when {@code target} exists
    */
   public LogSnapshot snapshotTo(Path target) throws IOException {
-    maintenanceLock.lock();
-    try {
-      return LogSnapshot.take(current, writes, target);
-    } finally {
-      maintenanceLock.unlock();
-    }
+    return underMaintenanceLock(() -> LogSnapshot.take(current, writes, target));
   }
 
   /**
@@ -239,12 +229,7 @@ public final class Datastore implements AutoCloseable {
    * writes wait only while the records appended during the copy are carried over.
    */
   public CompactionResult compact() throws IOException {
-    maintenanceLock.lock();
-    try {
-      return Compactor.compact(current, writes, config, seams);
-    } finally {
-      maintenanceLock.unlock();
-    }
+    return underMaintenanceLock(() -> Compactor.compact(current, writes, config, seams));
   }
 
   /**
@@ -341,6 +326,21 @@ public final class Datastore implements AutoCloseable {
     return new DatastoreStats(g.index().live(), g.index().deleted(), g.index().capacity(),
         (long) g.index().capacity() * HashIndex.BUCKET_BYTES, g.log().size(),
         lookup.logReads(), lookup.falsePositives(), lastSequence(), durableSequence());
+  }
+
+  /** What runs under the maintenance lock: a scan, a view, a snapshot, a compaction. */
+  @FunctionalInterface
+  private interface Maintenance<T> {
+    T run() throws IOException;
+  }
+
+  private <T> T underMaintenanceLock(Maintenance<T> work) throws IOException {
+    maintenanceLock.lock();
+    try {
+      return work.run();
+    } finally {
+      maintenanceLock.unlock();
+    }
   }
 
   long id() {

@@ -25,6 +25,21 @@ public record KeyRange(long startExclusive, long endInclusive) {
     return contains(RingPositions.of(key));
   }
 
+  /** Whether every position of {@code inner} is in this arc. */
+  public boolean covers(KeyRange inner) {
+    if (startExclusive == endInclusive) {
+      return true;
+    }
+    if (inner.startExclusive == inner.endInclusive) {
+      return false; // the whole ring in a part of it
+    }
+    // Distances from this arc's start: inner must start no earlier and end no later.
+    long length = endInclusive - startExclusive;
+    long from = inner.startExclusive - startExclusive;
+    long to = inner.endInclusive - startExclusive;
+    return Long.compareUnsigned(from, to) < 0 && Long.compareUnsigned(to, length) <= 0;
+  }
+
   /** Whether the two arcs share a position. */
   public boolean overlaps(KeyRange other) {
     return contains(other.endInclusive) || other.contains(endInclusive)

@@ -11,27 +11,35 @@ import java.io.IOException;
 final class LogReads {
   private LogReads() {}
 
-  static void liveEntries(CurrentLog current, Datastore.EntryVisitor visitor)
+  /** Visits the live entries; returns how many. */
+  static long liveEntries(CurrentLog current, Datastore.EntryVisitor visitor)
       throws IOException {
     LogScanner scanner = scannerOf(current);
+    long visited = 0;
     while (scanner.next()) {
       if (scanner.kind() == RecordFormat.KIND_PUT
           && current.isLive(scanner.keyHash(), scanner.offset())) {
         visitor.accept(scanner.key(), scanner.value());
+        visited++;
       }
     }
+    return visited;
   }
 
-  static void recordsFrom(CurrentLog current, long fromSequence,
+  /** Visits the records from {@code fromSequence} on; returns how many. */
+  static long recordsFrom(CurrentLog current, long fromSequence,
       Datastore.RecordVisitor visitor) throws IOException {
     LogScanner scanner = scannerOf(current);
+    long visited = 0;
     while (scanner.next()) {
       long sequence = scanner.sequence();
       if (sequence >= fromSequence) {
         visitor.accept(sequence, scanner.key(),
             scanner.kind() == RecordFormat.KIND_PUT ? scanner.value() : null);
+        visited++;
       }
     }
+    return visited;
   }
 
   private static LogScanner scannerOf(CurrentLog current) throws IOException {

@@ -34,6 +34,14 @@ public final class MessageType {
   public static final byte ARC_LAST = 11;
   /** A client asks a front-end which front-end serves which keys: answered SLICE_MAP. */
   public static final byte SLICES = 12;
+  /**
+   * A page of a range scan, asked of the tail of the arc the range lies in: (scan id, range
+   * start exclusive, range end inclusive, after sequence, page bytes, key prefix), answered
+   * SCAN_PAGE. The tail reads a view of its file taken when the scan id first came (kept
+   * between pages); a page goes on after the sequence number the last one ended at, so a
+   * reader moves to another replica without losing or repeating an entry.
+   */
+  public static final byte SCAN = 13;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -65,6 +73,8 @@ public final class MessageType {
    * answering front-end's slice map, by which the client sends it again.
    */
   public static final byte WRONG_SLICE = 73;
+  /** A page of a SCAN: see {@code org.fawnpack.kv.scan.ScanPage} for its fields. */
+  public static final byte SCAN_PAGE = 74;
 
   private MessageType() {}
 
@@ -82,6 +92,7 @@ public final class MessageType {
       case STATS -> "STATS";
       case ARC_LAST -> "ARC_LAST";
       case SLICES -> "SLICES";
+      case SCAN -> "SCAN";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";
@@ -92,6 +103,7 @@ public final class MessageType {
       case UNKNOWN_OUTCOME -> "UNKNOWN_OUTCOME";
       case SLICE_MAP -> "SLICE_MAP";
       case WRONG_SLICE -> "WRONG_SLICE";
+      case SCAN_PAGE -> "SCAN_PAGE";
       default -> "type " + (type & 0xff);
     };
   }

@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -181,6 +182,32 @@ class KvCommandTest {
     assertTrue(joules >= 3 * 1.40 * 0.9 && joules <= 3 * 1.68 * 2, out());
     assertEquals(Long.parseLong(m.group(2)) / joules, Double.parseDouble(m.group(1)), 0.1,
         out());
+  }
+
+  @Test
+  void scan_withAPrefix_printsExactlyTheKeysPutUnderIt() {
+    String quorum = "-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum();
+    java.util.Set<String> expected = new java.util.TreeSet<>();
+    for (int k = 0; k < 12; k++) {
+      assertEquals(0, run(secretSetting, "put", "--frontend", frontEnd, "scan-test/" + k,
+          "value " + k), err());
+      expected.add("scan-test/" + k + "\tvalue " + k);
+    }
+    assertEquals(0, run(secretSetting, "delete", "--frontend", frontEnd, "scan-test/3"));
+    expected.remove("scan-test/3\tvalue 3");
+
+    assertEquals(0, run(quorum, secretSetting, "scan", "--prefix", "scan-test/"), err());
+    assertEquals(expected, new java.util.TreeSet<>(List.of(out().split("\n"))));
+    assertTrue(err().contains("11 entries"), err());
+    assertEquals(0, run(quorum, secretSetting, "scan", "--prefix", "scan-test/", "--print",
+        "count"), err());
+    assertEquals("11", out().trim());
+    assertEquals(0, run(quorum, secretSetting, "scan", "--prefix", "scan-test/1", "--print",
+        "keys", "--limit", "2"), err());
+    assertEquals(2, out().split("\n").length, out());
+    assertTrue(out().startsWith("scan-test/1"), out());
+    assertEquals(2, run(quorum, secretSetting, "scan", "--print", "values"));
+    assertTrue(err().contains("--print is entries, keys or count"), err());
   }
 
   @Test

@@ -1,0 +1,184 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.refused;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.scan.ScanPage;
+import org.fawnpack.kv.scan.ScanRequest;
+import org.fawnpack.kv.store.StoreView;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Range scans at an arc's tail. Only the tail serves them, as it serves gets: every record it
+ * holds has passed the whole chain, so a scan never returns a write that a failure could still
+ * take back. A scan's first page takes a {@link StoreView} of the arc's file and keeps it, with
+ * the reading position, under the reader's scan id; each page goes on where the last ended. A
+ * page that comes after another sequence number than the kept scan's (a reader that moved here
+ * from a failed replica, or whose scan was dropped) starts a new view there: sequence numbers
+ * are the same on every member of a chain, so the reader loses no entry and repeats none that
+ * the scan's writes did not touch.
+ *
+ * <p>Views cost memory (a copy of the arc's index and a read buffer), so at most
+ * {@link #MAX_SCANS} are kept, the least recently used dropped first, and one idle for
+ * {@link #IDLE_MS} is dropped: its reader's next page starts a new view where it left off,
+ * so a slow reader loses nothing but the view's instant.
+ */
+final class ArcScans {
+  private static final Logger LOG = LoggerFactory.getLogger(ArcScans.class);
+  static final int MAX_SCANS = 8;
+  static final long IDLE_MS = 60_000;
+
+  private final String id;
+  private final Map<Long, ArcStore> arcs;
+  /** Scan id to its kept view, in access order (guarded by itself). */
+  private final LinkedHashMap<Long, Scan> scans = new LinkedHashMap<>(16, 0.75f, true);
+
+  ArcScans(String id, Map<Long, ArcStore> arcs) {
+    this.id = id;
+    this.arcs = arcs;
+  }
+
+  void page(Ring ring, Member self, Frame request, FrameServer.Replies replies)
+      throws IOException {
+    ScanRequest scan = ScanRequest.decode(request.fields());
+    Chain chain = ring.chainFor(scan.range().endInclusive());
+    String problem = !chain.range().covers(scan.range())
+        ? "range " + scan.range() + " is not inside one arc of epoch " + ring.epoch() + " ("
+            + chain.range() + " ends inside it)"
+        : chain.isEmpty() || !chain.tail().equals(self)
+        ? "backend " + id + " is not the tail of " + chain.range() + " (" + (chain.isEmpty()
+            ? "it has no live member" : chain.tail() + " is") + "), which serves its scans"
+        : null;
+    ArcStore arc = arcs.get(chain.range().endInclusive());
+    if (problem == null && (arc == null || !arc.synced().isDone())) {
+      problem = "backend " + id + " cannot read " + chain.range() + " yet: "
+          + (arc == null ? "it has no file of it" : "a fresh copy, still without its"
+              + " predecessor's CHAIN_SYNC");
+    }
+    if (problem != null) {
+      replies.send(refused(request, problem));
+      return;
+    }
+    Scan kept = take(scan, arc);
+    ScanPage page;
+    synchronized (kept) {
+      page = kept.next(scan.pageBytes());
+    }
+    if (!page.done()) {
+      keep(scan.scanId(), kept);
+    }
+    replies.send(reply(request, MessageType.SCAN_PAGE, page.encode()));
+  }
+
+  /** The kept scan that goes on from {@code scan}'s point, or a new one from there. */
+  private Scan take(ScanRequest scan, ArcStore arc) throws IOException {
+    synchronized (scans) {
+      dropIdle();
+      Scan kept = scans.remove(scan.scanId());
+      if (kept != null && kept.continues(scan, arc)) {
+        return kept;
+      }
+    }
+    StoreView view = arc.store().readView();
+    LOG.debug("backend {}: scan {} of {} after sequence {}: a view to sequence {}", id,
+        scan.scanId(), scan.range(), scan.afterSequence(), view.lastSequence());
+    return new Scan(scan, arc, view);
+  }
+
+  private void keep(long scanId, Scan scan) {
+    synchronized (scans) {
+      scans.put(scanId, scan);
+      while (scans.size() > MAX_SCANS) {
+        Iterator<Long> eldest = scans.keySet().iterator();
+        LOG.info("backend {}: drops the view of scan {}: more than {} scans open", id,
+            eldest.next(), MAX_SCANS);
+        eldest.remove();
+      }
+    }
+  }
+
+  private void dropIdle() {
+    long now = System.nanoTime();
+    scans.values().removeIf(s -> now - s.lastUsed > IDLE_MS * 1_000_000);
+  }
+
+  /** Scans whose views are kept (for tests and STATS). */
+  int open() {
+    synchronized (scans) {
+      return scans.size();
+    }
+  }
+
+  /** One reader's scan: its view, the reading position, and an entry that did not fit. */
+  private static final class Scan {
+    private final ScanRequest request;
+    private final ArcStore arc;
+    private final StoreView view;
+    private final StoreView.Entries entries;
+    private StoreView.Entry carried;
+    private long lastExamined;
+    private long lastUsed = System.nanoTime();
+
+    Scan(ScanRequest request, ArcStore arc, StoreView view) {
+      this.request = request;
+      this.arc = arc;
+      this.view = view;
+      this.entries = view.entriesAfter(request.afterSequence(), request.range());
+      this.lastExamined = request.afterSequence();
+    }
+
+    boolean continues(ScanRequest next, ArcStore nextArc) {
+      return nextArc == arc && next.afterSequence() == lastExamined
+          && next.range().equals(request.range()) && Arrays.equals(next.prefix(),
+              request.prefix());
+    }
+
+    /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
+    ScanPage next(int pageBytes) throws IOException {
+      List<ScanPage.ScanEntry> page = new ArrayList<>();
+      long bytes = 0;
+      long examined = lastExamined;
+      boolean done = false;
+      while (true) {
+        StoreView.Entry e = carried != null ? carried : entries.next();
+        carried = null;
+        if (e == null) {
+          examined = entries.lastExamined();
+          done = true;
+          break;
+        }
+        byte[] userKey = EngineKeys.userKey(e.key());
+        if (!request.wants(userKey)) {
+          examined = e.sequence();
+          continue;
+        }
+        long size = userKey.length + (long) e.value().length;
+        if (!page.isEmpty() && bytes + size > pageBytes) {
+          carried = e;
+          break;
+        }
+        page.add(new ScanPage.ScanEntry(userKey, e.value()));
+        bytes += size;
+        examined = e.sequence();
+      }
+      lastExamined = examined;
+      lastUsed = System.nanoTime();
+      return new ScanPage(page, examined, done, view.lastSequence(),
+          done ? view.endOffset() : entries.offsetReached(), view.endOffset());
+    }
+  }
+}

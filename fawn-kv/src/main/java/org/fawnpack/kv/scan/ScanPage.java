@@ -1,0 +1,52 @@
+package org.fawnpack.kv.scan;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MalformedFrameException;
+
+/**
+ * A SCAN_PAGE: entries in sequence order; {@code lastExamined}, the sequence number the next
+ * page goes on after (the last record read, live or not); {@code done} when the view has no
+ * more; the view's last sequence number ({@code viewSequence}: what the scan sees); and how far
+ * into the view's log bytes the reading came ({@code offsetReached} of {@code viewBytes}), for
+ * a reader's progress.
+ */
+public record ScanPage(List<ScanEntry> entries, long lastExamined, boolean done,
+    long viewSequence, long offsetReached, long viewBytes) {
+
+  /** A user key and its value. */
+  public record ScanEntry(byte[] key, byte[] value) {}
+
+  public byte[] encode() {
+    Frame.Payload payload = new Frame.Payload().addLong(lastExamined).addLong(done ? 1 : 0)
+        .addLong(viewSequence).addLong(offsetReached).addLong(viewBytes)
+        .addLong(entries.size());
+    for (ScanEntry e : entries) {
+      payload.addBytes(e.key()).addBytes(e.value());
+    }
+    return payload.toBytes();
+  }
+
+  public static ScanPage decode(Frame frame) throws MalformedFrameException {
+    Frame.Fields fields = frame.fields();
+    long lastExamined = fields.nextLong();
+    long done = fields.nextLong();
+    long viewSequence = fields.nextLong();
+    long offsetReached = fields.nextLong();
+    long viewBytes = fields.nextLong();
+    long count = fields.nextLong();
+    if (count < 0 || count > frame.payload().length / 8) {
+      throw new MalformedFrameException("a SCAN_PAGE says it holds " + count + " entries in "
+          + frame.payload().length + " bytes");
+    }
+    List<ScanEntry> entries = new ArrayList<>((int) count);
+    for (long i = 0; i < count; i++) {
+      entries.add(new ScanEntry(fields.nextBytes(frame.payload().length, "a key"),
+          fields.nextBytes(frame.payload().length, "a value")));
+    }
+    fields.end();
+    return new ScanPage(entries, lastExamined, done == 1, viewSequence, offsetReached,
+        viewBytes);
+  }
+}

@@ -1,0 +1,117 @@
+package org.fawnpack.kv.store;
+
+import java.io.IOException;
+
+/**
+ * A datastore's live entries as they were at one instant, read sequentially while the
+ * datastore goes on taking writes: the log up to its flushed end then, and a copy of the index
+ * then, by which a record is live exactly when it was the key's current version at that
+ * instant. A key written or deleted after the view was taken is seen with its value from before
+ * (the index copy still points at the old record, which the append-only log keeps).
+ *
+ * <p>Reading is in log order, which is sequence order, so a reader that stopped after sequence
+ * number {@code s} can go on from there in a later view, here or on another replica that
+ * stores the same records under the same numbers ({@link #entriesAfter}). The copy costs the
+ * index's size (6 bytes a bucket) for as long as the view is held; nothing on disk. A view
+ * whose datastore is closed (a split or retired file) fails its next read.
+ */
+public final class StoreView {
+  private final DataLog log;
+  private final HashIndex index;
+  private final long endOffset;
+  private final long lastSequence;
+
+  private StoreView(DataLog log, HashIndex index, long endOffset, long lastSequence) {
+    this.log = log;
+    this.index = index;
+    this.endOffset = endOffset;
+    this.lastSequence = lastSequence;
+  }
+
+  /** Takes the view; the caller holds the maintenance lock, so no compaction swaps the log. */
+  static StoreView take(CurrentLog current, Writes writes) throws IOException {
+    writes.lock().lock();
+    try {
+      IndexedLog g = current.open();
+      g.log().flush();
+      HashIndex live = g.index();
+      HashIndex copy = new HashIndex(live.capacityBits(), live.bucketBytes().clone(),
+          live.live(), live.deleted());
+      return new StoreView(g.log(), copy, g.log().flushedBytes(), writes.nextSequence() - 1);
+    } finally {
+      writes.lock().unlock();
+    }
+  }
+
+  /** The sequence number of the last write the view holds (0 when none). */
+  public long lastSequence() {
+    return lastSequence;
+  }
+
+  /** The log bytes the view covers, file header included (for a reader's progress). */
+  public long endOffset() {
+    return endOffset;
+  }
+
+  /**
+   * The view's live entries whose key lies in {@code range} ({@link RingPositions}) and whose
+   * sequence number is above {@code afterSequence}, in sequence order.
+   */
+  public Entries entriesAfter(long afterSequence, KeyRange range) {
+    return new Entries(LogScanner.skippingDamage(log, DataLog.HEADER_BYTES, endOffset),
+        afterSequence, range);
+  }
+
+  /** A live entry: its key and value and the sequence number of the write that stored it. */
+  public record Entry(long sequence, byte[] key, byte[] value) {}
+
+  /** A sequential reader of a view's entries; not thread-safe. */
+  public final class Entries {
+    private final LogScanner scanner;
+    private final long afterSequence;
+    private final KeyRange range;
+    private long lastExamined;
+    private long offsetReached = DataLog.HEADER_BYTES;
+
+    private Entries(LogScanner scanner, long afterSequence, KeyRange range) {
+      this.scanner = scanner;
+      this.afterSequence = afterSequence;
+      this.range = range;
+      this.lastExamined = afterSequence;
+    }
+
+    /** The next entry, or null when the view has no more. */
+    public Entry next() throws IOException {
+      while (scanner.next()) {
+        offsetReached = scanner.offset() + scanner.recordLength();
+        long sequence = scanner.sequence();
+        if (sequence <= afterSequence) {
+          continue;
+        }
+        lastExamined = sequence;
+        if (scanner.kind() != RecordFormat.KIND_PUT) {
+          continue;
+        }
+        byte[] key = scanner.key();
+        if (range.contains(key) && index.pointsAt(scanner.keyHash(), scanner.offset())) {
+          return new Entry(sequence, key, scanner.value());
+        }
+      }
+      offsetReached = endOffset;
+      return null;
+    }
+
+    /**
+     * The sequence number of the last record read, live or not (or the starting point): a
+     * reader that goes on after it in another view skips no entry and repeats none.
+     */
+    public long lastExamined() {
+      return lastExamined;
+    }
+
+    /** How far into the view's {@link #endOffset} the reading has come. */
+    public long offsetReached() {
+      return offsetReached;
+    }
+  }
+}

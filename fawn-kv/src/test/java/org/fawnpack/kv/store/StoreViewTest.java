@@ -1,0 +1,200 @@
+package org.fawnpack.kv.store;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * A {@link StoreView} against a model of the store (a map copied when the view is taken): it
+ * sees exactly the model's entries of that instant whatever is written after, in sequence
+ * order, and a reader that goes on after a sequence number in a later view repeats nothing and
+ * loses nothing.
+ */
+class StoreViewTest {
+  private static final DatastoreConfig CONFIG = DatastoreConfig.builder().expectedKeys(256)
+      .build();
+
+  @TempDir
+  Path dir;
+
+  private final Random random = new Random(20261126);
+  private final List<String> keys = new ArrayList<>();
+
+  /** Keys as FAWN-KV stores them: a random 8-byte ring position, then a name. */
+  StoreViewTest() {
+    for (int i = 0; i < 400; i++) {
+      keys.add(i + "");
+    }
+  }
+
+  private static byte[] engineKey(String name) {
+    return ByteBuffer.allocate(8 + name.length()).putLong(name.hashCode() * 0x9E3779B97F4A7C15L)
+        .put(name.getBytes(StandardCharsets.UTF_8)).array();
+  }
+
+  /** {@code count} random puts, overwrites and deletes, applied to the store and the model. */
+  private void write(Datastore ds, Map<String, String> model, int count) throws IOException {
+    for (int i = 0; i < count; i++) {
+      String key = keys.get(random.nextInt(keys.size()));
+      if (random.nextInt(5) == 0) {
+        ds.delete(engineKey(key));
+        model.remove(key);
+      } else {
+        String value = key + "@" + i + "x".repeat(random.nextInt(300));
+        ds.put(engineKey(key), value.getBytes(StandardCharsets.UTF_8));
+        model.put(key, value);
+      }
+    }
+  }
+
+  /** Reads the rest of {@code entries} as name to value, checking order and uniqueness. */
+  private static Map<String, String> readAll(StoreView.Entries entries) throws IOException {
+    Map<String, String> read = new HashMap<>();
+    long last = 0;
+    for (StoreView.Entry e = entries.next(); e != null; e = entries.next()) {
+      assertTrue(e.sequence() > last, "entries come in sequence order");
+      last = e.sequence();
+      String name = new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8);
+      assertNull(read.put(name, new String(e.value(), StandardCharsets.UTF_8)),
+          "key " + name + " came twice");
+    }
+    return read;
+  }
+
+  @Test
+  void view_seesExactlyTheEntriesOfItsInstant_whateverIsWrittenAfter() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 3_000);
+      StoreView view = ds.readView();
+      long sequenceAtView = ds.lastSequence();
+      Map<String, String> atView = Map.copyOf(model);
+      write(ds, model, 3_000); // overwrites and deletes of keys the view still sees
+
+      assertEquals(atView, readAll(view.entriesAfter(0, KeyRange.wholeRing())));
+      assertEquals(sequenceAtView, view.lastSequence());
+      assertEquals(model, readAll(ds.readView().entriesAfter(0, KeyRange.wholeRing())));
+    }
+  }
+
+  @Test
+  void rangeOfTheView_onlyKeysWhosePositionIsInIt() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 2_000);
+      // An arc that wraps past zero: positions above 2^63 + 2^62 or below 2^61.
+      KeyRange arc = new KeyRange(0xC000_0000_0000_0000L, 0x2000_0000_0000_0000L);
+      Map<String, String> expected = new HashMap<>();
+      model.forEach((k, v) -> {
+        if (arc.contains(RingPositions.of(engineKey(k)))) {
+          expected.put(k, v);
+        }
+      });
+      assertTrue(expected.size() > 10 && expected.size() < model.size() - 10);
+      assertEquals(expected, readAll(ds.readView().entriesAfter(0, arc)));
+    }
+  }
+
+  @Test
+  void goingOnAfterASequenceNumberInALaterView_losesAndRepeatsNothing() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 3_000);
+      StoreView.Entries first = ds.readView().entriesAfter(0, KeyRange.wholeRing());
+      Map<String, String> read = new HashMap<>();
+      for (int i = 0; i < model.size() / 3; i++) {
+        StoreView.Entry e = first.next();
+        read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
+            new String(e.value(), StandardCharsets.UTF_8));
+      }
+      Map<String, String> rest = readAll(ds.readView().entriesAfter(first.lastExamined(),
+          KeyRange.wholeRing()));
+      Set<String> both = new HashSet<>(read.keySet());
+      both.retainAll(rest.keySet());
+      assertEquals(Set.of(), both, "entries read twice");
+      rest.putAll(read);
+      assertEquals(model, rest);
+    }
+  }
+
+  @Test
+  void writesBetweenViews_eachKeyStillReadOnceUnlessWrittenMeanwhile() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 3_000);
+      Map<String, String> before = Map.copyOf(model);
+      StoreView.Entries first = ds.readView().entriesAfter(0, KeyRange.wholeRing());
+      List<String> read = new ArrayList<>();
+      Map<String, Set<String>> valuesRead = new HashMap<>();
+      for (int i = 0; i < before.size() / 2; i++) {
+        StoreView.Entry e = first.next();
+        String name = new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8);
+        read.add(name);
+        valuesRead.computeIfAbsent(name, k -> new HashSet<>())
+            .add(new String(e.value(), StandardCharsets.UTF_8));
+      }
+      Set<String> written = new HashSet<>();
+      for (int i = 0; i < 200; i++) {
+        String key = keys.get(random.nextInt(keys.size()));
+        written.add(key);
+        String value = "late " + i;
+        ds.put(engineKey(key), value.getBytes(StandardCharsets.UTF_8));
+        model.put(key, value);
+      }
+      StoreView.Entries second = ds.readView().entriesAfter(first.lastExamined(),
+          KeyRange.wholeRing());
+      for (StoreView.Entry e = second.next(); e != null; e = second.next()) {
+        String name = new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8);
+        read.add(name);
+        valuesRead.computeIfAbsent(name, k -> new HashSet<>())
+            .add(new String(e.value(), StandardCharsets.UTF_8));
+      }
+      for (String key : keys) {
+        long times = read.stream().filter(key::equals).count();
+        boolean present = before.containsKey(key) || model.containsKey(key);
+        if (!written.contains(key)) {
+          assertEquals(present ? 1 : 0, times, "times " + key + " was read");
+        } else {
+          assertTrue(times >= 1 && times <= 2, key + " read " + times + " times");
+          for (String v : valuesRead.get(key)) {
+            assertTrue(v.equals(before.get(key)) || v.equals(model.get(key)),
+                key + ": " + v + " was neither its value before nor after");
+          }
+        }
+      }
+    }
+  }
+
+  @Test
+  void viewOfAClosedDatastore_failsItsNextRead() throws IOException {
+    Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG);
+    write(ds, new HashMap<>(), 100);
+    StoreView view = ds.readView();
+    ds.close();
+    assertThrows(IOException.class, () -> view.entriesAfter(0, KeyRange.wholeRing()).next());
+  }
+
+  @Test
+  void emptyStore_viewHasNothing() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      StoreView.Entries entries = ds.readView().entriesAfter(0, KeyRange.wholeRing());
+      assertNull(entries.next());
+      assertEquals(0, entries.lastExamined());
+    }
+  }
+}
