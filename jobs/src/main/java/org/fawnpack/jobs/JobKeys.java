@@ -33,6 +33,11 @@ public final class JobKeys {
       + " never). 0 = never. The default is about 8 s of one desktop core; on nodes several"
       + " times slower a point, lower it.");
 
+  public static final ConfigKey<String> KVCOUNT_DELIMITER = ConfigKey.stringKey(
+      "fawn.jobs.kvcount.delimiter", "/", "kvcount: a key's prefix is what comes before the"
+      + " first occurrence of this (`--delimiter` sets it); a key without it counts under the"
+      + " empty prefix.");
+
   /** Every key of the jobs module. */
   public static final List<ConfigKey<?>> KEYS = all();
 
@@ -45,6 +50,7 @@ public final class JobKeys {
     keys.addAll(TeraSortConfig.KEYS);
     keys.add(PI_UBER_MAX_POINTS);
     keys.addAll(Md5Config.KEYS);
+    keys.add(KVCOUNT_DELIMITER);
     return List.copyOf(keys);
   }
 }

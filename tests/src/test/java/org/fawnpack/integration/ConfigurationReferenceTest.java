@@ -41,8 +41,8 @@ class ConfigurationReferenceTest {
       "fawn.input.", FawnInputConfig.KEYS,
       "fawn.jobs.", JobKeys.KEYS,
       "fawn.configs.", ConfigsKeys.KEYS,
-      "fawn.kv.", java.util.stream.Stream.concat(DatastoreConfig.KEYS.stream(),
-          KvKeys.KEYS.stream()).toList(),
+      "fawn.kv.", java.util.stream.Stream.of(DatastoreConfig.KEYS, KvKeys.KEYS,
+          org.fawnpack.kv.hadoop.KvInputKeys.KEYS).flatMap(List::stream).toList(),
       "fawn.minicluster.", EmbeddedClusterSpec.KEYS,
       "fawn.energy.", EnergyKeys.KEYS);
 

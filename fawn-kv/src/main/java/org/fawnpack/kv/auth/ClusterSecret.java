@@ -68,6 +68,16 @@ public final class ClusterSecret {
     }
   }
 
+  /**
+   * A secret passed in memory, as a MapReduce job's credentials carry the one the submitter read
+   * from its file ({@link #load} checked the file).
+   *
+   * @throws IllegalArgumentException when it is shorter than 16 bytes
+   */
+  public static ClusterSecret fromBytes(byte[] key) {
+    return new ClusterSecret(key);
+  }
+
   /** Loads {@code file}, or makes it (owner-only, a fresh secret in hex) when it is missing. */
   public static ClusterSecret loadOrCreate(Path file) throws IOException {
     if (!Files.exists(file)) {

@@ -22,7 +22,10 @@ public interface RingSource {
     private final Closeable watch;
 
     private Watched(RingStore store) throws IOException {
-      this.watch = store.watch(store.ringHash(), this::offer);
+      org.fawnpack.kv.ring.RingHash hash = store.ringHash();
+      this.watch = store.watch(hash, this::offer);
+      // The watch delivers on its own thread; read the ring now so a scan starts with it.
+      store.read(hash).ifPresent(stored -> offer(stored.ring()));
     }
 
     private synchronized void offer(Ring next) {

@@ -1,0 +1,122 @@
+package org.fawnpack.kv.hadoop;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.List;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.mapreduce.Counter;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.fawnpack.kv.scan.Arcs;
+import org.fawnpack.kv.scan.RangeScan;
+import org.fawnpack.kv.scan.RingSource;
+import org.fawnpack.kv.scan.ScanPage;
+import org.fawnpack.kv.store.KeyRange;
+
+/**
+ * Reads a {@link FawnKvSplit}'s ranges one after the other, each by a {@link RangeScan} that
+ * follows the ring in ZooKeeper (a session per map), so a tail that fails or a ring that moves
+ * mid-scan costs a page asked again, never an entry lost or repeated. Progress is the share of
+ * the split's ring positions read, each range's own part by its tail's log bytes.
+ */
+final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable> {
+  private List<KeyRange> ranges;
+  private int at;
+  private double doneLength;
+  private double totalLength;
+  private KvClusterAccess cluster;
+  private RingSource.Watched rings;
+  private RangeScan.Options options;
+  private RangeScan scan;
+  private final BytesWritable key = new BytesWritable();
+  private final BytesWritable value = new BytesWritable();
+  private Counter bytesRead;
+  private Counter pagesAskedAgain;
+  private Counter pages;
+  private long countedRetries;
+  private long countedPages;
+
+  @Override
+  public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
+    Configuration conf = context.getConfiguration();
+    ranges = ((FawnKvSplit) split).ranges();
+    totalLength = ranges.stream().mapToDouble(Arcs::length).sum();
+    String prefix = KvInputKeys.read(KvInputKeys.KEY_PREFIX, conf);
+    options = new RangeScan.Options(
+        (int) (long) KvInputKeys.read(KvInputKeys.PAGE_BYTES, conf),
+        prefix == null ? new byte[0] : prefix.getBytes(StandardCharsets.UTF_8),
+        Duration.ofSeconds(KvInputKeys.read(KvInputKeys.PAGE_TIMEOUT_SECONDS, conf)),
+        Duration.ofSeconds(KvInputKeys.read(KvInputKeys.FAILOVER_SECONDS, conf)));
+    bytesRead = context.getCounter(FawnKvInputCounter.BYTES_READ);
+    pagesAskedAgain = context.getCounter(FawnKvInputCounter.SCAN_PAGES_ASKED_AGAIN);
+    pages = context.getCounter(FawnKvInputCounter.SCAN_PAGES);
+    cluster = KvClusterAccess.open(conf, context.getCredentials());
+    rings = RingSource.watching(cluster.rings());
+  }
+
+  @Override
+  public boolean nextKeyValue() throws IOException {
+    while (at < ranges.size()) {
+      if (scan == null) {
+        scan = new RangeScan(rings, cluster.pool(), ranges.get(at), options);
+        countedRetries = 0;
+        countedPages = 0;
+      }
+      ScanPage.ScanEntry e = scan.next();
+      count();
+      if (e != null) {
+        key.set(e.key(), 0, e.key().length);
+        value.set(e.value(), 0, e.value().length);
+        bytesRead.increment(e.key().length + (long) e.value().length);
+        return true;
+      }
+      doneLength += Arcs.length(ranges.get(at));
+      scan = null;
+      at++;
+    }
+    return false;
+  }
+
+  /** Brings the counters up to the current scan's figures. */
+  private void count() {
+    pagesAskedAgain.increment(scan.retries() - countedRetries);
+    countedRetries = scan.retries();
+    pages.increment(scan.pages() - countedPages);
+    countedPages = scan.pages();
+  }
+
+  @Override
+  public BytesWritable getCurrentKey() {
+    return key;
+  }
+
+  @Override
+  public BytesWritable getCurrentValue() {
+    return value;
+  }
+
+  @Override
+  public float getProgress() {
+    if (ranges == null || totalLength == 0) {
+      return 0;
+    }
+    double current = scan == null ? 0 : Arcs.length(ranges.get(at)) * scan.progress();
+    return (float) Math.min(1, (doneLength + current) / totalLength);
+  }
+
+  @Override
+  public void close() throws IOException {
+    try {
+      if (rings != null) {
+        rings.close();
+      }
+    } finally {
+      if (cluster != null) {
+        cluster.close();
+      }
+    }
+  }
+}

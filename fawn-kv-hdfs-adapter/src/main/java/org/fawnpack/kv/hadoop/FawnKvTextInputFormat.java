@@ -1,0 +1,75 @@
+package org.fawnpack.kv.hadoop;
+
+import java.io.IOException;
+import java.util.List;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.InputFormat;
+import org.apache.hadoop.mapreduce.InputSplit;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.RecordReader;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+
+/**
+ * {@link FawnKvInputFormat} with keys and values as {@link Text} (their bytes as they are,
+ * read as UTF-8 by whoever calls {@code toString()}).
+ */
+public class FawnKvTextInputFormat extends InputFormat<Text, Text> {
+  private final FawnKvInputFormat bytes = new FawnKvInputFormat();
+
+  /** Makes {@code job} read FAWN-KV as text, with the cluster secret in its credentials. */
+  public static void setUp(Job job) throws IOException {
+    FawnKvInputFormat.setUp(job);
+    job.setInputFormatClass(FawnKvTextInputFormat.class);
+  }
+
+  @Override
+  public List<InputSplit> getSplits(JobContext context) throws IOException {
+    return bytes.getSplits(context);
+  }
+
+  @Override
+  public RecordReader<Text, Text> createRecordReader(InputSplit split,
+      TaskAttemptContext context) {
+    FawnKvRecordReader reader = new FawnKvRecordReader();
+    return new RecordReader<>() {
+      private final Text key = new Text();
+      private final Text value = new Text();
+
+      @Override
+      public void initialize(InputSplit s, TaskAttemptContext c) throws IOException {
+        reader.initialize(s, c);
+      }
+
+      @Override
+      public boolean nextKeyValue() throws IOException {
+        if (!reader.nextKeyValue()) {
+          return false;
+        }
+        key.set(reader.getCurrentKey().getBytes(), 0, reader.getCurrentKey().getLength());
+        value.set(reader.getCurrentValue().getBytes(), 0, reader.getCurrentValue().getLength());
+        return true;
+      }
+
+      @Override
+      public Text getCurrentKey() {
+        return key;
+      }
+
+      @Override
+      public Text getCurrentValue() {
+        return value;
+      }
+
+      @Override
+      public float getProgress() {
+        return reader.getProgress();
+      }
+
+      @Override
+      public void close() throws IOException {
+        reader.close();
+      }
+    };
+  }
+}

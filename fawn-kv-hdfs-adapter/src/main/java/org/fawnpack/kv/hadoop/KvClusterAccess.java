@@ -1,0 +1,104 @@
+package org.fawnpack.kv.hadoop;
+
+import java.io.Closeable;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.concurrent.TimeUnit;
+import org.apache.curator.framework.CuratorFramework;
+import org.apache.curator.framework.CuratorFrameworkFactory;
+import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.security.Credentials;
+import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.wire.ConnectionPool;
+
+/**
+ * A job's way into the FAWN-KV cluster: its ZooKeeper session (the store's
+ * {@code fawn.kv.zookeeper.quorum}) and a connection pool that proves the cluster secret. The
+ * secret travels to tasks in the job's credentials, never in its configuration: the submitter
+ * reads the secret file ({@code fawn.kv.secret-file}, owner-only) once.
+ */
+final class KvClusterAccess implements Closeable {
+  /** The credentials' alias of the cluster secret. */
+  static final Text SECRET_ALIAS = new Text("fawn.kv.cluster-secret");
+
+  private final CuratorFramework zk;
+  private final ConnectionPool pool;
+  private final RingStore rings;
+
+  private KvClusterAccess(CuratorFramework zk, ConnectionPool pool, RingStore rings) {
+    this.zk = zk;
+    this.pool = pool;
+    this.rings = rings;
+  }
+
+  /**
+   * Puts the cluster secret into {@code credentials} unless it is there: read from the file
+   * {@code fawn.kv.secret-file} names, which must be owner-only.
+   */
+  static void addSecret(Configuration conf, Credentials credentials) throws IOException {
+    if (credentials.getSecretKey(SECRET_ALIAS) != null) {
+      return;
+    }
+    Path file = Path.of(KvInputKeys.read(KvKeys.SECRET_FILE, conf));
+    ClusterSecret.load(file); // refuses a missing, short or loosely readable file, by name
+    credentials.addSecretKey(SECRET_ALIAS, Files.readAllBytes(file));
+  }
+
+  /** Opens a session to the cluster {@code conf} names, with the secret {@code credentials} carry. */
+  static KvClusterAccess open(Configuration conf, Credentials credentials) throws IOException {
+    byte[] secret = credentials.getSecretKey(SECRET_ALIAS);
+    if (secret == null) {
+      throw new IOException("the job's credentials carry no FAWN-KV cluster secret ("
+          + SECRET_ALIAS + "): set the job up with FawnKvInputFormat.setUp(job), or let"
+          + " getSplits add it from " + KvKeys.SECRET_FILE.name());
+    }
+    String quorum = KvInputKeys.read(KvKeys.ZOOKEEPER_QUORUM, conf);
+    if (quorum == null) {
+      throw new IOException("FAWN-KV input needs " + KvKeys.ZOOKEEPER_QUORUM.name()
+          + " (the ZooKeeper quorum the store's nodes use)");
+    }
+    int sessionMs = KvInputKeys.read(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS, conf);
+    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(quorum)
+        .sessionTimeoutMs(sessionMs).connectionTimeoutMs(10_000)
+        .retryPolicy(new ExponentialBackoffRetry(200, 10)).build();
+    zk.start();
+    try {
+      if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
+        throw new IOException("cannot reach ZooKeeper at " + quorum + " within 30 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      zk.close();
+      throw new IOException("interrupted while connecting to ZooKeeper at " + quorum, e);
+    } catch (IOException e) {
+      zk.close();
+      throw e;
+    }
+    String cluster = KvInputKeys.read(KvKeys.CLUSTER, conf);
+    return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),
+        Backend.MAX_FRAME_BYTES, ClusterSecret.fromBytes(secret)),
+        new RingStore(zk, new ClusterPaths(cluster)));
+  }
+
+  RingStore rings() {
+    return rings;
+  }
+
+  ConnectionPool pool() {
+    return pool;
+  }
+
+  @Override
+  public void close() {
+    pool.close();
+    zk.close();
+  }
+}

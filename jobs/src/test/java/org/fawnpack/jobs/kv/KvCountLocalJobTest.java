@@ -1,0 +1,140 @@
+package org.fawnpack.jobs.kv;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Stream;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.hadoop.FawnKvInputCounter;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * kvcount in the local job runner over a FAWN-KV cluster of child-JVM back-ends, against the
+ * count a plain loop makes of what the client wrote (String.indexOf for the prefix).
+ */
+class KvCountLocalJobTest {
+  @TempDir
+  static Path tmp;
+  private static LoopbackCluster cluster;
+  private static final Map<String, String> WRITTEN = new TreeMap<>();
+
+  @BeforeAll
+  static void startAndLoad() throws Exception {
+    cluster = LoopbackCluster.start(tmp.resolve("kv"), 3, 1, Map.of());
+    String[] prefixes = {"user/", "order/", "order:x/", "", "item/a/"};
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
+        Duration.ofSeconds(30), cluster.secret())) {
+      List<byte[]> keys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      for (int i = 0; i < 3_000; i++) {
+        String key = prefixes[i % prefixes.length] + "k" + i;
+        String value = "v".repeat(i % 50);
+        keys.add(key.getBytes(StandardCharsets.UTF_8));
+        values.add(value.getBytes(StandardCharsets.UTF_8));
+        WRITTEN.put(key, value);
+      }
+      kv.putAll(keys, values);
+    }
+  }
+
+  @AfterAll
+  static void stop() throws Exception {
+    if (cluster != null) {
+      cluster.close();
+    }
+  }
+
+  private static Configuration conf() {
+    Configuration conf = new Configuration();
+    conf.set("fs.defaultFS", "file:///");
+    conf.set("mapreduce.framework.name", "local");
+    conf.set("fawn.kv.zookeeper.quorum", cluster.zooKeeperQuorum());
+    conf.set("fawn.kv.secret-file", cluster.secretFile().toString());
+    return conf;
+  }
+
+  /** prefix TAB records TAB bytes, as a plain loop counts them. */
+  private static List<String> oracle(String delimiter) {
+    Map<String, long[]> counts = new TreeMap<>();
+    WRITTEN.forEach((k, v) -> {
+      int at = k.indexOf(delimiter);
+      long[] c = counts.computeIfAbsent(at < 0 ? "" : k.substring(0, at), p -> new long[2]);
+      c[0]++;
+      c[1] += k.getBytes(StandardCharsets.UTF_8).length + v.getBytes(StandardCharsets.UTF_8)
+          .length;
+    });
+    List<String> lines = new ArrayList<>();
+    counts.forEach((p, c) -> lines.add(p + "\t" + c[0] + "\t" + c[1]));
+    return lines;
+  }
+
+  private static List<String> output(Path dir) throws Exception {
+    List<String> lines = new ArrayList<>();
+    try (Stream<Path> files = Files.list(dir)) {
+      for (Path part : files.filter(p -> p.getFileName().toString().startsWith("part-"))
+          .toList()) {
+        lines.addAll(Files.readAllLines(part));
+      }
+    }
+    lines.sort(null);
+    return lines;
+  }
+
+  @Test
+  void kvcount_perPrefix_asAPlainLoopCounts() throws Exception {
+    Path out = tmp.resolve("counts");
+    KvCount tool = new KvCount();
+    assertEquals(0, ToolRunner.run(conf(), tool, new String[] {out.toString()}));
+    assertEquals(oracle("/"), output(out));
+    var counters = tool.lastJob().getCounters();
+    assertEquals(WRITTEN.size(), counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    long bytes = WRITTEN.entrySet().stream().mapToLong(e -> e.getKey().length()
+        + e.getValue().length()).sum();
+    assertEquals(bytes, counters.findCounter(FawnKvInputCounter.BYTES_READ).getValue());
+  }
+
+  @Test
+  void kvcount_withAnotherDelimiter() throws Exception {
+    Path out = tmp.resolve("by-colon");
+    assertEquals(0, ToolRunner.run(conf(), new KvCount(), new String[] {"--delimiter", ":",
+        out.toString()}));
+    assertEquals(oracle(":"), output(out));
+  }
+
+  @Test
+  void kvcount_badArguments_exitTwo() throws Exception {
+    PrintStream err = System.err;
+    ByteArrayOutputStream captured = new ByteArrayOutputStream();
+    System.setErr(new PrintStream(captured, true, StandardCharsets.UTF_8));
+    try {
+      assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[0]));
+      assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[] {"--delimiter"}));
+      Configuration noCluster = conf();
+      noCluster.unset("fawn.kv.zookeeper.quorum");
+      assertEquals(2, ToolRunner.run(noCluster, new KvCount(),
+          new String[] {tmp.resolve("never").toString()}));
+    } finally {
+      System.setErr(err);
+    }
+    String printed = captured.toString(StandardCharsets.UTF_8);
+    assertTrue(printed.contains("missing output path"), printed);
+    assertTrue(printed.contains("fawn.kv.zookeeper.quorum"), printed);
+  }
+}

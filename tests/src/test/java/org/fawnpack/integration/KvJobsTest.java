@@ -1,0 +1,111 @@
+package org.fawnpack.integration;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.TaskCounter;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.energy.EnergyCounter;
+import org.fawnpack.jobs.kv.KvCount;
+import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.hadoop.FawnKvInputCounter;
+import org.fawnpack.minicluster.MiniClusterExtension;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * kvcount on a mini cluster (tasks in their own JVMs, the cluster secret carried in the job's
+ * credentials) over a FAWN-KV cluster of child-JVM back-ends on loopback, against the count a
+ * plain loop makes of what the client wrote.
+ */
+class KvJobsTest {
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
+
+  private static java.nio.file.Path kvDir;
+  private static LoopbackCluster kv;
+  private static final Map<String, String> WRITTEN = new TreeMap<>();
+
+  @BeforeAll
+  static void startStore() throws Exception {
+    kvDir = Files.createTempDirectory("fawn-kv-jobs-test");
+    kv = LoopbackCluster.start(kvDir, 3, 1, Map.of());
+    try (FawnKvClient client = FawnKvClient.connect(kv.frontEndAddresses(),
+        Duration.ofSeconds(30), kv.secret())) {
+      List<byte[]> keys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      for (int i = 0; i < 5_000; i++) {
+        String key = (i % 3 == 0 ? "sensor/" : i % 3 == 1 ? "node/" : "") + "k" + i;
+        String value = "reading " + i;
+        keys.add(key.getBytes(StandardCharsets.UTF_8));
+        values.add(value.getBytes(StandardCharsets.UTF_8));
+        WRITTEN.put(key, value);
+      }
+      client.putAll(keys, values);
+    }
+  }
+
+  @AfterAll
+  static void stopStore() throws Exception {
+    if (kv != null) {
+      kv.close();
+    }
+  }
+
+  @Test
+  void kvcount_onTheMiniCluster_countsWhatAPlainLoopCounts() throws Exception {
+    Configuration conf = CLUSTER.cluster().clientConf();
+    conf.set("mapreduce.job.jar", ClusterJobs.jobsJar());
+    conf.set("fawn.kv.zookeeper.quorum", kv.zooKeeperQuorum());
+    conf.set("fawn.kv.secret-file", kv.secretFile().toString());
+    KvCount tool = new KvCount();
+    assertEquals(0, ToolRunner.run(conf, tool, new String[] {"/kv/counts"}));
+
+    Map<String, long[]> expected = new TreeMap<>();
+    WRITTEN.forEach((k, v) -> {
+      int at = k.indexOf('/');
+      long[] c = expected.computeIfAbsent(at < 0 ? "" : k.substring(0, at), p -> new long[2]);
+      c[0]++;
+      c[1] += k.length() + v.length();
+    });
+    List<String> lines = new ArrayList<>();
+    expected.forEach((p, c) -> lines.add(p + "\t" + c[0] + "\t" + c[1]));
+    assertEquals(lines, read(CLUSTER.cluster().fileSystem(), new Path("/kv/counts")));
+
+    var counters = tool.lastJob().getCounters();
+    assertEquals(WRITTEN.size(), counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    assertEquals(counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue()
+        + counters.findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
+        counters.findCounter(EnergyCounter.TASKS_METERED).getValue(), "every task metered");
+    assertTrue(counters.findCounter(FawnKvInputCounter.SCAN_PAGES).getValue() >= 1);
+  }
+
+  private static List<String> read(FileSystem fs, Path dir) throws Exception {
+    List<String> lines = new ArrayList<>();
+    for (FileStatus part : fs.globStatus(new Path(dir, "part-*"))) {
+      try (BufferedReader in = new BufferedReader(new InputStreamReader(
+          fs.open(part.getPath()), StandardCharsets.UTF_8))) {
+        in.lines().forEach(lines::add);
+      }
+    }
+    lines.sort(null);
+    return lines;
+  }
+}
