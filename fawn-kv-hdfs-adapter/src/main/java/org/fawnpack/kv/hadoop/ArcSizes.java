@@ -23,7 +23,9 @@ import org.slf4j.LoggerFactory;
  * The live bytes of every arc, from its members' STATS at submission: log bytes times the
  * share of the writes still live (live keys over the arc's last sequence number, which counts
  * the records written; the cluster does not compact, so the rest are dead versions). The tail's
- * figure is used, or another member's when the tail is silent.
+ * figure is used, or another member's when the tail is silent. The tail's last sequence number
+ * is each arc's cut for a point-in-time read ({@link ArcSize#UNKNOWN_SEQUENCE} when the tail is
+ * silent).
  */
 final class ArcSizes {
   private static final Logger LOG = LoggerFactory.getLogger(ArcSizes.class);
@@ -33,6 +35,7 @@ final class ArcSizes {
   static List<ArcSize> measure(Ring ring, ConnectionPool pool, Duration deadline) {
     Map<KeyRange, Long> bytes = new HashMap<>();
     Map<KeyRange, Boolean> fromTail = new HashMap<>();
+    Map<KeyRange, Long> tailSequence = new HashMap<>();
     for (Member m : ring.members()) {
       if (ring.isDown(m.id())) {
         continue;
@@ -53,6 +56,9 @@ final class ArcSizes {
           bytes.put(arc.range(), liveBytes(arc));
           fromTail.put(arc.range(), tail);
         }
+        if (tail) {
+          tailSequence.put(arc.range(), arc.lastSequence());
+        }
       }
     }
     List<ArcSize> sizes = new ArrayList<>();
@@ -61,7 +67,8 @@ final class ArcSizes {
       if (size == null) {
         LOG.warn("no member reported arc {}; its split is sized 1 byte", chain.range());
       }
-      sizes.add(new ArcSize(chain.range(), size == null ? 1 : size, hostsOf(chain, ring)));
+      sizes.add(new ArcSize(chain.range(), size == null ? 1 : size, hostsOf(chain, ring),
+          tailSequence.getOrDefault(chain.range(), ArcSize.UNKNOWN_SEQUENCE)));
     }
     return sizes;
   }

@@ -49,6 +49,15 @@ public class FawnKvInputFormat extends InputFormat<BytesWritable, BytesWritable>
           .orElseThrow(() -> new IOException("the FAWN-KV cluster has no ring yet (no epoch in"
               + " ZooKeeper)")).ring();
       List<ArcSize> arcs = ArcSizes.measure(ring, cluster.pool(), STATS_DEADLINE);
+      if (KvInputKeys.read(KvInputKeys.CONSISTENT, conf)) {
+        for (ArcSize arc : arcs) {
+          if (arc.tailSequence() == ArcSize.UNKNOWN_SEQUENCE) {
+            throw new IOException("a point-in-time read (" + KvInputKeys.CONSISTENT.name()
+                + ") needs the last sequence number of arc " + arc.range() + " from its tail,"
+                + " which gave none; submit again once the ring has settled");
+          }
+        }
+      }
       List<InputSplit> splits = new ArrayList<>(SplitPlanner.plan(arcs, splitBytes, maxSplits));
       LOG.info("FAWN-KV input: {} splits from {} arcs of epoch {} ({} live bytes, split size"
           + " {})", splits.size(), arcs.size(), ring.epoch(),

@@ -19,8 +19,10 @@ import org.fawnpack.kv.store.KeyRange;
 /**
  * Reads a {@link FawnKvSplit}'s ranges one after the other, each by a {@link RangeScan} that
  * follows the ring in ZooKeeper (a session per map), so a tail that fails or a ring that moves
- * mid-scan costs a page asked again, never an entry lost or repeated. Progress is the share of
- * the split's ring positions read, each range's own part by its tail's log bytes.
+ * mid-scan costs a page asked again, never an entry lost or repeated. With
+ * {@code fawn.kv.input.consistent} each range is read as of its cut, from any member of its
+ * chain, those on this host first. Progress is the share of the split's ring positions read,
+ * each range's own part by its member's log bytes.
  */
 final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable> {
   private List<KeyRange> ranges;
@@ -30,6 +32,8 @@ final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable
   private KvClusterAccess cluster;
   private RingSource.Watched rings;
   private RangeScan.Options options;
+  private boolean consistent;
+  private FawnKvSplit split;
   private RangeScan scan;
   private final BytesWritable key = new BytesWritable();
   private final BytesWritable value = new BytesWritable();
@@ -42,14 +46,17 @@ final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable
   @Override
   public void initialize(InputSplit split, TaskAttemptContext context) throws IOException {
     Configuration conf = context.getConfiguration();
-    ranges = ((FawnKvSplit) split).ranges();
+    this.split = (FawnKvSplit) split;
+    ranges = this.split.ranges();
+    consistent = KvInputKeys.read(KvInputKeys.CONSISTENT, conf);
     totalLength = ranges.stream().mapToDouble(Arcs::length).sum();
     String prefix = KvInputKeys.read(KvInputKeys.KEY_PREFIX, conf);
     options = new RangeScan.Options(
         (int) (long) KvInputKeys.read(KvInputKeys.PAGE_BYTES, conf),
         prefix == null ? new byte[0] : prefix.getBytes(StandardCharsets.UTF_8),
         Duration.ofSeconds(KvInputKeys.read(KvInputKeys.PAGE_TIMEOUT_SECONDS, conf)),
-        Duration.ofSeconds(KvInputKeys.read(KvInputKeys.FAILOVER_SECONDS, conf)));
+        Duration.ofSeconds(KvInputKeys.read(KvInputKeys.FAILOVER_SECONDS, conf)), 0,
+        host -> false);
     bytesRead = context.getCounter(FawnKvInputCounter.BYTES_READ);
     pagesAskedAgain = context.getCounter(FawnKvInputCounter.SCAN_PAGES_ASKED_AGAIN);
     pages = context.getCounter(FawnKvInputCounter.SCAN_PAGES);
@@ -61,7 +68,18 @@ final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable
   public boolean nextKeyValue() throws IOException {
     while (at < ranges.size()) {
       if (scan == null) {
-        scan = new RangeScan(rings, cluster.pool(), ranges.get(at), options);
+        long cut = split.cut(at);
+        if (consistent && cut <= 0) {
+          if (cut < 0) {
+            throw new IOException("range " + ranges.get(at) + " has no cut for a"
+                + " point-in-time read (its tail gave none when the job was planned)");
+          }
+          doneLength += Arcs.length(ranges.get(at)); // empty at its cut
+          at++;
+          continue;
+        }
+        scan = new RangeScan(rings, cluster.pool(), ranges.get(at), consistent
+            ? options.asOf(cut, LocalHosts::isLocal) : options);
         countedRetries = 0;
         countedPages = 0;
       }

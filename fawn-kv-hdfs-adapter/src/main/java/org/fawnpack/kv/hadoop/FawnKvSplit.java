@@ -12,12 +12,14 @@ import org.fawnpack.kv.store.KeyRange;
 
 /**
  * What one map reads: ranges of the ring (each inside one arc when planned; a whole arc, a
- * part cut from a large one, or several small arcs with the same tail), the live bytes they
- * are estimated to hold (never 0, so no scheduler skips the split), and the hosts that serve
- * them, the tails' first.
+ * part cut from a large one, or several small arcs with the same tail), each with the last
+ * sequence number its arc's tail had at planning (the cut of a point-in-time read), the live
+ * bytes they are estimated to hold (never 0, so no scheduler skips the split), and the hosts
+ * that serve them, the tails' first.
  */
 public final class FawnKvSplit extends InputSplit implements Writable {
   private List<KeyRange> ranges = new ArrayList<>();
+  private long[] cuts = new long[0];
   private long bytes;
   private String[] hosts = new String[0];
 
@@ -25,16 +27,29 @@ public final class FawnKvSplit extends InputSplit implements Writable {
   public FawnKvSplit() {}
 
   public FawnKvSplit(List<KeyRange> ranges, long bytes, List<String> hosts) {
-    if (ranges.isEmpty()) {
-      throw new IllegalArgumentException("a split reads at least one range");
+    this(ranges, new long[ranges.size()], bytes, hosts);
+  }
+
+  public FawnKvSplit(List<KeyRange> ranges, long[] cuts, long bytes, List<String> hosts) {
+    if (ranges.isEmpty() || cuts.length != ranges.size()) {
+      throw new IllegalArgumentException("a split reads at least one range, each with its cut");
     }
     this.ranges = List.copyOf(ranges);
+    this.cuts = cuts.clone();
     this.bytes = Math.max(1, bytes);
     this.hosts = hosts.toArray(new String[0]);
   }
 
   public List<KeyRange> ranges() {
     return ranges;
+  }
+
+  /**
+   * The cut of range {@code i}: its arc's tail's last sequence number at planning (0: the arc
+   * was empty; -1: its tail gave none).
+   */
+  public long cut(int i) {
+    return cuts[i];
   }
 
   @Override
@@ -50,9 +65,10 @@ public final class FawnKvSplit extends InputSplit implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     out.writeInt(ranges.size());
-    for (KeyRange r : ranges) {
-      out.writeLong(r.startExclusive());
-      out.writeLong(r.endInclusive());
+    for (int i = 0; i < ranges.size(); i++) {
+      out.writeLong(ranges.get(i).startExclusive());
+      out.writeLong(ranges.get(i).endInclusive());
+      out.writeLong(cuts[i]);
     }
     out.writeLong(bytes);
     out.writeInt(hosts.length);
@@ -68,8 +84,10 @@ public final class FawnKvSplit extends InputSplit implements Writable {
       throw new IOException("a FAWN-KV split with " + count + " ranges");
     }
     List<KeyRange> read = new ArrayList<>(count);
+    cuts = new long[count];
     for (int i = 0; i < count; i++) {
       read.add(new KeyRange(in.readLong(), in.readLong()));
+      cuts[i] = in.readLong();
     }
     ranges = List.copyOf(read);
     bytes = in.readLong();

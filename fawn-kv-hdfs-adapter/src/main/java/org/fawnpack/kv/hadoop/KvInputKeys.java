@@ -32,8 +32,15 @@ public final class KvInputKeys {
       "How long a map goes on asking for a page no tail serves (a failed tail's arc waits for"
           + " the coordinator's next epoch) before the task fails");
 
+  public static final ConfigKey<Boolean> CONSISTENT = ConfigKey.booleanKey(
+      "fawn.kv.input.consistent", false, "Read every arc as of its tail's last write when the"
+          + " job was submitted: writes during the job are not seen, half or whole, and any"
+          + " member of a chain may serve a map (those on its host first). A join that splits"
+          + " an arc during the job fails the maps reading it. false: each arc as its tail has"
+          + " it when a map first reads it");
+
   public static final List<ConfigKey<?>> KEYS = List.of(SPLIT_BYTES, MAX_SPLITS, KEY_PREFIX,
-      PAGE_BYTES, PAGE_TIMEOUT_SECONDS, FAILOVER_SECONDS);
+      PAGE_BYTES, PAGE_TIMEOUT_SECONDS, FAILOVER_SECONDS, CONSISTENT);
 
   private KvInputKeys() {}
 

@@ -74,7 +74,8 @@ final class SplitPlanner {
     for (long i = 0; i < parts; i++) {
       long end = i == parts - 1 ? range.endInclusive() : start + step;
       long share = arc.bytes() / parts + (i < arc.bytes() % parts ? 1 : 0); // adds up exactly
-      pieces.add(new FawnKvSplit(List.of(new KeyRange(start, end)), share, arc.hosts()));
+      pieces.add(new FawnKvSplit(List.of(new KeyRange(start, end)),
+          new long[] {arc.tailSequence()}, share, arc.hosts()));
       start = end;
     }
     return pieces;
@@ -92,6 +93,7 @@ final class SplitPlanner {
     counts.entrySet().stream().filter(e -> !e.getKey().equals(tail))
         .sorted(Map.Entry.<String, Long>comparingByValue(Comparator.reverseOrder()))
         .forEach(e -> hosts.add(e.getKey()));
-    return new FawnKvSplit(group.stream().map(ArcSize::range).toList(), bytesOf(group), hosts);
+    return new FawnKvSplit(group.stream().map(ArcSize::range).toList(),
+        group.stream().mapToLong(ArcSize::tailSequence).toArray(), bytesOf(group), hosts);
   }
 }

@@ -171,6 +171,33 @@ class FawnKvInputFormatTest {
 
   @Test
   @Order(3)
+  void consistent_writesAfterSubmission_notSeen_readFromAnyMember() throws Exception {
+    Job job = job(Map.of("fawn.kv.input.consistent", "true", "fawn.kv.input.page-bytes",
+        "64k"));
+    List<InputSplit> splits = new FawnKvInputFormat().getSplits(job);
+    Map<String, String> atSubmission = Map.copyOf(MODEL);
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
+        Duration.ofSeconds(30), cluster.secret())) {
+      for (int i = 1; i < KEYS; i += 7) {
+        String key = (i % 4 == 0 ? "user/" : "page/") + i;
+        if (i % 2 == 0) {
+          kv.delete(key.getBytes(StandardCharsets.UTF_8));
+          MODEL.remove(key);
+        } else {
+          kv.put(key.getBytes(StandardCharsets.UTF_8), "after".getBytes(StandardCharsets.UTF_8));
+          MODEL.put(key, "after");
+        }
+      }
+    }
+    Map<String, String> read = new HashMap<>();
+    for (InputSplit split : splits) {
+      read(job, split, read);
+    }
+    assertEquals(atSubmission, read);
+  }
+
+  @Test
+  @Order(4)
   void noSecretInTheCredentials_refusedByName() throws Exception {
     Configuration conf = new Configuration(false);
     conf.set("fawn.kv.zookeeper.quorum", cluster.zooKeeperQuorum());
@@ -181,7 +208,7 @@ class FawnKvInputFormatTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void tailKilledWhileItsSplitIsRead_everyEntryStillOnce() throws Exception {
     Job job = job(Map.of("fawn.kv.input.page-bytes", "64k"));
     List<InputSplit> splits = new FawnKvInputFormat().getSplits(job);

@@ -49,7 +49,7 @@ class SplitPlannerTest {
       c.members().stream().map(Member::host).filter(h -> !h.equals(c.tail().host()))
           .forEach(hosts::add);
       arcs.add(new ArcSize(c.range(), random.nextInt(10) == 0 ? 0
-          : (long) (random.nextDouble() * maxBytes), hosts));
+          : (long) (random.nextDouble() * maxBytes), hosts, random.nextInt(1_000_000)));
     }
     return arcs;
   }
@@ -86,6 +86,12 @@ class SplitPlannerTest {
           planned + " bytes planned for " + total + " (an empty arc counts 1)");
       for (FawnKvSplit s : splits) {
         assertTrue(s.getLength() >= 1, "no split of length 0");
+        for (int i = 0; i < s.ranges().size(); i++) {
+          KeyRange r = s.ranges().get(i);
+          long expected = arcs.stream().filter(a -> a.range().covers(r)).findFirst()
+              .orElseThrow().tailSequence();
+          assertEquals(expected, s.cut(i), "range " + r + " carries its arc's cut");
+        }
         if (s.ranges().size() > 1) {
           String tail = tailHostOf(ring, s.ranges().get(0));
           for (KeyRange r : s.ranges()) {
@@ -133,13 +139,15 @@ class SplitPlannerTest {
 
   @Test
   void split_throughItsWritableForm_isTheSame() throws IOException {
-    FawnKvSplit split = new FawnKvSplit(List.of(new KeyRange(5, 9), new KeyRange(-3, 2)), 77,
-        List.of("a.example", "b.example"));
+    FawnKvSplit split = new FawnKvSplit(List.of(new KeyRange(5, 9), new KeyRange(-3, 2)),
+        new long[] {12, 0}, 77, List.of("a.example", "b.example"));
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     split.write(new DataOutputStream(bytes));
     FawnKvSplit back = new FawnKvSplit();
     back.readFields(new DataInputStream(new ByteArrayInputStream(bytes.toByteArray())));
     assertEquals(split.ranges(), back.ranges());
+    assertEquals(12, back.cut(0));
+    assertEquals(0, back.cut(1));
     assertEquals(77, back.getLength());
     assertTrue(Arrays.equals(split.getLocations(), back.getLocations()));
     assertEquals(1, new FawnKvSplit(List.of(KeyRange.wholeRing()), 0, List.of()).getLength(),

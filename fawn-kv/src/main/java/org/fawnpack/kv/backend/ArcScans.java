@@ -25,7 +25,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Range scans at an arc's tail. Only the tail serves them, as it serves gets: every record it
  * holds has passed the whole chain, so a scan never returns a write that a failure could still
- * take back. A scan's first page takes a {@link StoreView} of the arc's file and keeps it, with
+ * take back. A scan as of a cut (a sequence number the tail had, so committed) is served by any
+ * member that holds the cut, with exactly the entries of that instant. A scan's first page takes a {@link StoreView} of the arc's file and keeps it, with
  * the reading position, under the reader's scan id; each page goes on where the last ended. A
  * page that comes after another sequence number than the kept scan's (a reader that moved here
  * from a failed replica, or whose scan was dropped) starts a new view there: sequence numbers
@@ -56,9 +57,12 @@ final class ArcScans {
       throws IOException {
     ScanRequest scan = ScanRequest.decode(request.fields());
     Chain chain = ring.chainFor(scan.range().endInclusive());
+    boolean atCut = scan.cut() > 0;
     String problem = !chain.range().covers(scan.range())
         ? "range " + scan.range() + " is not inside one arc of epoch " + ring.epoch() + " ("
             + chain.range() + " ends inside it)"
+        : atCut ? (chain.members().contains(self) ? null : "backend " + id + " is not a member"
+            + " of the chain of " + chain.range() + " " + chain.members())
         : chain.isEmpty() || !chain.tail().equals(self)
         ? "backend " + id + " is not the tail of " + chain.range() + " (" + (chain.isEmpty()
             ? "it has no live member" : chain.tail() + " is") + "), which serves its scans"
@@ -68,6 +72,10 @@ final class ArcScans {
       problem = "backend " + id + " cannot read " + chain.range() + " yet: "
           + (arc == null ? "it has no file of it" : "a fresh copy, still without its"
               + " predecessor's CHAIN_SYNC");
+    }
+    if (problem == null && atCut && arc.store().lastSequence() < scan.cut()) {
+      problem = "backend " + id + " holds " + chain.range() + " up to sequence "
+          + arc.store().lastSequence() + ", before the scan's cut " + scan.cut();
     }
     if (problem != null) {
       replies.send(refused(request, problem));
@@ -94,8 +102,9 @@ final class ArcScans {
       }
     }
     StoreView view = arc.store().readView();
-    LOG.debug("backend {}: scan {} of {} after sequence {}: a view to sequence {}", id,
-        scan.scanId(), scan.range(), scan.afterSequence(), view.lastSequence());
+    LOG.debug("backend {}: scan {} of {} after sequence {} as of {}: a view to sequence {}",
+        id, scan.scanId(), scan.range(), scan.afterSequence(), scan.cut(),
+        view.lastSequence());
     return new Scan(scan, arc, view);
   }
 
@@ -133,18 +142,25 @@ final class ArcScans {
     private long lastExamined;
     private long lastUsed = System.nanoTime();
 
-    Scan(ScanRequest request, ArcStore arc, StoreView view) {
+    Scan(ScanRequest request, ArcStore arc, StoreView view) throws IOException {
       this.request = request;
       this.arc = arc;
       this.view = view;
-      this.entries = view.entriesAfter(request.afterSequence(), request.range());
+      this.entries = request.cut() > 0
+          ? view.entriesAt(request.cut(), request.afterSequence(), request.range())
+          : view.entriesAfter(request.afterSequence(), request.range());
       this.lastExamined = request.afterSequence();
     }
 
     boolean continues(ScanRequest next, ArcStore nextArc) {
-      return nextArc == arc && next.afterSequence() == lastExamined
+      return nextArc == arc && next.afterSequence() == lastExamined && next.cut() == request.cut()
           && next.range().equals(request.range()) && Arrays.equals(next.prefix(),
               request.prefix());
+    }
+
+    /** The sequence number the scan sees up to: its cut, or its view's end. */
+    long seesUpTo() {
+      return request.cut() > 0 ? request.cut() : view.lastSequence();
     }
 
     /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
@@ -177,7 +193,7 @@ final class ArcScans {
       }
       lastExamined = examined;
       lastUsed = System.nanoTime();
-      return new ScanPage(page, examined, done, view.lastSequence(),
+      return new ScanPage(page, examined, done, seesUpTo(),
           done ? view.endOffset() : entries.offsetReached(), view.endOffset());
     }
   }

@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Predicate;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -29,28 +30,46 @@ import org.slf4j.LoggerFactory;
  * written during the scan. An entry written during the scan may be returned with its old or its
  * new value, or both, once each; a key deleted during it may be returned or not.
  *
- * <p>A page that finds no tail answering keeps trying, with pauses, for the failover wait; then
- * the scan fails, naming the range, the sequence number it had reached and the last answer.
- * Not thread-safe.
+ * <p>Read as of a cut ({@link Options#asOf}: a sequence number of the range's arc), the scan
+ * returns exactly the entries of that instant, from any member of the chain (those on this
+ * host first), and moves between members without losing or repeating any, writes or not; a
+ * join that splits the arc ends it with an error (a split renumbers its lower part's writes).
+ *
+ * <p>A page that finds no member answering keeps trying, with pauses, for the failover wait;
+ * then the scan fails, naming the range, the sequence number it had reached and the last
+ * answer. Not thread-safe.
  */
 public final class RangeScan {
   private static final Logger LOG = LoggerFactory.getLogger(RangeScan.class);
   private static final long FIRST_PAUSE_MS = 20;
   private static final long MAX_PAUSE_MS = 500;
 
-  /** How a scan reads: page size, key prefix, a page's deadline, and how long it fails over. */
+  /**
+   * How a scan reads: page size, key prefix, a page's deadline, how long it fails over; the
+   * cut it reads as of (0: the tail's view of now) and which hosts are this one (members there
+   * are asked first when any member may serve).
+   */
   public record Options(int pageBytes, byte[] prefix, Duration pageDeadline,
-      Duration failoverWait) {
+      Duration failoverWait, long cut, Predicate<String> localHost) {
     public static Options defaults() {
-      return new Options(1 << 20, new byte[0], Duration.ofSeconds(30), Duration.ofSeconds(60));
+      return new Options(1 << 20, new byte[0], Duration.ofSeconds(30), Duration.ofSeconds(60),
+          0, host -> false);
     }
 
     public Options withPrefix(byte[] keyPrefix) {
-      return new Options(pageBytes, keyPrefix, pageDeadline, failoverWait);
+      return new Options(pageBytes, keyPrefix, pageDeadline, failoverWait, cut, localHost);
     }
 
     public Options withPageBytes(int bytes) {
-      return new Options(bytes, prefix, pageDeadline, failoverWait);
+      return new Options(bytes, prefix, pageDeadline, failoverWait, cut, localHost);
+    }
+
+    /**
+     * Reads as of sequence number {@code sequence} of the range's arc (its tail's last write
+     * when the read was planned), from any member, those on {@code local} hosts first.
+     */
+    public Options asOf(long sequence, Predicate<String> local) {
+      return new Options(pageBytes, prefix, pageDeadline, failoverWait, sequence, local);
     }
   }
 
@@ -60,6 +79,8 @@ public final class RangeScan {
     long after;
     long scanId = ThreadLocalRandom.current().nextLong();
     double fractionRead;
+    /** Tries that failed: which member of the chain is asked next. */
+    int failures;
 
     Part(KeyRange range, long after) {
       this.range = range;
@@ -108,34 +129,39 @@ public final class RangeScan {
         parts.removeFirst();
         doneLength += Arcs.length(part.range);
       } else {
-        askAhead(part); // the tail reads the next page while this one is consumed
+        askAhead(part); // the member reads the next page while this one is consumed
       }
     }
     return page.get(next++);
   }
 
   /** A page asked for before it is needed: of which part, after which number, of whom. */
-  private record Ahead(Part part, long after, Member tail, long epoch,
+  private record Ahead(Part part, long after, Member member, long epoch,
       CompletableFuture<Frame> reply) {}
 
   private void askAhead(Part part) {
     Ring ring = rings.current();
     Chain chain = ring.chainFor(part.range.endInclusive());
-    if (!chain.range().covers(part.range) || chain.isEmpty()) {
+    Member member = memberFor(chain, part);
+    if (!chain.range().covers(part.range) || member == null) {
       return; // fetch sorts this out
     }
     CompletableFuture<Frame> reply;
     try {
-      reply = pool.to(chain.tail()).send(MessageType.SCAN, ring.epoch(), request(part));
+      reply = pool.to(member).send(MessageType.SCAN, ring.epoch(), request(part));
     } catch (IOException e) {
       reply = CompletableFuture.failedFuture(e); // fetch asks again, and counts it
     }
-    ahead = new Ahead(part, part.after, chain.tail(), ring.epoch(), reply);
+    ahead = new Ahead(part, part.after, member, ring.epoch(), reply);
   }
 
   private byte[] request(Part part) {
     return new ScanRequest(part.scanId, part.range, part.after, options.pageBytes(),
-        options.prefix()).encode();
+        options.prefix(), options.cut()).encode();
+  }
+
+  private Member memberFor(Chain chain, Part part) {
+    return Replicas.pick(chain, options.cut() > 0, options.localHost(), part.failures);
   }
 
   /** The answer to the page asked ahead for {@code part}, or null when there is none. */
@@ -149,19 +175,19 @@ public final class RangeScan {
       return asked.reply().get(options.pageDeadline().toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       asked.reply().cancel(false);
-      throw new IOException("SCAN to " + asked.tail() + " had no reply within "
+      throw new IOException("SCAN to " + asked.member() + " had no reply within "
           + options.pageDeadline().toMillis() + " ms");
     } catch (ExecutionException e) {
-      throw new IOException(asked.tail() + ": " + e.getCause().getMessage(), e.getCause());
+      throw new IOException(asked.member() + ": " + e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IOException("interrupted waiting for " + asked.tail(), e);
+      throw new IOException("interrupted waiting for " + asked.member(), e);
     }
   }
 
   /**
-   * Pages asked again after a failure (a tail gone, stalled or refusing, an epoch change):
-   * each is a failover to whatever member is the arc's tail then.
+   * Pages asked again after a failure (a member gone, stalled or refusing, an epoch change):
+   * each is a failover to the next member that may serve it.
    */
   public long retries() {
     return retries;
@@ -196,42 +222,51 @@ public final class RangeScan {
       }
       if (early != null) {
         retries++;
+        part.failures++;
         LOG.debug("scan of {}: the page asked ahead was answered {}", part.range,
             MessageType.name(early.type()));
       }
     } catch (IOException e) {
       retries++;
+      part.failures++;
       LOG.debug("scan of {}: the page asked ahead failed: {}", part.range, e.getMessage());
     }
     while (true) {
       Ring ring = rings.current();
       Chain chain = ring == null ? null : ring.chainFor(part.range.endInclusive());
       if (chain != null && !chain.range().covers(part.range)) {
+        if (options.cut() > 0) {
+          // A split renumbers new writes in its lower part: the cut means nothing there.
+          throw new IOException("scan of " + part.range + " as of sequence " + options.cut()
+              + ": the ring split its arc since the cut was taken (epoch " + ring.epoch()
+              + "), so the point-in-time read cannot go on; read again with a new cut");
+        }
         cut(part, ring);
         return null;
       }
       if (chain == null || chain.isEmpty()) {
         problem = ring == null ? "no ring yet" : "arc " + chain.range() + " has no live member";
       } else {
-        Member tail = chain.tail();
+        Member member = memberFor(chain, part);
         problem = null;
         try {
-          Frame reply = pool.to(tail).call(MessageType.SCAN, ring.epoch(), request(part),
+          Frame reply = pool.to(member).call(MessageType.SCAN, ring.epoch(), request(part),
               options.pageDeadline());
           if (reply.type() == MessageType.SCAN_PAGE) {
             return ScanPage.decode(reply);
           }
-          problem = tail + " answered " + MessageType.name(reply.type())
+          problem = member + " answered " + MessageType.name(reply.type())
               + (reply.type() == MessageType.STALE_RING ? " (its epoch " + reply.epoch()
                   + ", the reader's " + ring.epoch() + ")" : ": " + MessageType.messageOf(reply));
         } catch (IOException e) {
-          problem = tail + ": " + e.getMessage();
+          problem = member + ": " + e.getMessage();
         }
       }
       retries++;
+      part.failures++;
       if (System.nanoTime() > deadline) {
         throw new IOException("scan of " + part.range + " after sequence " + part.after
-            + ": no tail served it within " + options.failoverWait().toSeconds() + " s; last: "
+            + ": no member served it within " + options.failoverWait().toSeconds() + " s; last: "
             + problem);
       }
       LOG.debug("scan of {} after sequence {}: {}; asking again in {} ms", part.range,

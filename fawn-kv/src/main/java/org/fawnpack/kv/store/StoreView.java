@@ -58,8 +58,38 @@ public final class StoreView {
    * sequence number is above {@code afterSequence}, in sequence order.
    */
   public Entries entriesAfter(long afterSequence, KeyRange range) {
-    return new Entries(LogScanner.skippingDamage(log, DataLog.HEADER_BYTES, endOffset),
-        afterSequence, range);
+    return new Entries(scanner(), afterSequence, range, lastSequence, WrittenAfterCut.NONE);
+  }
+
+  /**
+   * The entries as they were when the write numbered {@code cut} had just been made (a
+   * point-in-time read: every key's last put at or below the cut, unless a delete at or below
+   * it followed), whose key lies in {@code range}, above {@code afterSequence}, in sequence
+   * order. Any replica holding every record up to the cut gives the same entries, whatever it
+   * took after: so a reader moves between replicas after a sequence number and loses or
+   * repeats nothing even while writes go on.
+   *
+   * <p>When the view holds writes past the cut, the keys they wrote are found first (one pass
+   * over the log, keys only) and then each one's last record up to the cut (a second), since
+   * the index points only at their newest versions; without such writes this is
+   * {@link #entriesAfter}.
+   *
+   * @throws IllegalArgumentException when the view ends before the cut (it lacks writes)
+   */
+  public Entries entriesAt(long cut, long afterSequence, KeyRange range) throws IOException {
+    if (cut > lastSequence) {
+      throw new IllegalArgumentException("a view up to sequence " + lastSequence
+          + " cannot be read as of sequence " + cut + ": it lacks writes");
+    }
+    if (cut == lastSequence) {
+      return entriesAfter(afterSequence, range);
+    }
+    return new Entries(scanner(), afterSequence, range, cut,
+        WrittenAfterCut.find(this::scanner, cut, range));
+  }
+
+  private LogScanner scanner() {
+    return LogScanner.skippingDamage(log, DataLog.HEADER_BYTES, endOffset);
   }
 
   /** A live entry: its key and value and the sequence number of the write that stored it. */
@@ -70,13 +100,18 @@ public final class StoreView {
     private final LogScanner scanner;
     private final long afterSequence;
     private final KeyRange range;
+    private final long cut;
+    private final WrittenAfterCut writtenAfter;
     private long lastExamined;
     private long offsetReached = DataLog.HEADER_BYTES;
 
-    private Entries(LogScanner scanner, long afterSequence, KeyRange range) {
+    private Entries(LogScanner scanner, long afterSequence, KeyRange range, long cut,
+        WrittenAfterCut writtenAfter) {
       this.scanner = scanner;
       this.afterSequence = afterSequence;
       this.range = range;
+      this.cut = cut;
+      this.writtenAfter = writtenAfter;
       this.lastExamined = afterSequence;
     }
 
@@ -88,17 +123,27 @@ public final class StoreView {
         if (sequence <= afterSequence) {
           continue;
         }
+        if (sequence > cut) {
+          break; // log order is sequence order: nothing at or below the cut follows
+        }
         lastExamined = sequence;
         if (scanner.kind() != RecordFormat.KIND_PUT) {
           continue;
         }
         byte[] key = scanner.key();
-        if (range.contains(key) && index.pointsAt(scanner.keyHash(), scanner.offset())) {
+        if (range.contains(key) && isAtCut(key)) {
           return new Entry(sequence, key, scanner.value());
         }
       }
       offsetReached = endOffset;
       return null;
+    }
+
+    /** Whether the current record is its key's version as of the cut. */
+    private boolean isAtCut(byte[] key) {
+      long last = writtenAfter.lastAtCut(key);
+      return last == WrittenAfterCut.NOT_WRITTEN_AFTER
+          ? index.pointsAt(scanner.keyHash(), scanner.offset()) : last == scanner.offset();
     }
 
     /**

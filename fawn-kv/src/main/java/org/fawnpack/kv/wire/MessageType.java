@@ -36,10 +36,11 @@ public final class MessageType {
   public static final byte SLICES = 12;
   /**
    * A page of a range scan, asked of the tail of the arc the range lies in: (scan id, range
-   * start exclusive, range end inclusive, after sequence, page bytes, key prefix), answered
-   * SCAN_PAGE. The tail reads a view of its file taken when the scan id first came (kept
-   * between pages); a page goes on after the sequence number the last one ended at, so a
-   * reader moves to another replica without losing or repeating an entry.
+   * start exclusive, range end inclusive, after sequence, page bytes, key prefix, cut),
+   * answered SCAN_PAGE. The tail reads a view of its file taken when the scan id first came
+   * (kept between pages); a page goes on after the sequence number the last one ended at, so a
+   * reader moves to another replica without losing or repeating an entry. With a cut above 0,
+   * any member holding it answers, with the entries as of that sequence number.
    */
   public static final byte SCAN = 13;
 

@@ -181,6 +181,55 @@ class StoreViewTest {
   }
 
   @Test
+  void asOfACut_exactlyTheEntriesOfThatInstant_onAReplicaWithFewerLaterWrites()
+      throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG);
+        Datastore replica = Datastore.open(dir.resolve("b.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 3_000);
+      long cut = ds.lastSequence();
+      Map<String, String> atCut = Map.copyOf(model);
+      write(ds, model, 1_500); // puts, overwrites and deletes after the cut
+      long replicaEnd = cut + (ds.lastSequence() - cut) / 3;
+      // The replica took every write up to the cut and a third of the later ones, under the
+      // same numbers (as a chain's later member does).
+      ds.recordsFrom(1, (sequence, key, value) -> {
+        if (sequence <= replicaEnd) {
+          if (value == null) {
+            replica.deleteAt(key, sequence);
+          } else {
+            replica.putAt(key, value, sequence);
+          }
+        }
+      });
+
+      assertEquals(atCut, readAll(ds.readView().entriesAt(cut, 0, KeyRange.wholeRing())));
+      assertEquals(atCut, readAll(replica.readView().entriesAt(cut, 0, KeyRange.wholeRing())));
+
+      // Half from the first, the rest from the replica after the same number.
+      StoreView.Entries first = ds.readView().entriesAt(cut, 0, KeyRange.wholeRing());
+      Map<String, String> read = new HashMap<>();
+      for (int i = 0; i < atCut.size() / 2; i++) {
+        StoreView.Entry e = first.next();
+        read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
+            new String(e.value(), StandardCharsets.UTF_8));
+      }
+      write(ds, model, 500);
+      Map<String, String> rest = readAll(replica.readView().entriesAt(cut, first.lastExamined(),
+          KeyRange.wholeRing()));
+      Set<String> both = new HashSet<>(read.keySet());
+      both.retainAll(rest.keySet());
+      assertEquals(Set.of(), both, "entries read twice");
+      rest.putAll(read);
+      assertEquals(atCut, rest);
+
+      long beyond = replica.lastSequence() + 1;
+      assertThrows(IllegalArgumentException.class,
+          () -> replica.readView().entriesAt(beyond, 0, KeyRange.wholeRing()));
+    }
+  }
+
+  @Test
   void viewOfAClosedDatastore_failsItsNextRead() throws IOException {
     Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG);
     write(ds, new HashMap<>(), 100);
