@@ -38,6 +38,18 @@ public final class JobKeys {
       + " first occurrence of this (`--delimiter` sets it); a key without it counts under the"
       + " empty prefix.");
 
+  public static final ConfigKey<String> KVLOAD_SEPARATOR = ConfigKey.stringKey(
+      "fawn.jobs.kvload.separator", "\\t", "a non-empty string", v -> !v.isEmpty(),
+      "kvload: each line is a key, this, and a value, split at its first occurrence"
+      + " (`--separator` sets it; `\\t` stands for a tab); a line without it, or with an"
+      + " empty key, is skipped and counted.");
+
+  /** kvload's separator as bytes, {@code \t} read as a tab. */
+  public static byte[] kvloadSeparator(org.apache.hadoop.conf.Configuration conf) {
+    return KVLOAD_SEPARATOR.read(conf::get).replace("\\t", "\t")
+        .getBytes(java.nio.charset.StandardCharsets.UTF_8);
+  }
+
   /** Every key of the jobs module. */
   public static final List<ConfigKey<?>> KEYS = all();
 
@@ -51,6 +63,7 @@ public final class JobKeys {
     keys.add(PI_UBER_MAX_POINTS);
     keys.addAll(Md5Config.KEYS);
     keys.add(KVCOUNT_DELIMITER);
+    keys.add(KVLOAD_SEPARATOR);
     return List.copyOf(keys);
   }
 }

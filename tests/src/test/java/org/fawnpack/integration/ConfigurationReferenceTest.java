@@ -42,7 +42,8 @@ class ConfigurationReferenceTest {
       "fawn.jobs.", JobKeys.KEYS,
       "fawn.configs.", ConfigsKeys.KEYS,
       "fawn.kv.", java.util.stream.Stream.of(DatastoreConfig.KEYS, KvKeys.KEYS,
-          org.fawnpack.kv.hadoop.KvInputKeys.KEYS).flatMap(List::stream).toList(),
+          org.fawnpack.kv.hadoop.KvInputKeys.KEYS, org.fawnpack.kv.hadoop.KvOutputKeys.KEYS)
+          .flatMap(List::stream).toList(),
       "fawn.minicluster.", EmbeddedClusterSpec.KEYS,
       "fawn.energy.", EnergyKeys.KEYS);
 

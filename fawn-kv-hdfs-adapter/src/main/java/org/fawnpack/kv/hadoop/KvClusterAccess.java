@@ -2,9 +2,12 @@ package org.fawnpack.kv.hadoop;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
@@ -15,8 +18,10 @@ import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.coord.SliceStore;
 import org.fawnpack.kv.wire.ConnectionPool;
 
 /**
@@ -32,11 +37,16 @@ final class KvClusterAccess implements Closeable {
   private final CuratorFramework zk;
   private final ConnectionPool pool;
   private final RingStore rings;
+  private final ClusterPaths paths;
+  private final ClusterSecret secret;
 
-  private KvClusterAccess(CuratorFramework zk, ConnectionPool pool, RingStore rings) {
+  private KvClusterAccess(CuratorFramework zk, ConnectionPool pool, RingStore rings,
+      ClusterPaths paths, ClusterSecret secret) {
     this.zk = zk;
     this.pool = pool;
     this.rings = rings;
+    this.paths = paths;
+    this.secret = secret;
   }
 
   /**
@@ -82,10 +92,24 @@ final class KvClusterAccess implements Closeable {
       zk.close();
       throw e;
     }
-    String cluster = KvInputKeys.read(KvKeys.CLUSTER, conf);
+    ClusterPaths paths = new ClusterPaths(KvInputKeys.read(KvKeys.CLUSTER, conf));
+    ClusterSecret clusterSecret = ClusterSecret.fromBytes(secret);
     return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),
-        Backend.MAX_FRAME_BYTES, ClusterSecret.fromBytes(secret)),
-        new RingStore(zk, new ClusterPaths(cluster)));
+        Backend.MAX_FRAME_BYTES, clusterSecret), new RingStore(zk, paths), paths,
+        clusterSecret);
+  }
+
+  /** A client of the cluster's front-ends as registered in ZooKeeper now. */
+  FawnKvClient client(Duration deadline) throws IOException {
+    List<InetSocketAddress> frontEnds = new ArrayList<>();
+    for (SliceStore.Registered f : new SliceStore(zk, paths).registered()) {
+      frontEnds.add(new InetSocketAddress(f.endpoint().host(), f.endpoint().port()));
+    }
+    if (frontEnds.isEmpty()) {
+      throw new IOException("the FAWN-KV cluster has no front-end registered in ZooKeeper"
+          + " (under " + paths.frontEnds() + ")");
+    }
+    return FawnKvClient.connect(frontEnds, deadline, secret);
   }
 
   RingStore rings() {

@@ -105,13 +105,18 @@ public class KvCount extends JobTool {
 
     /** Bytes before the first {@code delimiter} in {@code key[0, length)}; 0 when none. */
     static int prefixLength(byte[] key, int length, byte[] delimiter) {
+      return Math.max(0, indexOf(key, length, delimiter));
+    }
+
+    /** Where {@code delimiter} first starts in {@code bytes[0, length)}, or -1. */
+    static int indexOf(byte[] bytes, int length, byte[] delimiter) {
       for (int i = 0; i + delimiter.length <= length; i++) {
-        if (java.util.Arrays.equals(key, i, i + delimiter.length, delimiter, 0,
+        if (java.util.Arrays.equals(bytes, i, i + delimiter.length, delimiter, 0,
             delimiter.length)) {
           return i;
         }
       }
-      return 0;
+      return -1;
     }
   }
 

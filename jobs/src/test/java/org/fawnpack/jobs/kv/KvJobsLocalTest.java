@@ -26,10 +26,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * kvcount in the local job runner over a FAWN-KV cluster of child-JVM back-ends, against the
- * count a plain loop makes of what the client wrote (String.indexOf for the prefix).
+ * kvcount and kvload in the local job runner over a FAWN-KV cluster of child-JVM back-ends:
+ * kvcount against the count a plain loop makes of what the client wrote (String.indexOf for
+ * the prefix); kvload against the client's gets of the lines a plain split parses.
  */
-class KvCountLocalJobTest {
+class KvJobsLocalTest {
   @TempDir
   static Path tmp;
   private static LoopbackCluster cluster;
@@ -116,6 +117,42 @@ class KvCountLocalJobTest {
     assertEquals(0, ToolRunner.run(conf(), new KvCount(), new String[] {"--delimiter", ":",
         out.toString()}));
     assertEquals(oracle(":"), output(out));
+  }
+
+  @Test
+  void kvload_linesIntoTheStore_asAPlainSplitParsesThem_skippedLinesCounted() throws Exception {
+    Path input = tmp.resolve("lines.txt");
+    List<String> lines = new ArrayList<>();
+    Map<String, String> expected = new TreeMap<>();
+    for (int i = 0; i < 2_500; i++) {
+      String key = "loaded/" + i;
+      String value = "value " + i + (i % 10 == 0 ? "\twith a tab" : "");
+      lines.add(key + "\t" + value);
+      expected.put(key, value);
+    }
+    lines.add("no separator on this line");
+    lines.add("\tan empty key");
+    Files.write(input, lines);
+
+    KvLoad tool = new KvLoad();
+    assertEquals(0, ToolRunner.run(conf(), tool, new String[] {input.toString()}));
+    var counters = tool.lastJob().getCounters();
+    assertEquals(2, counters.findCounter(KvLoad.KvLoadCounter.SKIPPED_LINES).getValue());
+    assertEquals(expected.size(), counters.findCounter(
+        org.fawnpack.kv.hadoop.FawnKvOutputCounter.RECORDS_PUT).getValue());
+
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
+        Duration.ofSeconds(30), cluster.secret())) {
+      List<byte[]> keys = expected.keySet().stream()
+          .map(k -> k.getBytes(StandardCharsets.UTF_8)).toList();
+      List<byte[]> values = kv.getAll(keys);
+      int i = 0;
+      for (String value : expected.values()) {
+        assertEquals(value, new String(values.get(i++), StandardCharsets.UTF_8));
+      }
+      assertEquals(null, kv.get("no separator on this line".getBytes(StandardCharsets.UTF_8)));
+    }
+    WRITTEN.putAll(expected); // the store holds them now, for kvcount's oracle
   }
 
   @Test

@@ -1,0 +1,134 @@
+package org.fawnpack.jobs.kv;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.FileStatus;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.jobs.JobKeys;
+import org.fawnpack.jobs.JobTool;
+import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
+
+/**
+ * Loads text files into a FAWN-KV cluster: each line is a key, the separator (a tab unless
+ * {@code --separator} or {@code fawn.jobs.kvload.separator} says otherwise; {@code \t} is a
+ * tab there) and a value, both
+ * stored as their UTF-8 bytes. A map-only job whose tasks put in batches through the
+ * front-ends ({@link FawnKvPutOutputFormat}: at-least-once). Lines with no separator or an
+ * empty key are not loaded; they are counted ({@code SKIPPED_LINES}) and the job's line says
+ * how many.
+ */
+public class KvLoad extends JobTool {
+
+  /** kvload's own counters. */
+  public enum KvLoadCounter {
+    /** Lines without the separator, or with an empty key: not loaded. */
+    SKIPPED_LINES
+  }
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new KvLoad(), args));
+  }
+
+  @Override
+  public String name() {
+    return "kvload";
+  }
+
+  @Override
+  public String description() {
+    return "Loads key<TAB>value lines into a FAWN-KV cluster with batched puts"
+        + " (at-least-once).";
+  }
+
+  @Override
+  protected String synopsis() {
+    return "[--separator S] <in> [<in>...]";
+  }
+
+  @Override
+  protected Job jobFromArguments(String[] args) throws IOException, UsageException {
+    int at = 0;
+    String separator = null;
+    if (args.length > 0 && args[0].equals("--separator")) {
+      if (args.length < 2 || args[1].isEmpty()) {
+        throw new UsageException("--separator wants a non-empty string");
+      }
+      separator = args[1];
+      at = 2;
+    }
+    if (args.length == at) {
+      throw new UsageException("missing input path");
+    }
+    if (getConf().get("fawn.kv.zookeeper.quorum") == null) {
+      throw new UsageException("no FAWN-KV cluster named: set -Dfawn.kv.zookeeper.quorum="
+          + "HOST:PORT[,...]");
+    }
+    Job job = newJob("");
+    if (separator != null) {
+      job.getConfiguration().set(JobKeys.KVLOAD_SEPARATOR.name(), separator);
+    }
+    JobKeys.KVLOAD_SEPARATOR.read(job.getConfiguration()::get); // a bad one fails here
+    for (int i = at; i < args.length; i++) {
+      Path input = new Path(args[i]);
+      FileSystem fs = input.getFileSystem(getConf());
+      FileStatus[] matches = fs.globStatus(input);
+      if (matches == null || matches.length == 0) {
+        throw new UsageException("input path does not exist: " + fs.makeQualified(input));
+      }
+      FileInputFormat.addInputPath(job, input);
+    }
+    job.setInputFormatClass(TextInputFormat.class);
+    job.setMapperClass(LineMapper.class);
+    job.setNumReduceTasks(0);
+    FawnKvPutOutputFormat.setUp(job);
+    return job;
+  }
+
+  @Override
+  protected void printResult(Job job, boolean ok) throws IOException, InterruptedException {
+    super.printResult(job, ok);
+    var counters = job.getCounters();
+    if (counters != null) {
+      long skipped = counters.findCounter(KvLoadCounter.SKIPPED_LINES).getValue();
+      if (skipped > 0) {
+        out().printf("%s: %d lines skipped (no separator, or an empty key)%n", name(), skipped);
+      }
+    }
+  }
+
+  /** (key, value) of each line, split at the first separator. */
+  public static class LineMapper
+      extends Mapper<LongWritable, Text, BytesWritable, BytesWritable> {
+    private byte[] separator;
+    private final BytesWritable key = new BytesWritable();
+    private final BytesWritable value = new BytesWritable();
+
+    @Override
+    protected void setup(Context context) {
+      separator = JobKeys.kvloadSeparator(context.getConfiguration());
+    }
+
+    @Override
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
+      byte[] bytes = line.getBytes();
+      int length = line.getLength();
+      int at = KvCount.PrefixMapper.indexOf(bytes, length, separator);
+      if (at <= 0) {
+        context.getCounter(KvLoadCounter.SKIPPED_LINES).increment(1);
+        return;
+      }
+      key.set(bytes, 0, at);
+      value.set(bytes, at + separator.length, length - at - separator.length);
+      context.write(key, value);
+    }
+  }
+}
