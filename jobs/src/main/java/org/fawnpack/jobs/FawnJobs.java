@@ -6,6 +6,7 @@ import org.apache.hadoop.util.ProgramDriver;
 import org.fawnpack.configs.ProfileTool;
 import org.fawnpack.energy.report.EnergyReport;
 import org.fawnpack.jobs.kv.KvCount;
+import org.fawnpack.jobs.kv.KvExport;
 import org.fawnpack.jobs.kv.KvLoad;
 import org.fawnpack.jobs.md5.Md5Gen;
 import org.fawnpack.jobs.md5.Md5Search;
@@ -25,7 +26,7 @@ public final class FawnJobs {
   public static final List<Supplier<JobTool>> JOBS = List.of(
       WordCount::new, WordCount2::new, LogCount::new, LogCount2::new, Pi::new,
       TeraGen::new, TeraSort::new, TeraValidate::new, Md5Gen::new, Md5Search::new,
-      KvCount::new, KvLoad::new);
+      KvCount::new, KvLoad::new, KvExport::new);
 
   private FawnJobs() {}
 

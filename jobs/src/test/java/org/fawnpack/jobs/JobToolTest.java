@@ -170,7 +170,7 @@ class JobToolTest {
   void jobs_namesAreDistinctAndDescribed() {
     List<JobTool> tools = FawnJobs.JOBS.stream().map(Supplier::get).toList();
     assertEquals(List.of("wordcount", "wordcount2", "logcount", "logcount2", "pi", "teragen",
-        "terasort", "teravalidate", "md5gen", "md5search", "kvcount", "kvload"),
+        "terasort", "teravalidate", "md5gen", "md5search", "kvcount", "kvload", "kvexport"),
         tools.stream().map(JobTool::name).toList());
     tools.forEach(t -> assertTrue(!t.description().isBlank(), t.name()));
   }

@@ -22,7 +22,7 @@ class HadoopJarUsageTest {
     List<String> names = new ArrayList<>(FawnJobs.JOBS.stream().map(f -> f.get().name())
         .toList());
     assertEquals(List.of("wordcount", "wordcount2", "logcount", "logcount2", "pi", "teragen",
-        "terasort", "teravalidate", "md5gen", "md5search", "kvcount", "kvload"), names);
+        "terasort", "teravalidate", "md5gen", "md5search", "kvcount", "kvload", "kvexport"), names);
     names.addAll(List.of("energy", "profile"));
     for (String job : names) {
       assertTrue(listing.contains("  " + job + ": "), "missing " + job + " in:\n" + listing);

@@ -15,6 +15,8 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Stream;
 import org.apache.hadoop.conf.Configuration;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.kv.cli.LoopbackCluster;
@@ -153,6 +155,38 @@ class KvJobsLocalTest {
       assertEquals(null, kv.get("no separator on this line".getBytes(StandardCharsets.UTF_8)));
     }
     WRITTEN.putAll(expected); // the store holds them now, for kvcount's oracle
+  }
+
+  @Test
+  void kvexport_sequenceFiles_andText_holdEveryEntryOnce() throws Exception {
+    Path out = tmp.resolve("export");
+    assertEquals(0, ToolRunner.run(conf(), new KvExport(), new String[] {out.toString()}));
+    Map<String, String> exported = new TreeMap<>();
+    Configuration conf = conf();
+    try (Stream<Path> files = Files.list(out)) {
+      for (Path part : files.filter(p -> p.getFileName().toString().startsWith("part-"))
+          .toList()) {
+        try (SequenceFile.Reader reader = new SequenceFile.Reader(conf,
+            SequenceFile.Reader.file(new org.apache.hadoop.fs.Path(part.toUri())))) {
+          BytesWritable key = new BytesWritable();
+          BytesWritable value = new BytesWritable();
+          while (reader.next(key, value)) {
+            String k = new String(key.copyBytes(), StandardCharsets.UTF_8);
+            assertEquals(null, exported.put(k, new String(value.copyBytes(),
+                StandardCharsets.UTF_8)), k + " exported twice");
+          }
+        }
+      }
+    }
+    assertEquals(WRITTEN, exported);
+
+    Path text = tmp.resolve("export-text");
+    assertEquals(0, ToolRunner.run(conf(), new KvExport(), new String[] {"--text",
+        text.toString()}));
+    List<String> expected = new ArrayList<>();
+    WRITTEN.forEach((k, v) -> expected.add(k + "\t" + v));
+    expected.sort(null);
+    assertEquals(expected, output(text));
   }
 
   @Test

@@ -1,0 +1,77 @@
+package org.fawnpack.jobs.kv;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
+import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
+import org.apache.hadoop.util.ToolRunner;
+import org.fawnpack.jobs.JobTool;
+import org.fawnpack.kv.hadoop.FawnKvInputFormat;
+import org.fawnpack.kv.hadoop.FawnKvTextInputFormat;
+
+/**
+ * Copies every entry of a FAWN-KV cluster into files: a SequenceFile of
+ * ({@link BytesWritable} key, {@link BytesWritable} value) per map, or with {@code --text}
+ * lines of {@code key TAB value}. A map-only job over {@link FawnKvInputFormat}; with
+ * {@code -Dfawn.kv.input.consistent=true} the copy is of one instant (the job's submission).
+ */
+public class KvExport extends JobTool {
+
+  public static void main(String[] args) throws Exception {
+    System.exit(ToolRunner.run(new KvExport(), args));
+  }
+
+  @Override
+  public String name() {
+    return "kvexport";
+  }
+
+  @Override
+  public String description() {
+    return "Copies a FAWN-KV cluster's entries into SequenceFiles (or key<TAB>value text).";
+  }
+
+  @Override
+  protected String synopsis() {
+    return "[--text] <out>";
+  }
+
+  @Override
+  protected Job jobFromArguments(String[] args) throws IOException, UsageException {
+    boolean text = args.length > 0 && args[0].equals("--text");
+    int at = text ? 1 : 0;
+    if (args.length - at != 1) {
+      throw new UsageException(args.length == at ? "missing output path"
+          : "expected one output path after the options, got " + (args.length - at)
+              + " arguments");
+    }
+    Path output = new Path(args[at]);
+    requireNewOutput(output);
+    if (getConf().get("fawn.kv.zookeeper.quorum") == null) {
+      throw new UsageException("no FAWN-KV cluster named: set -Dfawn.kv.zookeeper.quorum="
+          + "HOST:PORT[,...]");
+    }
+    Job job = newJob(text ? "(text)" : "");
+    job.setNumReduceTasks(0);
+    if (text) {
+      FawnKvTextInputFormat.setUp(job);
+      job.setMapperClass(Mapper.class);
+      job.setOutputKeyClass(Text.class);
+      job.setOutputValueClass(Text.class);
+      job.setOutputFormatClass(TextOutputFormat.class);
+    } else {
+      FawnKvInputFormat.setUp(job);
+      job.setMapperClass(Mapper.class);
+      job.setOutputKeyClass(BytesWritable.class);
+      job.setOutputValueClass(BytesWritable.class);
+      job.setOutputFormatClass(SequenceFileOutputFormat.class);
+    }
+    FileOutputFormat.setOutputPath(job, output);
+    return job;
+  }
+}
