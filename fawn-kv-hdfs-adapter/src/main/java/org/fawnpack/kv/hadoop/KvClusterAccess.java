@@ -8,10 +8,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
@@ -22,6 +19,7 @@ import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.coord.SliceStore;
+import org.fawnpack.kv.coord.ZooKeeperSessions;
 import org.fawnpack.kv.wire.ConnectionPool;
 
 /**
@@ -75,23 +73,8 @@ final class KvClusterAccess implements Closeable {
       throw new IOException("FAWN-KV input needs " + KvKeys.ZOOKEEPER_QUORUM.name()
           + " (the ZooKeeper quorum the store's nodes use)");
     }
-    int sessionMs = KvInputKeys.read(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS, conf);
-    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(quorum)
-        .sessionTimeoutMs(sessionMs).connectionTimeoutMs(10_000)
-        .retryPolicy(new ExponentialBackoffRetry(200, 10)).build();
-    zk.start();
-    try {
-      if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
-        throw new IOException("cannot reach ZooKeeper at " + quorum + " within 30 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      zk.close();
-      throw new IOException("interrupted while connecting to ZooKeeper at " + quorum, e);
-    } catch (IOException e) {
-      zk.close();
-      throw e;
-    }
+    CuratorFramework zk = ZooKeeperSessions.open(quorum,
+        KvInputKeys.read(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS, conf));
     ClusterPaths paths = new ClusterPaths(KvInputKeys.read(KvKeys.CLUSTER, conf));
     ClusterSecret clusterSecret = ClusterSecret.fromBytes(secret);
     return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),

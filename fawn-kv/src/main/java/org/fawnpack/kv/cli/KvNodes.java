@@ -7,10 +7,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.curator.framework.CuratorFrameworkFactory;
-import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.coord.BackendRegistration;
 import org.fawnpack.kv.coord.ClusterPaths;
@@ -21,6 +18,7 @@ import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.coord.SliceCoordinator;
+import org.fawnpack.kv.coord.ZooKeeperSessions;
 
 /**
  * Back-ends and front-ends wired to ZooKeeper the way {@code ./fawn kv} runs them: each with
@@ -55,22 +53,7 @@ final class KvNodes {
 
   /** A ZooKeeper session, connected within 30 s or an error naming the quorum. */
   static CuratorFramework session(KvSettings settings, String command) throws IOException {
-    String quorum = settings.requireQuorum(command);
-    CuratorFramework zk = CuratorFrameworkFactory.builder().connectString(quorum)
-        .sessionTimeoutMs(settings.sessionTimeoutMs()).connectionTimeoutMs(10_000)
-        .retryPolicy(new ExponentialBackoffRetry(200, 10)).build();
-    zk.start();
-    try {
-      if (!zk.blockUntilConnected(30, TimeUnit.SECONDS)) {
-        zk.close();
-        throw new IOException("cannot reach ZooKeeper at " + quorum + " within 30 s");
-      }
-    } catch (InterruptedException e) {
-      zk.close();
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted connecting to ZooKeeper at " + quorum, e);
-    }
-    return zk;
+    return ZooKeeperSessions.open(settings.requireQuorum(command), settings.sessionTimeoutMs());
   }
 
   /**

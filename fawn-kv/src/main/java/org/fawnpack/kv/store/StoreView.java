@@ -141,6 +141,9 @@ public final class StoreView {
 
     /** Whether the current record is its key's version as of the cut. */
     private boolean isAtCut(byte[] key) {
+      if (writtenAfter == WrittenAfterCut.NONE) { // the usual case: no lookup per record
+        return index.pointsAt(scanner.keyHash(), scanner.offset());
+      }
       long last = writtenAfter.lastAtCut(key);
       return last == WrittenAfterCut.NOT_WRITTEN_AFTER
           ? index.pointsAt(scanner.keyHash(), scanner.offset()) : last == scanner.offset();

@@ -12,7 +12,6 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobKeys;
-import org.fawnpack.jobs.JobTool;
 import org.fawnpack.kv.hadoop.FawnKvInputFormat;
 
 /**
@@ -23,7 +22,7 @@ import org.fawnpack.kv.hadoop.FawnKvInputFormat;
  * bytes}. The cluster: {@code -Dfawn.kv.zookeeper.quorum=...} and the secret in
  * {@code fawn.kv.secret-file}; {@code -Dfawn.kv.input.*} shape the splits.
  */
-public class KvCount extends JobTool {
+public class KvCount extends KvJobTool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new KvCount(), args));
@@ -46,31 +45,9 @@ public class KvCount extends JobTool {
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
-    String delimiter = null;
-    int at = 0;
-    if (args.length > 0 && args[0].equals("--delimiter")) {
-      if (args.length < 2 || args[1].isEmpty()) {
-        throw new UsageException("--delimiter wants a non-empty string");
-      }
-      delimiter = args[1];
-      at = 2;
-    }
-    if (args.length - at != 1) {
-      throw new UsageException(args.length == at ? "missing output path"
-          : "expected one output path after the options, got " + (args.length - at)
-              + " arguments");
-    }
-    Path output = new Path(args[at]);
-    requireNewOutput(output);
-    if (getConf().get("fawn.kv.zookeeper.quorum") == null) {
-      throw new UsageException("no FAWN-KV cluster named: set -Dfawn.kv.zookeeper.quorum="
-          + "HOST:PORT[,...]");
-    }
-    Job job = newJob("");
-    if (delimiter != null) {
-      job.getConfiguration().set(JobKeys.KVCOUNT_DELIMITER.name(), delimiter);
-    }
-    JobKeys.KVCOUNT_DELIMITER.read(job.getConfiguration()::get); // a bad one fails here
+    String[][] rest = new String[1][];
+    Job job = jobFor(args, "--delimiter", JobKeys.KVCOUNT_DELIMITER, rest, "");
+    Path output = newOutput(rest[0]);
     FawnKvInputFormat.setUp(job);
     job.setMapperClass(PrefixMapper.class);
     job.setCombinerClass(SumReducer.class);

@@ -10,7 +10,6 @@ import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ToolRunner;
-import org.fawnpack.jobs.JobTool;
 import org.fawnpack.kv.hadoop.FawnKvInputFormat;
 import org.fawnpack.kv.hadoop.FawnKvTextInputFormat;
 
@@ -20,7 +19,7 @@ import org.fawnpack.kv.hadoop.FawnKvTextInputFormat;
  * lines of {@code key TAB value}. A map-only job over {@link FawnKvInputFormat}; with
  * {@code -Dfawn.kv.input.consistent=true} the copy is of one instant (the job's submission).
  */
-public class KvExport extends JobTool {
+public class KvExport extends KvJobTool {
 
   public static void main(String[] args) throws Exception {
     System.exit(ToolRunner.run(new KvExport(), args));
@@ -44,29 +43,18 @@ public class KvExport extends JobTool {
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
     boolean text = args.length > 0 && args[0].equals("--text");
-    int at = text ? 1 : 0;
-    if (args.length - at != 1) {
-      throw new UsageException(args.length == at ? "missing output path"
-          : "expected one output path after the options, got " + (args.length - at)
-              + " arguments");
-    }
-    Path output = new Path(args[at]);
-    requireNewOutput(output);
-    if (getConf().get("fawn.kv.zookeeper.quorum") == null) {
-      throw new UsageException("no FAWN-KV cluster named: set -Dfawn.kv.zookeeper.quorum="
-          + "HOST:PORT[,...]");
-    }
+    Path output = newOutput(java.util.Arrays.copyOfRange(args, text ? 1 : 0, args.length));
+    requireCluster();
     Job job = newJob(text ? "(text)" : "");
     job.setNumReduceTasks(0);
+    job.setMapperClass(Mapper.class); // identity: entries go out as they come in
     if (text) {
       FawnKvTextInputFormat.setUp(job);
-      job.setMapperClass(Mapper.class);
       job.setOutputKeyClass(Text.class);
       job.setOutputValueClass(Text.class);
       job.setOutputFormatClass(TextOutputFormat.class);
     } else {
       FawnKvInputFormat.setUp(job);
-      job.setMapperClass(Mapper.class);
       job.setOutputKeyClass(BytesWritable.class);
       job.setOutputValueClass(BytesWritable.class);
       job.setOutputFormatClass(SequenceFileOutputFormat.class);

@@ -13,7 +13,6 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobKeys;
-import org.fawnpack.jobs.JobTool;
 import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
 
 /**
@@ -25,7 +24,7 @@ import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
  * empty key are not loaded; they are counted ({@code SKIPPED_LINES}) and the job's line says
  * how many.
  */
-public class KvLoad extends JobTool {
+public class KvLoad extends KvJobTool {
 
   /** kvload's own counters. */
   public enum KvLoadCounter {
@@ -55,29 +54,13 @@ public class KvLoad extends JobTool {
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
-    int at = 0;
-    String separator = null;
-    if (args.length > 0 && args[0].equals("--separator")) {
-      if (args.length < 2 || args[1].isEmpty()) {
-        throw new UsageException("--separator wants a non-empty string");
-      }
-      separator = args[1];
-      at = 2;
-    }
-    if (args.length == at) {
+    String[][] rest = new String[1][];
+    Job job = jobFor(args, "--separator", JobKeys.KVLOAD_SEPARATOR, rest, "");
+    if (rest[0].length == 0) {
       throw new UsageException("missing input path");
     }
-    if (getConf().get("fawn.kv.zookeeper.quorum") == null) {
-      throw new UsageException("no FAWN-KV cluster named: set -Dfawn.kv.zookeeper.quorum="
-          + "HOST:PORT[,...]");
-    }
-    Job job = newJob("");
-    if (separator != null) {
-      job.getConfiguration().set(JobKeys.KVLOAD_SEPARATOR.name(), separator);
-    }
-    JobKeys.KVLOAD_SEPARATOR.read(job.getConfiguration()::get); // a bad one fails here
-    for (int i = at; i < args.length; i++) {
-      Path input = new Path(args[i]);
+    for (String in : rest[0]) {
+      Path input = new Path(in);
       FileSystem fs = input.getFileSystem(getConf());
       FileStatus[] matches = fs.globStatus(input);
       if (matches == null || matches.length == 0) {
