@@ -1,9 +1,11 @@
 package org.fawnpack.integration;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.BufferedReader;
+import java.io.IOException;
 import java.io.InputStreamReader;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -16,14 +18,23 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.io.BytesWritable;
+import org.apache.hadoop.io.LongWritable;
+import org.apache.hadoop.io.Text;
+import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobCounter;
+import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
+import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.jobs.kv.KvCount;
+import org.fawnpack.jobs.kv.KvLoad;
+import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
+import org.fawnpack.kv.hadoop.FawnKvOutputFormat;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -95,6 +106,95 @@ class KvJobsTest {
         + counters.findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue(),
         counters.findCounter(EnergyCounter.TASKS_METERED).getValue(), "every task metered");
     assertTrue(counters.findCounter(FawnKvInputCounter.SCAN_PAGES).getValue() >= 1);
+  }
+
+  /**
+   * A bulk load whose first map attempt writes wrong values and a key of its own, then fails;
+   * the retry (a new attempt in a new JVM) and the other map are committed. The store must hold
+   * exactly the committed attempts' records, each put once (the tails' sequence numbers count
+   * every put), and the failed attempt's key must not exist; the application master puts the
+   * files at job commit with the secret from the job's credentials.
+   */
+  @Test
+  void bulkLoad_failedAttemptRetried_committedRecordsPutOnce() throws Exception {
+    FileSystem fs = CLUSTER.cluster().fileSystem();
+    Map<String, String> expected = new TreeMap<>();
+    for (int file = 0; file < 2; file++) {
+      StringBuilder lines = new StringBuilder();
+      for (int i = 0; i < 1_000; i++) {
+        String key = "bulk/" + file + "/" + i;
+        lines.append(key).append('\t').append("loaded ").append(i).append('\n');
+        expected.put(key, "loaded " + i);
+      }
+      try (var out = fs.create(new Path("/kv/bulk-in/part" + file))) {
+        out.write(lines.toString().getBytes(StandardCharsets.UTF_8));
+      }
+    }
+    long before = putsTaken();
+    Configuration conf = CLUSTER.cluster().clientConf();
+    conf.set("mapreduce.job.jar", ClusterJobs.jobsJar());
+    conf.set("fawn.kv.zookeeper.quorum", kv.zooKeeperQuorum());
+    conf.set("fawn.kv.secret-file", kv.secretFile().toString());
+    conf.setInt("mapreduce.map.maxattempts", 2);
+    Job job = Job.getInstance(conf, "bulk load with a failing first attempt");
+    FileInputFormat.addInputPath(job, new Path("/kv/bulk-in"));
+    job.setInputFormatClass(TextInputFormat.class);
+    job.setMapperClass(FirstAttemptFails.class);
+    job.setNumReduceTasks(0);
+    FawnKvOutputFormat.setUp(job);
+    assertTrue(job.waitForCompletion(false), "the job succeeds after the retry");
+    assertEquals(3, job.getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
+
+    assertEquals(before + expected.size(), putsTaken(), "each committed record put once");
+    try (FawnKvClient client = FawnKvClient.connect(kv.frontEndAddresses(),
+        Duration.ofSeconds(30), kv.secret())) {
+      for (Map.Entry<String, String> e : expected.entrySet()) {
+        assertEquals(e.getValue(), new String(client.get(e.getKey().getBytes(
+            StandardCharsets.UTF_8)), StandardCharsets.UTF_8), e.getKey());
+      }
+      assertNull(client.get(FirstAttemptFails.GHOST_KEY), "the failed attempt's key");
+    }
+  }
+
+  /** kvload's mapper, but a first attempt of the first map writes wrong records and fails. */
+  public static class FirstAttemptFails extends KvLoad.LineMapper {
+    static final byte[] GHOST_KEY = "bulk/only-in-a-failed-attempt".getBytes(
+        StandardCharsets.UTF_8);
+    private boolean failing;
+
+    @Override
+    protected void setup(Context context) {
+      super.setup(context);
+      var attempt = context.getTaskAttemptID();
+      failing = attempt.getTaskID().getId() == 0 && attempt.getId() == 0;
+    }
+
+    @Override
+    protected void map(LongWritable offset, Text line, Context context)
+        throws IOException, InterruptedException {
+      if (!failing) {
+        super.map(offset, line, context);
+        return;
+      }
+      context.write(new BytesWritable(GHOST_KEY), new BytesWritable(new byte[] {1}));
+      String text = line.toString();
+      context.write(new BytesWritable(text.substring(0, text.indexOf('\t')).getBytes(
+          StandardCharsets.UTF_8)), new BytesWritable("wrong".getBytes(StandardCharsets.UTF_8)));
+      throw new IOException("this attempt fails on purpose after writing");
+    }
+  }
+
+  /** Every put the chains took so far: the sum of the tails' last sequence numbers. */
+  private static long putsTaken() throws IOException {
+    long sum = 0;
+    for (StatsReport report : kv.backendStats().values()) {
+      for (StatsReport.Arc arc : report.arcs()) {
+        if (arc.role() == StatsReport.Role.TAIL || arc.role() == StatsReport.Role.ALONE) {
+          sum += arc.lastSequence();
+        }
+      }
+    }
+    return sum;
   }
 
   private static List<String> read(FileSystem fs, Path dir) throws Exception {

@@ -1,6 +1,7 @@
 package org.fawnpack.jobs.kv;
 
 import java.io.IOException;
+import java.util.Arrays;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -13,18 +14,22 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobKeys;
+import org.fawnpack.kv.hadoop.FawnKvOutputFormat;
 import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
 
 /**
  * Loads text files into a FAWN-KV cluster: each line is a key, the separator (a tab unless
  * {@code --separator} or {@code fawn.jobs.kvload.separator} says otherwise; {@code \t} is a
  * tab there) and a value, both
- * stored as their UTF-8 bytes. A map-only job whose tasks put in batches through the
- * front-ends ({@link FawnKvPutOutputFormat}: at-least-once). Lines with no separator or an
- * empty key are not loaded; they are counted ({@code SKIPPED_LINES}) and the job's line says
- * how many.
+ * stored as their UTF-8 bytes. A map-only job: by default a bulk load
+ * ({@link FawnKvOutputFormat}: each map stages its records, the job commit puts the committed
+ * maps' files, so a failed attempt or a failed job loads nothing); with {@code --puts} the maps
+ * put in batches through the front-ends as they go ({@link FawnKvPutOutputFormat}:
+ * at-least-once, no staging). Lines with no separator or an empty key are not loaded; they are
+ * counted ({@code SKIPPED_LINES}) and the job's line says how many.
  */
 public class KvLoad extends KvJobTool {
+  private static final String PUTS = "--puts";
 
   /** kvload's own counters. */
   public enum KvLoadCounter {
@@ -43,19 +48,25 @@ public class KvLoad extends KvJobTool {
 
   @Override
   public String description() {
-    return "Loads key<TAB>value lines into a FAWN-KV cluster with batched puts"
-        + " (at-least-once).";
+    return "Loads key<TAB>value lines into a FAWN-KV cluster at job commit (--puts: batched"
+        + " puts as the maps go, at-least-once).";
   }
 
   @Override
   protected String synopsis() {
-    return "[--separator S] <in> [<in>...]";
+    return "[--puts] [--separator S] <in> [<in>...]";
   }
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
+    boolean puts = args.length > 0 && args[0].equals(PUTS);
     String[][] rest = new String[1][];
-    Job job = jobFor(args, "--separator", JobKeys.KVLOAD_SEPARATOR, rest, "");
+    Job job = jobFor(puts ? Arrays.copyOfRange(args, 1, args.length) : args, "--separator",
+        JobKeys.KVLOAD_SEPARATOR, rest, puts ? "batched puts" : "bulk load");
+    if (rest[0].length > 0 && rest[0][0].equals(PUTS)) {
+      puts = true;
+      rest[0] = Arrays.copyOfRange(rest[0], 1, rest[0].length);
+    }
     if (rest[0].length == 0) {
       throw new UsageException("missing input path");
     }
@@ -71,7 +82,11 @@ public class KvLoad extends KvJobTool {
     job.setInputFormatClass(TextInputFormat.class);
     job.setMapperClass(LineMapper.class);
     job.setNumReduceTasks(0);
-    FawnKvPutOutputFormat.setUp(job);
+    if (puts) {
+      FawnKvPutOutputFormat.setUp(job);
+    } else {
+      FawnKvOutputFormat.setUp(job);
+    }
     return job;
   }
 

@@ -22,6 +22,7 @@ import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
+import org.fawnpack.kv.hadoop.FawnKvOutputCounter;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -122,39 +123,53 @@ class KvJobsLocalTest {
   }
 
   @Test
-  void kvload_linesIntoTheStore_asAPlainSplitParsesThem_skippedLinesCounted() throws Exception {
-    Path input = tmp.resolve("lines.txt");
-    List<String> lines = new ArrayList<>();
-    Map<String, String> expected = new TreeMap<>();
-    for (int i = 0; i < 2_500; i++) {
-      String key = "loaded/" + i;
-      String value = "value " + i + (i % 10 == 0 ? "\twith a tab" : "");
-      lines.add(key + "\t" + value);
-      expected.put(key, value);
-    }
-    lines.add("no separator on this line");
-    lines.add("\tan empty key");
-    Files.write(input, lines);
-
-    KvLoad tool = new KvLoad();
-    assertEquals(0, ToolRunner.run(conf(), tool, new String[] {input.toString()}));
-    var counters = tool.lastJob().getCounters();
-    assertEquals(2, counters.findCounter(KvLoad.KvLoadCounter.SKIPPED_LINES).getValue());
-    assertEquals(expected.size(), counters.findCounter(
-        org.fawnpack.kv.hadoop.FawnKvOutputCounter.RECORDS_PUT).getValue());
-
-    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
-        Duration.ofSeconds(30), cluster.secret())) {
-      List<byte[]> keys = expected.keySet().stream()
-          .map(k -> k.getBytes(StandardCharsets.UTF_8)).toList();
-      List<byte[]> values = kv.getAll(keys);
-      int i = 0;
-      for (String value : expected.values()) {
-        assertEquals(value, new String(values.get(i++), StandardCharsets.UTF_8));
+  void kvload_bulkAndPuts_linesIntoTheStore_asAPlainSplitParsesThem() throws Exception {
+    for (String mode : List.of("bulk", "puts")) {
+      Path input = tmp.resolve("lines-" + mode);
+      Files.createDirectories(input);
+      Map<String, String> expected = new TreeMap<>();
+      for (int file = 0; file < 2; file++) {
+        List<String> lines = new ArrayList<>();
+        for (int i = 0; i < 1_250; i++) {
+          String key = "loaded/" + mode + "/" + file + "/" + i;
+          String value = "value " + i + (i % 10 == 0 ? "\twith a tab" : "");
+          lines.add(key + "\t" + value);
+          expected.put(key, value);
+        }
+        lines.add("no separator on this line");
+        lines.add("\tan empty key");
+        Files.write(input.resolve("part" + file + ".txt"), lines);
       }
-      assertEquals(null, kv.get("no separator on this line".getBytes(StandardCharsets.UTF_8)));
+      Configuration conf = conf();
+      Path staging = tmp.resolve("staging");
+      conf.set("fawn.kv.output.staging-dir", staging.toString());
+      KvLoad tool = new KvLoad();
+      String[] args = mode.equals("puts") ? new String[] {"--puts", input.toString()}
+          : new String[] {input.toString()};
+      assertEquals(0, ToolRunner.run(conf, tool, args));
+      var counters = tool.lastJob().getCounters();
+      assertEquals(4, counters.findCounter(KvLoad.KvLoadCounter.SKIPPED_LINES).getValue());
+      assertEquals(expected.size(), counters.findCounter(mode.equals("puts")
+          ? FawnKvOutputCounter.RECORDS_PUT : FawnKvOutputCounter.RECORDS_STAGED).getValue());
+      if (Files.exists(staging)) {
+        try (Stream<Path> left = Files.list(staging)) {
+          assertEquals(List.of(), left.toList(), "staging directories left after commit");
+        }
+      }
+
+      try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
+          Duration.ofSeconds(30), cluster.secret())) {
+        List<byte[]> keys = expected.keySet().stream()
+            .map(k -> k.getBytes(StandardCharsets.UTF_8)).toList();
+        List<byte[]> values = kv.getAll(keys);
+        int i = 0;
+        for (String value : expected.values()) {
+          assertEquals(value, new String(values.get(i++), StandardCharsets.UTF_8));
+        }
+        assertEquals(null, kv.get("no separator on this line".getBytes(StandardCharsets.UTF_8)));
+      }
+      WRITTEN.putAll(expected); // the store holds them now, for kvcount's oracle
     }
-    WRITTEN.putAll(expected); // the store holds them now, for kvcount's oracle
   }
 
   @Test

@@ -1,0 +1,73 @@
+package org.fawnpack.kv.hadoop;
+
+import java.io.IOException;
+import org.apache.hadoop.fs.FileSystem;
+import org.apache.hadoop.fs.Path;
+import org.apache.hadoop.mapreduce.JobContext;
+import org.apache.hadoop.mapreduce.JobStatus;
+import org.apache.hadoop.mapreduce.TaskAttemptContext;
+import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
+import org.apache.hadoop.security.Credentials;
+import org.apache.hadoop.security.UserGroupInformation;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Hadoop's file committer (algorithm 1) over a bulk load's staging directory, which then puts
+ * the promoted files into FAWN-KV and deletes the directory. Tasks are committed as files are:
+ * an attempt's file is promoted only if the application master lets that attempt commit.
+ */
+final class BulkLoadCommitter extends FileOutputCommitter {
+  private static final Logger LOG = LoggerFactory.getLogger(BulkLoadCommitter.class);
+  private final Path staging;
+
+  BulkLoadCommitter(Path staging, TaskAttemptContext context) throws IOException {
+    super(staging, context);
+    this.staging = staging;
+  }
+
+  @Override
+  public void commitJob(JobContext context) throws IOException {
+    super.commitJob(context); // every committed task's file, now in the staging directory
+    try (KvClusterAccess cluster = KvClusterAccess.open(context.getConfiguration(),
+        secretHolder(context))) {
+      StagedFileLoader.Loaded loaded = new StagedFileLoader(cluster, context.getConfiguration())
+          .load(staging);
+      LOG.info("bulk load of job {}: {} records, {} bytes from {} staged files in {} ms",
+          context.getJobID(), loaded.records(), loaded.bytes(), loaded.files(),
+          loaded.millis());
+    }
+    deleteStaging(context);
+  }
+
+  /** A commit that failed part-way left puts behind: a second run would put them again. */
+  @Override
+  public boolean isCommitJobRepeatable(JobContext context) {
+    return false;
+  }
+
+  @Override
+  public void abortJob(JobContext context, JobStatus.State state) throws IOException {
+    super.abortJob(context, state);
+    deleteStaging(context);
+  }
+
+  private void deleteStaging(JobContext context) throws IOException {
+    FileSystem fs = staging.getFileSystem(context.getConfiguration());
+    if (fs.exists(staging) && !fs.delete(staging, true)) {
+      throw new IOException("could not delete the bulk load's staging directory " + staging);
+    }
+  }
+
+  /**
+   * The credentials that carry the secret: the job context's in the local runner, the
+   * application master's own user's under YARN (it holds the job's credentials there).
+   */
+  private static Credentials secretHolder(JobContext context) throws IOException {
+    Credentials credentials = context.getCredentials();
+    if (credentials != null && credentials.getSecretKey(KvClusterAccess.SECRET_ALIAS) != null) {
+      return credentials;
+    }
+    return UserGroupInformation.getCurrentUser().getCredentials();
+  }
+}
