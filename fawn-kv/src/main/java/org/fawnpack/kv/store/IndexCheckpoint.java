@@ -1,6 +1,9 @@
 package org.fawnpack.kv.store;
 
+import java.io.BufferedInputStream;
+import java.io.DataInputStream;
 import java.io.IOException;
+import java.io.InputStream;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -80,40 +83,70 @@ final class IndexCheckpoint {
     if (!Files.exists(file)) {
       return Optional.empty();
     }
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      long size = in.size();
-      if (size < HEADER_BYTES) {
-        return ignore(file, "shorter than its header (" + size + " bytes)");
-      }
-      ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
-      FileIo.readFully(in, header, 0);
-      if (!Arrays.equals(Arrays.copyOf(header.array(), 8), MAGIC)) {
-        return ignore(file, "bad magic");
-      }
-      if (header.getLong(8) != logId) {
-        return ignore(file, "it belongs to log id " + Long.toHexString(header.getLong(8))
-            + ", not " + Long.toHexString(logId));
-      }
-      long covered = header.getLong(16);
-      int bits = header.getInt(32);
-      if (covered < DataLog.HEADER_BYTES || covered > logBytes) {
-        return ignore(file, "it covers " + covered + " bytes but the log has " + logBytes);
-      }
-      if (bits < HashIndex.MIN_CAPACITY_BITS || bits > HashIndex.MAX_CAPACITY_BITS
-          || size != HEADER_BYTES + ((long) HashIndex.BUCKET_BYTES << bits)) {
-        return ignore(file, "size " + size + " does not match 2^" + bits + " buckets");
-      }
-      byte[] buckets = new byte[HashIndex.BUCKET_BYTES << bits];
-      FileIo.readFully(in, ByteBuffer.wrap(buckets), HEADER_BYTES);
-      CRC32C crc = new CRC32C();
-      crc.update(header.array(), 0, 44);
-      crc.update(buckets);
-      if ((int) crc.getValue() != header.getInt(44)) {
-        return ignore(file, "CRC32C mismatch");
-      }
-      HashIndex index = new HashIndex(bits, buckets, header.getInt(36), header.getInt(40));
-      return Optional.of(new Loaded(index, covered, header.getLong(24)));
+    try (InputStream in = new BufferedInputStream(Files.newInputStream(file), 1 << 16)) {
+      Parsed parsed = parse(in, Files.size(file), logId, logBytes);
+      return parsed.problem() == null ? Optional.of(parsed.loaded())
+          : ignore(file, parsed.problem());
     }
+  }
+
+  /**
+   * The checkpoint {@code in} holds ({@code size} bytes, named {@code name} in errors), which
+   * must belong to log {@code logId} of {@code logBytes} bytes: for a copy of a datastore read
+   * where its files are not local (a snapshot on HDFS).
+   *
+   * @throws IOException naming the checkpoint and what is wrong with it
+   */
+  static Loaded readCopy(InputStream in, long size, String name, long logId,
+      long logBytes) throws IOException {
+    Parsed parsed = parse(in, size, logId, logBytes);
+    if (parsed.problem() != null) {
+      throw new IOException("index checkpoint " + name + ": " + parsed.problem());
+    }
+    return parsed.loaded();
+  }
+
+  /** A checkpoint read, or why it is unusable. */
+  private record Parsed(Loaded loaded, String problem) {
+    static Parsed bad(String problem) {
+      return new Parsed(null, problem);
+    }
+  }
+
+  private static Parsed parse(InputStream in, long size, long logId, long logBytes)
+      throws IOException {
+    if (size < HEADER_BYTES) {
+      return Parsed.bad("shorter than its header (" + size + " bytes)");
+    }
+    DataInputStream data = new DataInputStream(in);
+    ByteBuffer header = ByteBuffer.allocate(HEADER_BYTES);
+    data.readFully(header.array());
+    if (!Arrays.equals(Arrays.copyOf(header.array(), 8), MAGIC)) {
+      return Parsed.bad("bad magic");
+    }
+    if (header.getLong(8) != logId) {
+      return Parsed.bad("it belongs to log id " + Long.toHexString(header.getLong(8))
+          + ", not " + Long.toHexString(logId));
+    }
+    long covered = header.getLong(16);
+    int bits = header.getInt(32);
+    if (covered < DataLog.HEADER_BYTES || covered > logBytes) {
+      return Parsed.bad("it covers " + covered + " bytes but the log has " + logBytes);
+    }
+    if (bits < HashIndex.MIN_CAPACITY_BITS || bits > HashIndex.MAX_CAPACITY_BITS
+        || size != HEADER_BYTES + ((long) HashIndex.BUCKET_BYTES << bits)) {
+      return Parsed.bad("size " + size + " does not match 2^" + bits + " buckets");
+    }
+    byte[] buckets = new byte[HashIndex.BUCKET_BYTES << bits];
+    data.readFully(buckets);
+    CRC32C crc = new CRC32C();
+    crc.update(header.array(), 0, 44);
+    crc.update(buckets);
+    if ((int) crc.getValue() != header.getInt(44)) {
+      return Parsed.bad("CRC32C mismatch");
+    }
+    HashIndex index = new HashIndex(bits, buckets, header.getInt(36), header.getInt(40));
+    return new Parsed(new Loaded(index, covered, header.getLong(24)), null);
   }
 
   private static Optional<Loaded> ignore(Path file, String why) {

@@ -54,6 +54,11 @@ record LogFileHeader(int version, long logId, long sequenceFloor) {
   static LogFileHeader read(Path path, FileChannel channel) throws IOException {
     ByteBuffer b = ByteBuffer.allocate(BYTES);
     FileIo.readFully(channel, b, 0);
+    return decode(path, b);
+  }
+
+  /** Checks and decodes the {@link #BYTES} header bytes of {@code path} held in {@code b}. */
+  static LogFileHeader decode(Path path, ByteBuffer b) throws CorruptLogException {
     byte[] magic = new byte[MAGIC.length];
     b.get(0, magic);
     if (!Arrays.equals(magic, MAGIC)) {
