@@ -14,6 +14,7 @@ import org.fawnpack.jobs.pi.Pi;
 import org.fawnpack.jobs.tera.TeraGen;
 import org.fawnpack.jobs.tera.TeraSort;
 import org.fawnpack.jobs.tera.TeraValidate;
+import org.fawnpack.kv.hadoop.KvSnapshotTool;
 
 /**
  * The Main-Class of {@code fawn-jobs.jar}: a ProgramDriver, so
@@ -39,6 +40,9 @@ public final class FawnJobs {
     driver.addClass("energy", EnergyReport.class, "energy report <jobId> [--html <file>]: joules,"
         + " watts and work done per joule of a finished job (JobHistory counters + the energy"
         + " collectors' history files)");
+    driver.addClass("kvsnapshot", KvSnapshotTool.class, "kvsnapshot --to DIR: an offline"
+        + " snapshot of a FAWN-KV cluster (every arc's files from its tail) into DIR on HDFS,"
+        + " for kvcount/kvexport --snapshot DIR (also ./fawn kv snapshot --to DIR)");
     driver.addClass("profile", ProfileTool.class, "profile render|validate|derive|diff|list:"
         + " per-node tuning profiles rendered into Hadoop configuration directories");
     // The driver returns -1 for a missing or unknown job name (after listing the jobs);

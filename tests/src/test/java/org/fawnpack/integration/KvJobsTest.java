@@ -35,6 +35,7 @@ import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
 import org.fawnpack.kv.hadoop.FawnKvOutputFormat;
+import org.fawnpack.kv.hadoop.KvSnapshotTool;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -89,16 +90,8 @@ class KvJobsTest {
     KvCount tool = new KvCount();
     assertEquals(0, ToolRunner.run(conf, tool, new String[] {"/kv/counts"}));
 
-    Map<String, long[]> expected = new TreeMap<>();
-    WRITTEN.forEach((k, v) -> {
-      int at = k.indexOf('/');
-      long[] c = expected.computeIfAbsent(at < 0 ? "" : k.substring(0, at), p -> new long[2]);
-      c[0]++;
-      c[1] += k.length() + v.length();
-    });
-    List<String> lines = new ArrayList<>();
-    expected.forEach((p, c) -> lines.add(p + "\t" + c[0] + "\t" + c[1]));
-    assertEquals(lines, read(CLUSTER.cluster().fileSystem(), new Path("/kv/counts")));
+    assertEquals(plainLoopCounts(), read(CLUSTER.cluster().fileSystem(),
+        new Path("/kv/counts")));
 
     var counters = tool.lastJob().getCounters();
     assertEquals(WRITTEN.size(), counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
@@ -154,6 +147,51 @@ class KvJobsTest {
       }
       assertNull(client.get(FirstAttemptFails.GHOST_KEY), "the failed attempt's key");
     }
+    WRITTEN.putAll(expected); // for the other tests' oracles, whatever their order
+  }
+
+  /**
+   * An offline snapshot onto the mini cluster's HDFS, then kvcount over it (no FAWN-KV cluster
+   * named) and online: the same lines, and those of a plain loop's count. The snapshot's splits
+   * are located at the datanodes holding their blocks.
+   */
+  @Test
+  void kvcount_ofASnapshotOnHdfs_asOnlineAndAsAPlainLoopCounts() throws Exception {
+    Configuration conf = CLUSTER.cluster().clientConf();
+    conf.set("mapreduce.job.jar", ClusterJobs.jobsJar());
+    conf.set("fawn.kv.zookeeper.quorum", kv.zooKeeperQuorum());
+    conf.set("fawn.kv.secret-file", kv.secretFile().toString());
+    KvSnapshotTool snapshot = new KvSnapshotTool();
+    snapshot.setConf(conf);
+    assertEquals(0, snapshot.run(new String[] {"--to", "/kv/snapshot"}));
+    assertEquals(0, ToolRunner.run(conf, new KvCount(), new String[] {"/kv/online-counts"}));
+
+    Configuration offline = CLUSTER.cluster().clientConf();
+    offline.set("mapreduce.job.jar", ClusterJobs.jobsJar());
+    KvCount tool = new KvCount();
+    assertEquals(0, ToolRunner.run(offline, tool, new String[] {"--snapshot", "/kv/snapshot",
+        "/kv/snapshot-counts"}));
+    FileSystem fs = CLUSTER.cluster().fileSystem();
+    List<String> counted = read(fs, new Path("/kv/snapshot-counts"));
+    assertEquals(plainLoopCounts(), counted);
+    assertEquals(read(fs, new Path("/kv/online-counts")), counted);
+    var counters = tool.lastJob().getCounters();
+    assertEquals(WRITTEN.size(), counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue());
+    assertTrue(counters.findCounter(JobCounter.DATA_LOCAL_MAPS).getValue() >= 1,
+        "maps run where the snapshot's blocks are");
+  }
+
+  private static List<String> plainLoopCounts() {
+    Map<String, long[]> expected = new TreeMap<>();
+    WRITTEN.forEach((k, v) -> {
+      int at = k.indexOf('/');
+      long[] c = expected.computeIfAbsent(at < 0 ? "" : k.substring(0, at), p -> new long[2]);
+      c[0]++;
+      c[1] += k.length() + v.length();
+    });
+    List<String> lines = new ArrayList<>();
+    expected.forEach((p, c) -> lines.add(p + "\t" + c[0] + "\t" + c[1]));
+    return lines;
   }
 
   /** kvload's mapper, but a first attempt of the first map writes wrong records and fails. */

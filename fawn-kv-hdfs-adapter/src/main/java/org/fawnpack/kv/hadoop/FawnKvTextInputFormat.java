@@ -31,45 +31,6 @@ public class FawnKvTextInputFormat extends InputFormat<Text, Text> {
   @Override
   public RecordReader<Text, Text> createRecordReader(InputSplit split,
       TaskAttemptContext context) {
-    FawnKvRecordReader reader = new FawnKvRecordReader();
-    return new RecordReader<>() {
-      private final Text key = new Text();
-      private final Text value = new Text();
-
-      @Override
-      public void initialize(InputSplit s, TaskAttemptContext c) throws IOException {
-        reader.initialize(s, c);
-      }
-
-      @Override
-      public boolean nextKeyValue() throws IOException {
-        if (!reader.nextKeyValue()) {
-          return false;
-        }
-        key.set(reader.getCurrentKey().getBytes(), 0, reader.getCurrentKey().getLength());
-        value.set(reader.getCurrentValue().getBytes(), 0, reader.getCurrentValue().getLength());
-        return true;
-      }
-
-      @Override
-      public Text getCurrentKey() {
-        return key;
-      }
-
-      @Override
-      public Text getCurrentValue() {
-        return value;
-      }
-
-      @Override
-      public float getProgress() {
-        return reader.getProgress();
-      }
-
-      @Override
-      public void close() throws IOException {
-        reader.close();
-      }
-    };
+    return new TextView(new FawnKvRecordReader());
   }
 }

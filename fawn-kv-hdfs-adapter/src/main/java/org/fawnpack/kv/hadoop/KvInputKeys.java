@@ -39,8 +39,17 @@ public final class KvInputKeys {
           + " an arc during the job fails the maps reading it. false: each arc as its tail has"
           + " it when a map first reads it");
 
+  public static final ConfigKey<String> SNAPSHOT_DIR = ConfigKey.stringKey(
+      "fawn.kv.input.snapshot-dir", null, "a directory holding a snapshot's MANIFEST",
+      v -> !v.isBlank(), "FawnKvSnapshotInputFormat: the offline snapshot a job reads (fawn kv"
+          + " snapshot --to DIR made it); no FAWN-KV node is needed");
+  public static final ConfigKey<Integer> SNAPSHOT_PARALLEL_ARCS = ConfigKey.intKey(
+      "fawn.kv.snapshot.parallel-arcs", 4, 1, 256,
+      "Arcs fawn kv snapshot copies at once (each from its tail, a few 1 MiB pieces in flight)");
+
   public static final List<ConfigKey<?>> KEYS = List.of(SPLIT_BYTES, MAX_SPLITS, KEY_PREFIX,
-      PAGE_BYTES, PAGE_TIMEOUT_SECONDS, FAILOVER_SECONDS, CONSISTENT);
+      PAGE_BYTES, PAGE_TIMEOUT_SECONDS, FAILOVER_SECONDS, CONSISTENT, SNAPSHOT_DIR,
+      SNAPSHOT_PARALLEL_ARCS);
 
   private KvInputKeys() {}
 

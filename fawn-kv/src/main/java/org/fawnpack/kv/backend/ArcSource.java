@@ -27,14 +27,28 @@ import org.slf4j.LoggerFactory;
  * ARC_RELEASE deletes it. Only the arc's serving tail gives one, and only to a member its chain
  * names as copying, so that every write after the snapshot stays in the tail's sent list for
  * the copier. Snapshots of arcs that no one copies any more are deleted with each new ring.
+ *
+ * <p>An offline snapshot ({@code fawn kv snapshot}) asks as a copier whose id starts with
+ * {@link ArcExport#OFFLINE_PREFIX}: the tail gives it one of the writes it has committed, with
+ * no member named in the ring (the exporter needs no later writes). Such a snapshot outlives
+ * ring changes and is deleted on ARC_RELEASE, at a restart, or after
+ * {@link #OFFLINE_IDLE_NANOS} without a piece asked for (an exporter that died).
  */
 final class ArcSource implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcSource.class);
   /** The largest piece one ARC_CHUNK returns. */
   static final int MAX_CHUNK_BYTES = 1 << 20;
 
+  /** How long an offline snapshot is kept without a piece asked for. */
+  static final long OFFLINE_IDLE_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);
+
   /** A snapshot given to a copier, with the arc's recent-writes table as of that moment. */
-  private record Held(long arcEnd, String copier, LogSnapshot snapshot, byte[] recentWrites) {}
+  private record Held(long arcEnd, String copier, LogSnapshot snapshot, byte[] recentWrites,
+      AtomicLong lastUsed) {
+    boolean offline() {
+      return copier.startsWith(ArcExport.OFFLINE_PREFIX);
+    }
+  }
 
   private final String who;
   private final Path transferDir;
@@ -82,9 +96,11 @@ final class ArcSource implements Closeable {
     LogSnapshot snapshot;
     byte[] recentWrites;
     long id = ids.incrementAndGet();
+    dropIdleOfflineSnapshots();
+    boolean offline = copier.startsWith(ArcExport.OFFLINE_PREFIX);
     synchronized (arc) { // the copier check and the snapshot see the same chain
-      if (!arc.chain().tail().equals(self)
-          || arc.chain().pending().stream().noneMatch(m -> m.id().equals(copier))) {
+      if (!arc.chain().tail().equals(self) || !offline
+          && arc.chain().pending().stream().noneMatch(m -> m.id().equals(copier))) {
         replies.send(refused(request, who + " gives no copy of arc " + arc.chain().range()
             + " to " + copier + " in its ring (" + arc.chain() + ")"));
         return;
@@ -93,7 +109,8 @@ final class ArcSource implements Closeable {
           arcEnd, id)));
       recentWrites = arc.recent().encode(arc.recentCoversAll());
     }
-    held.put(id, new Held(arcEnd, copier, snapshot, recentWrites));
+    held.put(id, new Held(arcEnd, copier, snapshot, recentWrites,
+        new AtomicLong(System.nanoTime())));
     LOG.info("{}: snapshot {} of arc {} for {}: {} bytes up to write {}", who, id,
         arc.chain().range(), copier, snapshot.logBytes(), snapshot.lastSequence());
     replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(id)
@@ -149,6 +166,7 @@ final class ArcSource implements Closeable {
           + file + ", " + length + " bytes; at most " + MAX_CHUNK_BYTES + ")"));
       return;
     }
+    h.lastUsed().set(System.nanoTime());
     byte[] bytes;
     try {
       bytes = file == 0 ? h.snapshot().readLog(offset, (int) length)
@@ -182,11 +200,27 @@ final class ArcSource implements Closeable {
     replies.send(reply(request, MessageType.OK, null));
   }
 
-  /** Deletes the snapshots of arcs with no member copying them any more. */
+  /** Deletes the snapshots of arcs with no member copying them any more (offline ones stay). */
   void keepOnlyArcsBeingCopied(Set<Long> arcEndsBeingCopied) {
     for (Map.Entry<Long, Held> e : held.entrySet()) {
-      if (!arcEndsBeingCopied.contains(e.getValue().arcEnd()) && held.remove(e.getKey()) != null) {
+      if (!e.getValue().offline() && !arcEndsBeingCopied.contains(e.getValue().arcEnd())
+          && held.remove(e.getKey()) != null) {
         deleteQuietly(e.getValue());
+      }
+    }
+  }
+
+  /** Deletes offline snapshots no piece was asked of for {@link #OFFLINE_IDLE_NANOS}. */
+  private void dropIdleOfflineSnapshots() {
+    long now = System.nanoTime();
+    for (Map.Entry<Long, Held> e : held.entrySet()) {
+      Held h = e.getValue();
+      if (h.offline() && now - h.lastUsed().get() > OFFLINE_IDLE_NANOS
+          && held.remove(e.getKey()) != null) {
+        LOG.warn("{}: offline snapshot {} of arc {} for {} unused for {} min: deleted", who,
+            e.getKey(), Long.toHexString(h.arcEnd()), h.copier(),
+            java.util.concurrent.TimeUnit.NANOSECONDS.toMinutes(OFFLINE_IDLE_NANOS));
+        deleteQuietly(h);
       }
     }
   }

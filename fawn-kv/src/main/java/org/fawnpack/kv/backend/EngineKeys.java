@@ -9,6 +9,9 @@ import java.util.Arrays;
  * and the whole key keeps two keys with one position apart.
  */
 public final class EngineKeys {
+  /** The ring position's bytes before the user's key. */
+  public static final int POSITION_BYTES = 8;
+
   /** The engine's key limit (64 KiB) less the position. */
   public static final int MAX_USER_KEY_BYTES = 65_536 - 8;
 

@@ -24,33 +24,48 @@ final class SnapshotFetch {
 
   private SnapshotFetch() {}
 
+  /** Takes the pieces of a file in order. */
+  interface PieceSink {
+    void write(byte[] piece) throws IOException;
+  }
+
   /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
   static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
       Path part) throws IOException {
     try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
-      Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
-      long requested = 0;
-      long written = 0;
-      while (written < bytes) {
-        while (inFlight.size() < IN_FLIGHT && requested < bytes) {
-          long length = Math.min(ArcSource.MAX_CHUNK_BYTES, bytes - requested);
-          inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
-              .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
-          requested += length;
-        }
-        byte[] piece = ArcReceiver.expect(await(inFlight.poll()), "ARC_CHUNK").fields()
-            .nextBytes(ArcSource.MAX_CHUNK_BYTES, "a piece");
-        if (piece.length == 0) {
-          throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
-              + bytes + " bytes");
-        }
+      long[] written = {0};
+      fetch(source, epoch, snapshot, file, bytes, piece -> {
         ByteBuffer buffer = ByteBuffer.wrap(piece);
         while (buffer.hasRemaining()) {
-          written += out.write(buffer, written);
+          written[0] += out.write(buffer, written[0]);
         }
-      }
+      });
       out.force(true);
+    }
+  }
+
+  /** Fetches {@code bytes} of one snapshot file into {@code sink}, a few pieces in flight. */
+  static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
+      PieceSink sink) throws IOException {
+    Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
+    long requested = 0;
+    long written = 0;
+    while (written < bytes) {
+      while (inFlight.size() < IN_FLIGHT && requested < bytes) {
+        long length = Math.min(ArcSource.MAX_CHUNK_BYTES, bytes - requested);
+        inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
+            .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
+        requested += length;
+      }
+      byte[] piece = ArcReceiver.expect(await(inFlight.poll()), "ARC_CHUNK").fields()
+          .nextBytes(ArcSource.MAX_CHUNK_BYTES, "a piece");
+      if (piece.length == 0) {
+        throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
+            + bytes + " bytes");
+      }
+      sink.write(piece);
+      written += piece.length;
     }
   }
 

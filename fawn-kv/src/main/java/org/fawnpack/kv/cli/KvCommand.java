@@ -39,6 +39,10 @@ public final class KvCommand {
         scan [--prefix P] [--print entries|keys|count] [--limit N]
                   every entry (or those whose keys start with P) from the arcs' tails,
                   as KEY<TAB>VALUE lines, keys, or their number; a summary on stderr
+        snapshot --to DIR
+                  (./fawn kv only: it runs on Hadoop's class path) every arc's datastore
+                  files copied from its tail into DIR on HDFS or any Hadoop file system,
+                  and DIR/MANIFEST; kvcount and kvexport --snapshot DIR read it offline
         leave --id ID [--timeout-s S]
                   back-end ID hands its arcs over (its chains stay whole meanwhile), then
                   leaves; waits up to S s (default 600) and says when to stop its process
@@ -50,7 +54,7 @@ public final class KvCommand {
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
                   it started and per second over MS (default 1000); per front-end: its slice,
                   gets, writes, cache hits and hit rate; exit 1 if a node is silent
-      backend, frontend, ring, scan, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
+      backend, frontend, ring, scan, snapshot, leave and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
       every node and request proves the cluster secret in fawn.kv.secret-file (default
       ~/.fawn-kv/secret, mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
@@ -111,6 +115,8 @@ public final class KvCommand {
           yield new ClusterInspection(kv, out, err).stats(
               line.intOption("--interval-ms", 1_000, 1, 600_000));
         }
+        case "snapshot" -> usage("snapshot runs on Hadoop's class path: use ./fawn kv"
+            + " snapshot --to DIR (or hadoop jar fawn-jobs.jar kvsnapshot --to DIR)");
         default -> usage("unknown command '" + rest.get(0) + "'");
       };
     } catch (IllegalArgumentException e) {

@@ -13,6 +13,7 @@ import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobKeys;
 import org.fawnpack.kv.hadoop.FawnKvInputFormat;
+import org.fawnpack.kv.hadoop.FawnKvSnapshotInputFormat;
 
 /**
  * Records and bytes (keys and values) per key prefix of a FAWN-KV cluster: a key's prefix is
@@ -20,7 +21,8 @@ import org.fawnpack.kv.hadoop.FawnKvInputFormat;
  * {@code fawn.jobs.kvcount.delimiter} says otherwise);
  * a key without one counts under the empty prefix. Output lines: {@code prefix TAB records TAB
  * bytes}. The cluster: {@code -Dfawn.kv.zookeeper.quorum=...} and the secret in
- * {@code fawn.kv.secret-file}; {@code -Dfawn.kv.input.*} shape the splits.
+ * {@code fawn.kv.secret-file}; {@code -Dfawn.kv.input.*} shape the splits. With
+ * {@code --snapshot DIR} it counts an offline snapshot instead, with no cluster named.
  */
 public class KvCount extends KvJobTool {
 
@@ -35,20 +37,28 @@ public class KvCount extends KvJobTool {
 
   @Override
   public String description() {
-    return "Counts the records and bytes of a FAWN-KV cluster per key prefix.";
+    return "Counts the records and bytes of a FAWN-KV cluster (or of a snapshot of one) per key"
+        + " prefix.";
   }
 
   @Override
   protected String synopsis() {
-    return "[--delimiter D] <out>";
+    return "[--snapshot DIR] [--delimiter D] <out>";
   }
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
+    String[][] options = new String[1][];
+    String snapshot = snapshotOption(args, options);
     String[][] rest = new String[1][];
-    Job job = jobFor(args, "--delimiter", JobKeys.KVCOUNT_DELIMITER, rest, "");
+    Job job = jobFor(options[0], "--delimiter", JobKeys.KVCOUNT_DELIMITER, rest,
+        snapshot == null ? "" : "of snapshot " + snapshot, snapshot == null);
     Path output = newOutput(rest[0]);
-    FawnKvInputFormat.setUp(job);
+    if (snapshot == null) {
+      FawnKvInputFormat.setUp(job);
+    } else {
+      FawnKvSnapshotInputFormat.setUp(job, new Path(snapshot));
+    }
     job.setMapperClass(PrefixMapper.class);
     job.setCombinerClass(SumReducer.class);
     job.setReducerClass(SumReducer.class);

@@ -11,6 +11,8 @@ import org.apache.hadoop.mapreduce.lib.output.SequenceFileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.output.TextOutputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.kv.hadoop.FawnKvInputFormat;
+import org.fawnpack.kv.hadoop.FawnKvSnapshotInputFormat;
+import org.fawnpack.kv.hadoop.FawnKvSnapshotTextInputFormat;
 import org.fawnpack.kv.hadoop.FawnKvTextInputFormat;
 
 /**
@@ -18,6 +20,8 @@ import org.fawnpack.kv.hadoop.FawnKvTextInputFormat;
  * ({@link BytesWritable} key, {@link BytesWritable} value) per map, or with {@code --text}
  * lines of {@code key TAB value}. A map-only job over {@link FawnKvInputFormat}; with
  * {@code -Dfawn.kv.input.consistent=true} the copy is of one instant (the job's submission).
+ * With {@code --snapshot DIR} it copies an offline snapshot ({@link FawnKvSnapshotInputFormat})
+ * and names no cluster.
  */
 public class KvExport extends KvJobTool {
 
@@ -32,29 +36,46 @@ public class KvExport extends KvJobTool {
 
   @Override
   public String description() {
-    return "Copies a FAWN-KV cluster's entries into SequenceFiles (or key<TAB>value text).";
+    return "Copies a FAWN-KV cluster's (or a snapshot's) entries into SequenceFiles (or"
+        + " key<TAB>value text).";
   }
 
   @Override
   protected String synopsis() {
-    return "[--text] <out>";
+    return "[--snapshot DIR] [--text] <out>";
   }
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
-    boolean text = args.length > 0 && args[0].equals("--text");
-    Path output = newOutput(java.util.Arrays.copyOfRange(args, text ? 1 : 0, args.length));
-    requireCluster();
-    Job job = newJob(text ? "(text)" : "");
+    String[][] rest = new String[1][];
+    String snapshot = snapshotOption(args, rest);
+    String[] options = rest[0];
+    boolean text = options.length > 0 && options[0].equals("--text");
+    Path output = newOutput(java.util.Arrays.copyOfRange(options, text ? 1 : 0,
+        options.length));
+    if (snapshot == null) {
+      requireCluster();
+    }
+    Job job = newJob((text ? "(text)" : "") + (snapshot == null ? "" : " of snapshot "
+        + snapshot));
     job.setNumReduceTasks(0);
     job.setMapperClass(Mapper.class); // identity: entries go out as they come in
+    if (text && snapshot != null) {
+      FawnKvSnapshotTextInputFormat.setUp(job, new Path(snapshot));
+    } else if (snapshot != null) {
+      FawnKvSnapshotInputFormat.setUp(job, new Path(snapshot));
+    }
     if (text) {
-      FawnKvTextInputFormat.setUp(job);
+      if (snapshot == null) {
+        FawnKvTextInputFormat.setUp(job);
+      }
       job.setOutputKeyClass(Text.class);
       job.setOutputValueClass(Text.class);
       job.setOutputFormatClass(TextOutputFormat.class);
     } else {
-      FawnKvInputFormat.setUp(job);
+      if (snapshot == null) {
+        FawnKvInputFormat.setUp(job);
+      }
       job.setOutputKeyClass(BytesWritable.class);
       job.setOutputValueClass(BytesWritable.class);
       job.setOutputFormatClass(SequenceFileOutputFormat.class);

@@ -20,6 +20,12 @@ abstract class KvJobTool extends JobTool {
    */
   protected final Job jobFor(String[] args, String option, ConfigKey<String> key,
       String[][] rest, String detail) throws IOException, UsageException {
+    return jobFor(args, option, key, rest, detail, true);
+  }
+
+  /** Same; a job that reads a snapshot ({@code needsCluster} false) names no cluster. */
+  protected final Job jobFor(String[] args, String option, ConfigKey<String> key,
+      String[][] rest, String detail, boolean needsCluster) throws IOException, UsageException {
     String value = null;
     int at = 0;
     if (args.length > 0 && args[0].equals(option)) {
@@ -30,7 +36,9 @@ abstract class KvJobTool extends JobTool {
       at = 2;
     }
     rest[0] = Arrays.copyOfRange(args, at, args.length);
-    requireCluster();
+    if (needsCluster) {
+      requireCluster();
+    }
     Job job = newJob(detail);
     if (value != null) {
       job.getConfiguration().set(key.name(), value);
@@ -38,6 +46,25 @@ abstract class KvJobTool extends JobTool {
     key.read(job.getConfiguration()::get); // a bad value fails here, by name
     return job;
   }
+
+  /**
+   * The snapshot directory after a leading {@code --snapshot} (null without one); the rest of
+   * the arguments go to {@code rest[0]}.
+   */
+  protected static String snapshotOption(String[] args, String[][] rest) throws UsageException {
+    if (args.length == 0 || !args[0].equals(SNAPSHOT)) {
+      rest[0] = args;
+      return null;
+    }
+    if (args.length < 2 || args[1].isEmpty() || args[1].startsWith("--")) {
+      throw new UsageException(SNAPSHOT + " wants the directory of a snapshot (fawn kv"
+          + " snapshot --to DIR made it)");
+    }
+    rest[0] = Arrays.copyOfRange(args, 2, args.length);
+    return args[1];
+  }
+
+  protected static final String SNAPSHOT = "--snapshot";
 
   /** Refuses to go on when no cluster is named. */
   protected final void requireCluster() throws UsageException {

@@ -23,6 +23,7 @@ import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
 import org.fawnpack.kv.hadoop.FawnKvOutputCounter;
+import org.fawnpack.kv.hadoop.KvSnapshotTool;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -205,6 +206,33 @@ class KvJobsLocalTest {
   }
 
   @Test
+  void snapshot_thenKvcountAndKvexportOffline_giveWhatTheOnlineJobsGive() throws Exception {
+    Path snapshot = tmp.resolve("snapshot");
+    KvSnapshotTool snap = new KvSnapshotTool();
+    snap.setConf(conf());
+    assertEquals(0, snap.run(new String[] {"--to", snapshot.toString()}));
+    List<String> expected = oracle("/");
+
+    Path online = tmp.resolve("counts-online");
+    assertEquals(0, ToolRunner.run(conf(), new KvCount(), new String[] {online.toString()}));
+    Configuration offline = conf();
+    offline.unset("fawn.kv.zookeeper.quorum"); // a snapshot needs no cluster
+    Path counted = tmp.resolve("counts-of-snapshot");
+    assertEquals(0, ToolRunner.run(offline, new KvCount(), new String[] {"--snapshot",
+        snapshot.toString(), counted.toString()}));
+    assertEquals(expected, output(online));
+    assertEquals(expected, output(counted));
+
+    Path text = tmp.resolve("export-of-snapshot");
+    assertEquals(0, ToolRunner.run(offline, new KvExport(), new String[] {"--snapshot",
+        snapshot.toString(), "--text", text.toString()}));
+    List<String> lines = new ArrayList<>();
+    WRITTEN.forEach((k, v) -> lines.add(k + "\t" + v));
+    lines.sort(null);
+    assertEquals(lines, output(text));
+  }
+
+  @Test
   void kvcount_badArguments_exitTwo() throws Exception {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
@@ -212,6 +240,8 @@ class KvJobsLocalTest {
     try {
       assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[0]));
       assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[] {"--delimiter"}));
+      assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[] {"--snapshot",
+          "--delimiter", ":", tmp.resolve("never").toString()}));
       Configuration noCluster = conf();
       noCluster.unset("fawn.kv.zookeeper.quorum");
       assertEquals(2, ToolRunner.run(noCluster, new KvCount(),
@@ -221,6 +251,7 @@ class KvJobsLocalTest {
     }
     String printed = captured.toString(StandardCharsets.UTF_8);
     assertTrue(printed.contains("missing output path"), printed);
+    assertTrue(printed.contains("--snapshot wants the directory of a snapshot"), printed);
     assertTrue(printed.contains("fawn.kv.zookeeper.quorum"), printed);
   }
 }
