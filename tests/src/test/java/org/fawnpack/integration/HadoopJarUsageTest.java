@@ -23,7 +23,7 @@ class HadoopJarUsageTest {
         .toList());
     assertEquals(List.of("wordcount", "wordcount2", "logcount", "logcount2", "pi", "teragen",
         "terasort", "teravalidate", "md5gen", "md5search", "kvcount", "kvload", "kvexport"), names);
-    names.addAll(List.of("energy", "profile"));
+    names.addAll(List.of("energy", "kvsnapshot", "profile"));
     for (String job : names) {
       assertTrue(listing.contains("  " + job + ": "), "missing " + job + " in:\n" + listing);
     }

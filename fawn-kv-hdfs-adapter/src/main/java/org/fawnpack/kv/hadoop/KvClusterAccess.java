@@ -55,7 +55,7 @@ final class KvClusterAccess implements Closeable {
     if (credentials.getSecretKey(SECRET_ALIAS) != null) {
       return;
     }
-    Path file = Path.of(KvInputKeys.read(KvKeys.SECRET_FILE, conf));
+    Path file = KvKeys.localPath(KvInputKeys.read(KvKeys.SECRET_FILE, conf));
     ClusterSecret.load(file); // refuses a missing, short or loosely readable file, by name
     credentials.addSecretKey(SECRET_ALIAS, Files.readAllBytes(file));
   }

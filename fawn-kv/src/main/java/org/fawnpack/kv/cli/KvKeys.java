@@ -66,4 +66,14 @@ public final class KvKeys {
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
 
   private KvKeys() {}
+
+  /**
+   * A local file's path as a key gives it: a leading "~/" is the user's home, as a shell would
+   * have it (the default secret file is written so).
+   */
+  public static java.nio.file.Path localPath(String path) {
+    return path.startsWith("~/")
+        ? java.nio.file.Path.of(System.getProperty("user.home"), path.substring(2))
+        : java.nio.file.Path.of(path);
+  }
 }

@@ -74,8 +74,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnode
 
   /** A leading "~/" is the user's home, as a shell would have it. */
   private static Path home(String path) {
-    return path.startsWith("~/") ? Path.of(System.getProperty("user.home"), path.substring(2))
-        : Path.of(path);
+    return KvKeys.localPath(path);
   }
 
   ClusterSecret secret() throws IOException {
