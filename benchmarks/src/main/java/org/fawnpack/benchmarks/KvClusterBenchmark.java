@@ -30,6 +30,7 @@ public final class KvClusterBenchmark {
         case "moves" -> KvMovesPart.run(options);
         case "routing" -> KvRoutingPart.run(options);
         case "scan" -> KvScanPart.run(options);
+        case "mapreduce" -> KvMapReducePart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

@@ -10,7 +10,7 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
     int moveMegabytes, Path dir) {
 
   static final List<String> ALL_PARTS = List.of("figure10", "ycsb", "moves", "routing",
-      "scan");
+      "scan", "mapreduce");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
@@ -26,6 +26,10 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
           routing   one front-end's gets/s with 1 to 256 requests in flight per client (~1 min)
           scan      the whole store read by range scans from the tails (1 and 4 readers)
                     against reading the tails' files in one JVM; --keys of 1000 bytes (~1 min)
+          mapreduce the input format against the tails' files; a snapshot to HDFS; kvcount
+                    over FAWN-KV, the snapshot and SequenceFiles on the embedded Hadoop
+                    cluster, with joules; kvload bulk against batched puts (--keys; ~5 min
+                    at 200000)
         Each part rewrites its own section of docs/benchmarks.md.""";
 
   /** Parses the arguments; throws IllegalArgumentException naming a bad one. */

@@ -43,7 +43,7 @@ final class KvScanPart {
   private KvScanPart() {}
 
   /** One way of reading everything: entries, their key and value bytes, seconds. */
-  private record Read(long entries, long bytes, double seconds) {}
+  record Read(long entries, long bytes, double seconds) {}
 
   static void run(KvClusterOptions options) throws Exception {
     Path dir = options.dir().resolve("scan");
@@ -59,11 +59,7 @@ final class KvScanPart {
       loadRate = new LoopbackWorkload(cluster.frontEndAddresses(), cluster.secret())
           .load(options.keys(), VALUE_BYTES, 4);
       Ring ring = cluster.ring();
-      List<Path> tailFiles = new ArrayList<>();
-      for (Chain chain : ring.chains()) {
-        tailFiles.add(Backend.arcFileOf(cluster.dataOf(chain.tail().id()),
-            chain.range().endInclusive()));
-      }
+      List<Path> tailFiles = tailFiles(cluster, ring);
       fileBytes = 0;
       for (Path f : tailFiles) {
         fileBytes += Files.size(f);
@@ -115,6 +111,16 @@ final class KvScanPart {
         BEGIN + "\n" + report + END + "\n");
   }
 
+  /** The arc files of every arc's tail. */
+  static List<Path> tailFiles(LoopbackCluster cluster, Ring ring) {
+    List<Path> files = new ArrayList<>();
+    for (Chain chain : ring.chains()) {
+      files.add(Backend.arcFileOf(cluster.dataOf(chain.tail().id()),
+          chain.range().endInclusive()));
+    }
+    return files;
+  }
+
   private static String row(String what, Read read, long fileBytes, Read raw) {
     return String.format(Locale.ROOT, "| %s | %,d | %.2f | %,.0f | %,.1f | %,.1f | %.0f %% |",
         what, read.entries(), read.seconds(), read.entries() / read.seconds(),
@@ -122,7 +128,7 @@ final class KvScanPart {
         100 * raw.seconds() / read.seconds());
   }
 
-  private static Read readFiles(List<Path> files) throws Exception {
+  static Read readFiles(List<Path> files) throws Exception {
     long start = System.nanoTime();
     long bytes = 0;
     ByteBuffer buffer = ByteBuffer.allocateDirect(4 << 20);
@@ -138,7 +144,7 @@ final class KvScanPart {
   }
 
   /** Copies the files (the back-ends lock theirs; not timed), then reads views of them. */
-  private static Read readWithTheEngine(List<Path> files, Path copies) throws Exception {
+  static Read readWithTheEngine(List<Path> files, Path copies) throws Exception {
     Files.createDirectories(copies);
     List<Datastore> stores = new ArrayList<>();
     try {

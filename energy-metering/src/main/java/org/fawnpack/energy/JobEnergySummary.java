@@ -16,10 +16,13 @@ public record JobEnergySummary(long energyMillijoules, long idleMillijoules, lon
     long inputBytes, long wallMillis) {
 
   static final String FAWN_INPUT_GROUP = "org.fawnpack.input.FawnInputCounter";
+  /** The FAWN-KV input formats' (online and snapshot) bytes of keys and values read. */
+  static final String FAWN_KV_INPUT_GROUP = "org.fawnpack.kv.hadoop.FawnKvInputCounter";
 
   public static JobEnergySummary of(Counters counters, long wallMillis) {
     long fileBytes = value(counters.findCounter(FileInputFormatCounter.BYTES_READ));
-    long fawnBytes = value(counters.findCounter(FAWN_INPUT_GROUP, "BYTES_READ"));
+    long fawnBytes = Math.max(value(counters.findCounter(FAWN_INPUT_GROUP, "BYTES_READ")),
+        value(counters.findCounter(FAWN_KV_INPUT_GROUP, "BYTES_READ")));
     return new JobEnergySummary(
         value(counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES)),
         value(counters.findCounter(EnergyCounter.IDLE_SHARE_MILLIJOULES)),

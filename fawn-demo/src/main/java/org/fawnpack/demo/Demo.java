@@ -110,6 +110,10 @@ public final class Demo {
   }
 
   private List<JobResult> runJobs(EmbeddedCluster cluster) throws Exception {
+    if (options.kvJobs()) {
+      return new KvJobsDemo(new DemoJobRunner(cluster, out), cluster, out,
+          options.outDir().resolve("kv")).run();
+    }
     FileSystem fs = cluster.fileSystem();
     SampleInputs inputs = new SampleInputs(2016, 20_000);
     org.apache.hadoop.fs.Path text = new org.apache.hadoop.fs.Path("/demo/in/text");

@@ -12,7 +12,7 @@ import org.fawnpack.jobs.md5.Md5Config;
  * {@code md5Bits} size those and are only accepted with {@code --all}.
  */
 record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, boolean keep,
-    Path outDir, String profile, boolean all, int teraRows, int md5Bits) {
+    Path outDir, String profile, boolean all, int teraRows, int md5Bits, boolean kvJobs) {
 
   /** The slave profile the demo sizes its NodeManagers and jobs from unless told otherwise. */
   static final String DEFAULT_PROFILE = "edison";
@@ -24,7 +24,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
   static final String USAGE = String.join("\n",
       "Usage: ./fawn demo [--paper] [--keep] [--text-files N] [--log-files N]",
       "                   [--text-kb N] [--log-kb N] [--out DIR] [--profile NAME]",
-      "                   [--all [--tera-rows N] [--md5-bits B]]",
+      "                   [--all [--tera-rows N] [--md5-bits B]] [--kv-jobs]",
       "  Starts an embedded cluster (HDFS, YARN with 4 slave NodeManagers sized by the profile",
       "  and a master NodeManager that runs the ApplicationMasters, JobHistory), writes many",
       "  small text and log files, runs wordcount vs wordcount2 and logcount vs logcount2, and",
@@ -40,6 +40,10 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       "                  teragen, terasort, teravalidate (rows and checksum must match teragen's),",
       "                  pi (8 maps x 10^7 points), md5gen and md5search (the MD5 of a random",
       "                  value; the preimage found must be that value); a few minutes longer",
+      "  --kv-jobs       instead of the counts, the FAWN-KV jobs against a FAWN-KV cluster on",
+      "                  loopback: kvload (bulk) of " + KvJobsDemo.LINES + " lines, kvcount, a"
+          + " snapshot to HDFS, kvcount",
+      "                  over it (./fawn demo --kv runs the store's own demo, then this)",
       "  --tera-rows N   rows teragen writes with --all (default " + DEFAULT_TERA_ROWS
           + " = 100 MB)",
       "  --md5-bits B    md5gen writes all 2^B values with --all, 1-" + Md5Config.MAX_BITS
@@ -54,6 +58,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
     Path out = Path.of("target", "demo");
     String profile = DEFAULT_PROFILE;
     boolean all = false;
+    boolean kvJobs = false;
     int teraRows = DEFAULT_TERA_ROWS;
     int md5Bits = DEFAULT_MD5_BITS;
     String needsAll = null;
@@ -72,6 +77,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
         case "--out" -> out = Path.of(value(args, ++i, arg));
         case "--profile" -> profile = value(args, ++i, arg);
         case "--all" -> all = true;
+        case "--kv-jobs" -> kvJobs = true;
         case "--tera-rows" -> {
           teraRows = positive(arg, value(args, ++i, arg));
           needsAll = arg + " " + args[i];
@@ -88,7 +94,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       throw new IllegalArgumentException(needsAll + " applies only with --all");
     }
     return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out, profile, all, teraRows,
-        md5Bits);
+        md5Bits, kvJobs);
   }
 
   private static int md5Bits(String option, String value) {

@@ -52,6 +52,12 @@ public record JobResult(String job, boolean succeeded, double wallSeconds, long 
         joules, energyEstimated, workUnit, work, what, jobId);
   }
 
+  /** This row under another name (one tool run twice over different inputs). */
+  public JobResult named(String name) {
+    return new JobResult(name, succeeded, wallSeconds, mapContainers, inputRecords,
+        outputRecords, joules, energyEstimated, workUnit, work, check, jobId);
+  }
+
   /** This row marked failed, with the reason. */
   public JobResult failed(String why) {
     return new JobResult(job, false, wallSeconds, mapContainers, inputRecords, outputRecords,

@@ -17,6 +17,14 @@ class DemoOptionsTest {
     assertEquals(48, options.logFiles());
     assertFalse(options.keep());
     assertEquals(Path.of("target", "demo"), options.outDir());
+    assertFalse(options.kvJobs());
+  }
+
+  @Test
+  void parse_kvJobs_runsTheFawnKvJobsInstead() {
+    DemoOptions options = DemoOptions.parse(new String[] {"--kv-jobs", "--out", "x"});
+    assertTrue(options.kvJobs());
+    assertEquals(Path.of("x"), options.outDir());
   }
 
   @Test

@@ -103,9 +103,17 @@ final class KvClusterAccess implements Closeable {
     return pool;
   }
 
+  /**
+   * Closes the connections now and the ZooKeeper session on a daemon thread: ending a session
+   * takes the client about 100 ms, which a map would otherwise wait for at every split's end
+   * (the session holds no ephemeral node, so one cut short by the JVM's exit only lingers on
+   * the server until it expires).
+   */
   @Override
   public void close() {
     pool.close();
-    zk.close();
+    Thread closer = new Thread(zk::close, "fawn-kv-zookeeper-close");
+    closer.setDaemon(true);
+    closer.start();
   }
 }

@@ -3,6 +3,8 @@ package org.fawnpack.kv.hadoop;
 import java.io.DataInput;
 import java.io.DataOutput;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.io.Writable;
 import org.apache.hadoop.io.WritableUtils;
@@ -10,20 +12,20 @@ import org.apache.hadoop.mapreduce.InputSplit;
 import org.fawnpack.kv.store.KeyRange;
 
 /**
- * One arc of an offline snapshot for one map: the snapshot's directory and the arc's line of
- * its manifest; located at the hosts that store most of the arc's log blocks.
+ * Arcs of an offline snapshot for one map, read one after another: the snapshot's directory and
+ * the arcs' lines of its manifest; located at the hosts that store most of their log blocks.
  */
 public final class SnapshotSplit extends InputSplit implements Writable {
   private String dir;
-  private SnapshotManifest.Arc arc;
+  private List<SnapshotManifest.Arc> arcs;
   private String[] hosts;
 
   /** For Hadoop's deserialisation. */
   public SnapshotSplit() {}
 
-  SnapshotSplit(String dir, SnapshotManifest.Arc arc, String[] hosts) {
+  SnapshotSplit(String dir, List<SnapshotManifest.Arc> arcs, String[] hosts) {
     this.dir = dir;
-    this.arc = arc;
+    this.arcs = List.copyOf(arcs);
     this.hosts = hosts.clone();
   }
 
@@ -31,14 +33,14 @@ public final class SnapshotSplit extends InputSplit implements Writable {
     return dir;
   }
 
-  SnapshotManifest.Arc arc() {
-    return arc;
+  List<SnapshotManifest.Arc> arcs() {
+    return arcs;
   }
 
-  /** The arc's log bytes: never 0 (a log has a header), so no scheduler skips the split. */
+  /** The arcs' log bytes: never 0 (a log has a header), so no scheduler skips the split. */
   @Override
   public long getLength() {
-    return arc.logBytes();
+    return arcs.stream().mapToLong(SnapshotManifest.Arc::logBytes).sum();
   }
 
   @Override
@@ -49,27 +51,35 @@ public final class SnapshotSplit extends InputSplit implements Writable {
   @Override
   public void write(DataOutput out) throws IOException {
     Text.writeString(out, dir);
-    out.writeLong(arc.range().startExclusive());
-    out.writeLong(arc.range().endInclusive());
-    Text.writeString(out, arc.file());
-    out.writeLong(arc.logBytes());
-    out.writeLong(arc.checkpointBytes());
-    out.writeLong(arc.maxSequence());
-    out.writeInt(arc.crc32c());
+    out.writeInt(arcs.size());
+    for (SnapshotManifest.Arc arc : arcs) {
+      out.writeLong(arc.range().startExclusive());
+      out.writeLong(arc.range().endInclusive());
+      Text.writeString(out, arc.file());
+      out.writeLong(arc.logBytes());
+      out.writeLong(arc.checkpointBytes());
+      out.writeLong(arc.maxSequence());
+      out.writeInt(arc.crc32c());
+    }
     WritableUtils.writeStringArray(out, hosts);
   }
 
   @Override
   public void readFields(DataInput in) throws IOException {
     dir = Text.readString(in);
-    KeyRange range = new KeyRange(in.readLong(), in.readLong());
-    arc = new SnapshotManifest.Arc(range, Text.readString(in), in.readLong(), in.readLong(),
-        in.readLong(), in.readInt());
+    int count = in.readInt();
+    List<SnapshotManifest.Arc> read = new ArrayList<>(count);
+    for (int i = 0; i < count; i++) {
+      KeyRange range = new KeyRange(in.readLong(), in.readLong());
+      read.add(new SnapshotManifest.Arc(range, Text.readString(in), in.readLong(),
+          in.readLong(), in.readLong(), in.readInt()));
+    }
+    arcs = List.copyOf(read);
     hosts = WritableUtils.readStringArray(in);
   }
 
   @Override
   public String toString() {
-    return "arc " + arc.range() + " of snapshot " + dir;
+    return arcs.size() + " arcs of snapshot " + dir + " from " + arcs.get(0).range();
   }
 }
