@@ -30,7 +30,6 @@ import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.jobs.kv.KvCount;
 import org.fawnpack.jobs.kv.KvLoad;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
@@ -222,17 +221,9 @@ class KvJobsTest {
     }
   }
 
-  /** Every put the chains took so far: the sum of the tails' last sequence numbers. */
+  /** Every put the chains took so far (see LoopbackCluster.writesTaken). */
   private static long putsTaken() throws IOException {
-    long sum = 0;
-    for (StatsReport report : kv.backendStats().values()) {
-      for (StatsReport.Arc arc : report.arcs()) {
-        if (arc.role() == StatsReport.Role.TAIL || arc.role() == StatsReport.Role.ALONE) {
-          sum += arc.lastSequence();
-        }
-      }
-    }
-    return sum;
+    return kv.writesTaken();
   }
 
   private static List<String> read(FileSystem fs, Path dir) throws Exception {

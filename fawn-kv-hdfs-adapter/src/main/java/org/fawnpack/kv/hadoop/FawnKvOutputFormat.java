@@ -14,6 +14,8 @@ import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.cli.KvKeys;
 
 /**
@@ -63,11 +65,25 @@ public class FawnKvOutputFormat extends FileOutputFormat<BytesWritable, BytesWri
     SequenceFile.Writer writer = SequenceFile.createWriter(context.getConfiguration(),
         SequenceFile.Writer.file(file), SequenceFile.Writer.keyClass(BytesWritable.class),
         SequenceFile.Writer.valueClass(BytesWritable.class));
-    org.apache.hadoop.mapreduce.Counter records = context.getCounter(FawnKvOutputCounter.RECORDS_STAGED);
-    org.apache.hadoop.mapreduce.Counter bytes = context.getCounter(FawnKvOutputCounter.BYTES_STAGED);
+    org.apache.hadoop.mapreduce.Counter records =
+        context.getCounter(FawnKvOutputCounter.RECORDS_STAGED);
+    org.apache.hadoop.mapreduce.Counter bytes =
+        context.getCounter(FawnKvOutputCounter.BYTES_STAGED);
     return new RecordWriter<>() {
       @Override
       public void write(BytesWritable key, BytesWritable value) throws IOException {
+        // Refused here, failing the task, not at commit with part of the load put.
+        String problem = key.getLength() == 0 ? "the key is empty"
+            : key.getLength() > EngineKeys.MAX_USER_KEY_BYTES ? "the key has "
+                + key.getLength() + " bytes, more than " + EngineKeys.MAX_USER_KEY_BYTES : null;
+        if (problem == null && value.getLength() > Backend.MAX_VALUE_BYTES) {
+          problem = "the value has " + value.getLength() + " bytes, more than "
+              + Backend.MAX_VALUE_BYTES;
+        }
+        if (problem != null) {
+          throw new IOException("record " + (records.getValue() + 1) + " of "
+              + context.getTaskAttemptID() + " cannot be stored in FAWN-KV: " + problem);
+        }
         writer.append(key, value);
         records.increment(1);
         bytes.increment(key.getLength() + (long) value.getLength());

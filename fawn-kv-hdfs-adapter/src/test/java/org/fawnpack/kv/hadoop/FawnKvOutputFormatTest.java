@@ -30,7 +30,6 @@ import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
 import org.apache.hadoop.mapreduce.task.JobContextImpl;
 import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.junit.jupiter.api.AfterAll;
@@ -133,17 +132,9 @@ class FawnKvOutputFormatTest {
     return records;
   }
 
-  /** Every put the chains took so far: the sum of the tails' last sequence numbers. */
+  /** Every put the chains took so far (see LoopbackCluster.writesTaken). */
   private static long putsTaken() throws IOException {
-    long sum = 0;
-    for (StatsReport report : cluster.backendStats().values()) {
-      for (StatsReport.Arc arc : report.arcs()) {
-        if (arc.role() == StatsReport.Role.TAIL || arc.role() == StatsReport.Role.ALONE) {
-          sum += arc.lastSequence();
-        }
-      }
-    }
-    return sum;
+    return cluster.writesTaken();
   }
 
   private static void assertStored(Map<String, String> expected) throws IOException {
@@ -226,6 +217,25 @@ class FawnKvOutputFormatTest {
       assertStored(absent);
       assertFalse(Files.exists(job.staging), end + ": staging directory deleted");
     }
+  }
+
+  @Test
+  void unstorableRecord_failsTheTask_whenWritten() throws Exception {
+    FakeJob job = new FakeJob();
+    TaskAttemptContext t0 = job.attempt(0, 0);
+    job.committer(t0).setupTask(t0);
+    RecordWriter<BytesWritable, BytesWritable> writer = job.format.getRecordWriter(t0);
+    writer.write(new BytesWritable(bytes("fine")), new BytesWritable(bytes("v")));
+    IOException e = assertThrows(IOException.class,
+        () -> writer.write(new BytesWritable(), new BytesWritable(bytes("v"))));
+    assertTrue(e.getMessage().contains("record 2") && e.getMessage().contains("the key is empty"),
+        e.getMessage());
+    e = assertThrows(IOException.class, () -> writer.write(new BytesWritable(new byte[70_000]),
+        new BytesWritable(bytes("v"))));
+    assertTrue(e.getMessage().contains("70000 bytes"), e.getMessage());
+    writer.close(t0);
+    job.committer(t0).abortTask(t0);
+    job.committer(t0).abortJob(job.context, JobStatus.State.FAILED);
   }
 
   @Test

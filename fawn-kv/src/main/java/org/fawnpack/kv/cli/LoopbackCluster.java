@@ -162,6 +162,23 @@ public final class LoopbackCluster implements Closeable {
     return byId;
   }
 
+  /**
+   * Every write the chains have taken: the sum of the arcs' tails' last sequence numbers (a
+   * chain numbers each put and delete once, whatever its client's retries), for tests that a
+   * load put each record once even where its value did not change.
+   */
+  public long writesTaken() throws IOException {
+    long sum = 0;
+    for (StatsReport report : backendStats().values()) {
+      for (StatsReport.Arc arc : report.arcs()) {
+        if (arc.role() == StatsReport.Role.TAIL || arc.role() == StatsReport.Role.ALONE) {
+          sum += arc.lastSequence();
+        }
+      }
+    }
+    return sum;
+  }
+
   /** Polls the stored ring until {@code wanted}; names the back-end logs when it times out. */
   public Ring awaitRing(String what, Predicate<Ring> wanted)
       throws IOException, InterruptedException {

@@ -62,6 +62,18 @@ class StoreViewTest {
     }
   }
 
+  /** The next {@code count} entries as name to value. */
+  private static Map<String, String> readSome(StoreView.Entries entries, int count)
+      throws IOException {
+    Map<String, String> read = new HashMap<>();
+    for (int i = 0; i < count; i++) {
+      StoreView.Entry e = entries.next();
+      read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
+          new String(e.value(), StandardCharsets.UTF_8));
+    }
+    return read;
+  }
+
   /** Reads the rest of {@code entries} as name to value, checking order and uniqueness. */
   private static Map<String, String> readAll(StoreView.Entries entries) throws IOException {
     Map<String, String> read = new HashMap<>();
@@ -116,12 +128,7 @@ class StoreViewTest {
       Map<String, String> model = new HashMap<>();
       write(ds, model, 3_000);
       StoreView.Entries first = ds.readView().entriesAfter(0, KeyRange.wholeRing());
-      Map<String, String> read = new HashMap<>();
-      for (int i = 0; i < model.size() / 3; i++) {
-        StoreView.Entry e = first.next();
-        read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
-            new String(e.value(), StandardCharsets.UTF_8));
-      }
+      Map<String, String> read = readSome(first, model.size() / 3);
       Map<String, String> rest = readAll(ds.readView().entriesAfter(first.lastExamined(),
           KeyRange.wholeRing()));
       Set<String> both = new HashSet<>(read.keySet());
@@ -208,12 +215,7 @@ class StoreViewTest {
 
       // Half from the first, the rest from the replica after the same number.
       StoreView.Entries first = ds.readView().entriesAt(cut, 0, KeyRange.wholeRing());
-      Map<String, String> read = new HashMap<>();
-      for (int i = 0; i < atCut.size() / 2; i++) {
-        StoreView.Entry e = first.next();
-        read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
-            new String(e.value(), StandardCharsets.UTF_8));
-      }
+      Map<String, String> read = readSome(first, atCut.size() / 2);
       write(ds, model, 500);
       Map<String, String> rest = readAll(replica.readView().entriesAt(cut, first.lastExamined(),
           KeyRange.wholeRing()));
@@ -255,12 +257,7 @@ class StoreViewTest {
         Datastore from = compactedFirst ? compacted : ds;
         Datastore to = compactedFirst ? ds : compacted;
         StoreView.Entries first = from.readView().entriesAfter(0, KeyRange.wholeRing());
-        Map<String, String> read = new HashMap<>();
-        for (int i = 0; i < model.size() / 3; i++) {
-          StoreView.Entry e = first.next();
-          read.put(new String(e.key(), 8, e.key().length - 8, StandardCharsets.UTF_8),
-              new String(e.value(), StandardCharsets.UTF_8));
-        }
+        Map<String, String> read = readSome(first, model.size() / 3);
         Map<String, String> rest = readAll(to.readView().entriesAfter(first.lastExamined(),
             KeyRange.wholeRing()));
         Set<String> both = new HashSet<>(read.keySet());

@@ -10,6 +10,7 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.Mapper;
+import org.apache.hadoop.mapreduce.lib.input.SequenceFileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ToolRunner;
@@ -26,10 +27,14 @@ import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
  * maps' files, so a failed attempt or a failed job loads nothing); with {@code --puts} the maps
  * put in batches through the front-ends as they go ({@link FawnKvPutOutputFormat}:
  * at-least-once, no staging). Lines with no separator or an empty key are not loaded; they are
- * counted ({@code SKIPPED_LINES}) and the job's line says how many.
+ * counted ({@code SKIPPED_LINES}) and the job's line says how many. With {@code --seqfile} the
+ * input is SequenceFiles of ({@code BytesWritable} key, {@code BytesWritable} value), as
+ * kvexport writes them, loaded as they are.
  */
 public class KvLoad extends KvJobTool {
   private static final String PUTS = "--puts";
+  private static final String SEQFILE = "--seqfile";
+  private static final String SEPARATOR = "--separator";
 
   /** kvload's own counters. */
   public enum KvLoadCounter {
@@ -54,23 +59,43 @@ public class KvLoad extends KvJobTool {
 
   @Override
   protected String synopsis() {
-    return "[--puts] [--separator S] <in> [<in>...]";
+    return "[--puts] [--seqfile | --separator S] <in> [<in>...]";
   }
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
-    boolean puts = args.length > 0 && args[0].equals(PUTS);
-    String[][] rest = new String[1][];
-    Job job = jobFor(puts ? Arrays.copyOfRange(args, 1, args.length) : args, "--separator",
-        JobKeys.KVLOAD_SEPARATOR, rest, puts ? "batched puts" : "bulk load");
-    if (rest[0].length > 0 && rest[0][0].equals(PUTS)) {
-      puts = true;
-      rest[0] = Arrays.copyOfRange(rest[0], 1, rest[0].length);
+    boolean puts = false;
+    boolean sequenceFiles = false;
+    String separator = null;
+    int at = 0;
+    for (; at < args.length && args[at].startsWith("--"); at++) {
+      switch (args[at]) {
+        case PUTS -> puts = true;
+        case SEQFILE -> sequenceFiles = true;
+        case SEPARATOR -> {
+          if (at + 1 == args.length || args[at + 1].isEmpty()) {
+            throw new UsageException(SEPARATOR + " wants a non-empty string");
+          }
+          separator = args[++at];
+        }
+        default -> throw new UsageException("unknown option " + args[at]);
+      }
     }
-    if (rest[0].length == 0) {
+    if (sequenceFiles && separator != null) {
+      throw new UsageException(SEPARATOR + " is for text lines, not " + SEQFILE);
+    }
+    requireCluster();
+    Job job = newJob((puts ? "batched puts" : "bulk load")
+        + (sequenceFiles ? " of SequenceFiles" : ""));
+    if (separator != null) {
+      job.getConfiguration().set(JobKeys.KVLOAD_SEPARATOR.name(), separator);
+    }
+    JobKeys.KVLOAD_SEPARATOR.read(job.getConfiguration()::get); // a bad value fails here
+    String[] inputs = Arrays.copyOfRange(args, at, args.length);
+    if (inputs.length == 0) {
       throw new UsageException("missing input path");
     }
-    for (String in : rest[0]) {
+    for (String in : inputs) {
       Path input = new Path(in);
       FileSystem fs = input.getFileSystem(getConf());
       FileStatus[] matches = fs.globStatus(input);
@@ -79,8 +104,13 @@ public class KvLoad extends KvJobTool {
       }
       FileInputFormat.addInputPath(job, input);
     }
-    job.setInputFormatClass(TextInputFormat.class);
-    job.setMapperClass(LineMapper.class);
+    if (sequenceFiles) {
+      job.setInputFormatClass(SequenceFileInputFormat.class);
+      job.setMapperClass(Mapper.class); // identity: (key, value) pairs as they are
+    } else {
+      job.setInputFormatClass(TextInputFormat.class);
+      job.setMapperClass(LineMapper.class);
+    }
     job.setNumReduceTasks(0);
     if (puts) {
       FawnKvPutOutputFormat.setUp(job);

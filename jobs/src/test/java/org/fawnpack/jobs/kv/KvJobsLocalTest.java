@@ -174,6 +174,36 @@ class KvJobsLocalTest {
   }
 
   @Test
+  void kvload_seqfile_pairsAsTheyAre() throws Exception {
+    Path input = tmp.resolve("pairs.seq");
+    Map<String, String> expected = new TreeMap<>();
+    try (SequenceFile.Writer writer = SequenceFile.createWriter(conf(),
+        SequenceFile.Writer.file(new org.apache.hadoop.fs.Path(input.toUri())),
+        SequenceFile.Writer.keyClass(BytesWritable.class),
+        SequenceFile.Writer.valueClass(BytesWritable.class))) {
+      for (int i = 0; i < 1_500; i++) {
+        String key = "seq/" + i;
+        String value = "pair\t" + i + "z".repeat(i % 30); // a tab in it: kept as it is
+        writer.append(new BytesWritable(key.getBytes(StandardCharsets.UTF_8)),
+            new BytesWritable(value.getBytes(StandardCharsets.UTF_8)));
+        expected.put(key, value);
+      }
+    }
+    assertEquals(0, ToolRunner.run(conf(), new KvLoad(), new String[] {"--seqfile",
+        input.toString()}));
+    try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEndAddresses(),
+        Duration.ofSeconds(30), cluster.secret())) {
+      List<byte[]> values = kv.getAll(expected.keySet().stream()
+          .map(k -> k.getBytes(StandardCharsets.UTF_8)).toList());
+      int i = 0;
+      for (String value : expected.values()) {
+        assertEquals(value, new String(values.get(i++), StandardCharsets.UTF_8));
+      }
+    }
+    WRITTEN.putAll(expected);
+  }
+
+  @Test
   void kvexport_sequenceFiles_andText_holdEveryEntryOnce() throws Exception {
     Path out = tmp.resolve("export");
     assertEquals(0, ToolRunner.run(conf(), new KvExport(), new String[] {out.toString()}));
@@ -242,6 +272,8 @@ class KvJobsLocalTest {
       assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[] {"--delimiter"}));
       assertEquals(2, ToolRunner.run(conf(), new KvCount(), new String[] {"--snapshot",
           "--delimiter", ":", tmp.resolve("never").toString()}));
+      assertEquals(2, ToolRunner.run(conf(), new KvLoad(), new String[] {"--seqfile",
+          "--separator", ":", tmp.toString()}));
       Configuration noCluster = conf();
       noCluster.unset("fawn.kv.zookeeper.quorum");
       assertEquals(2, ToolRunner.run(noCluster, new KvCount(),
@@ -252,6 +284,7 @@ class KvJobsLocalTest {
     String printed = captured.toString(StandardCharsets.UTF_8);
     assertTrue(printed.contains("missing output path"), printed);
     assertTrue(printed.contains("--snapshot wants the directory of a snapshot"), printed);
+    assertTrue(printed.contains("--separator is for text lines, not --seqfile"), printed);
     assertTrue(printed.contains("fawn.kv.zookeeper.quorum"), printed);
   }
 }
