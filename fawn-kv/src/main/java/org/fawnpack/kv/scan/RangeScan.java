@@ -272,7 +272,9 @@ public final class RangeScan {
       LOG.debug("scan of {} after sequence {}: {}; asking again in {} ms", part.range,
           part.after, problem, pause);
       try {
-        Thread.sleep(pause); // the coordinator needs time to name a new tail
+        // A bounded backoff: a stalled member may recover, a failed one needs the coordinator
+        // to name a new tail; a watched ring source ends the wait when that epoch arrives.
+        rings.awaitNewer(ring == null ? -1 : ring.epoch(), pause);
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while the scan of " + part.range + " waited", e);

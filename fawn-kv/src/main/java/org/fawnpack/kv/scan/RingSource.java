@@ -11,6 +11,15 @@ public interface RingSource {
   /** The newest ring known here, or null before there is one. */
   Ring current();
 
+  /**
+   * Waits up to {@code millis} for a ring newer than epoch {@code seen} (-1: any ring); a
+   * reader's backoff between tries. This plain source has no news to wait on, so it waits the
+   * whole time; a {@link Watched} one returns as soon as its watch delivers a newer epoch.
+   */
+  default void awaitNewer(long seen, long millis) throws InterruptedException {
+    java.util.concurrent.TimeUnit.MILLISECONDS.sleep(millis);
+  }
+
   /** Follows the ring stored in ZooKeeper; close the result to stop watching. */
   static Watched watching(RingStore store) throws IOException {
     return new Watched(store);
@@ -31,6 +40,18 @@ public interface RingSource {
     private synchronized void offer(Ring next) {
       if (ring == null || next.epoch() > ring.epoch()) {
         ring = next;
+        notifyAll(); // readers backing off for a new tail go on at once
+      }
+    }
+
+    @Override
+    public synchronized void awaitNewer(long seen, long millis) throws InterruptedException {
+      long deadline = System.nanoTime() + java.util.concurrent.TimeUnit.MILLISECONDS
+          .toNanos(millis);
+      for (long left = millis; left > 0 && (ring == null || ring.epoch() <= seen);
+          left = java.util.concurrent.TimeUnit.NANOSECONDS.toMillis(deadline
+              - System.nanoTime())) {
+        wait(left);
       }
     }
 
