@@ -1,7 +1,6 @@
 package org.fawnpack.kv.hadoop;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -40,8 +39,7 @@ public class FawnKvPutOutputFormat extends OutputFormat<BytesWritable, BytesWrit
     Configuration conf = context.getConfiguration();
     KvClusterAccess cluster = KvClusterAccess.open(conf, context.getCredentials());
     try {
-      FawnKvClient client = cluster.client(Duration.ofMillis(
-          KvInputKeys.read(KvKeys.REQUEST_TIMEOUT_MS, conf)));
+      FawnKvClient client = cluster.client(conf);
       return new BatchedPuts(cluster, client, KvInputKeys.read(KvOutputKeys.BATCH_RECORDS, conf),
           context.getCounter(FawnKvOutputCounter.RECORDS_PUT),
           context.getCounter(FawnKvOutputCounter.BYTES_PUT));

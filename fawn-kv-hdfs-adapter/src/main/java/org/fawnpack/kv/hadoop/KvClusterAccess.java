@@ -82,8 +82,11 @@ final class KvClusterAccess implements Closeable {
         clusterSecret);
   }
 
-  /** A client of the cluster's front-ends as registered in ZooKeeper now. */
-  FawnKvClient client(Duration deadline) throws IOException {
+  /**
+   * A client of the cluster's front-ends as registered in ZooKeeper now, with the request
+   * deadline and try timeout {@code conf} gives.
+   */
+  FawnKvClient client(Configuration conf) throws IOException {
     List<InetSocketAddress> frontEnds = new ArrayList<>();
     for (SliceStore.Registered f : new SliceStore(zk, paths).registered()) {
       frontEnds.add(new InetSocketAddress(f.endpoint().host(), f.endpoint().port()));
@@ -92,7 +95,9 @@ final class KvClusterAccess implements Closeable {
       throw new IOException("the FAWN-KV cluster has no front-end registered in ZooKeeper"
           + " (under " + paths.frontEnds() + ")");
     }
-    return FawnKvClient.connect(frontEnds, deadline, secret);
+    return FawnKvClient.connect(frontEnds,
+        Duration.ofMillis(KvInputKeys.read(KvKeys.REQUEST_TIMEOUT_MS, conf)),
+        Duration.ofMillis(KvInputKeys.read(KvKeys.CLIENT_TRY_TIMEOUT_MS, conf)), secret);
   }
 
   RingStore rings() {

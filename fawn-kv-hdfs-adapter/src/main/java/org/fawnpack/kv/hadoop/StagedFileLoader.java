@@ -2,7 +2,6 @@ package org.fawnpack.kv.hadoop;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
@@ -16,7 +15,6 @@ import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
-import org.fawnpack.kv.cli.KvKeys;
 import org.fawnpack.kv.client.FawnKvClient;
 
 /**
@@ -51,8 +49,7 @@ final class StagedFileLoader {
     }
     AtomicLong records = new AtomicLong();
     AtomicLong bytes = new AtomicLong();
-    try (FawnKvClient client = cluster.client(Duration.ofMillis(
-        KvInputKeys.read(KvKeys.REQUEST_TIMEOUT_MS, conf)))) {
+    try (FawnKvClient client = cluster.client(conf)) {
       ExecutorService pool = Executors.newFixedThreadPool(Math.max(1, Math.min(threads,
           files.size())), r -> {
             Thread t = new Thread(r, "fawn-kv-bulk-load");

@@ -82,6 +82,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private boolean crashFilesReplaced;
   private final RetiredArcs retired;
   private final ArcScans scans;
+  private final java.util.concurrent.ScheduledExecutorService fenceTimer;
+  private final SliceFence fence;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -103,7 +105,14 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     });
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
         () -> self);
-    this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self);
+    this.fenceTimer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-fence-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+    this.fence = new SliceFence(id, arcs, () -> self, fenceTimer);
+    this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
+        fence);
     this.retired = new RetiredArcs(id, dir);
     this.scans = new ArcScans(id, arcs);
   }
@@ -129,6 +138,27 @@ public final class Backend implements Closeable, RingFollower.RingUser {
             backend.bytesCopiedIn()), backend::epoch,
         backend::bytesCopiedIn));
     return backend;
+  }
+
+  /**
+   * Takes no write from now on until {@link #fenceLearned}: this back-end follows front-ends'
+   * slices through ZooKeeper and has no session (yet, or any more) whose slice map it read.
+   */
+  public void fenceUnknown() {
+    fence.unknown();
+  }
+
+  /**
+   * The slice map's epoch, read after this back-end's registration was made in its current
+   * ZooKeeper session: writes admitted under older epochs are refused from now on.
+   */
+  public void fenceLearned(long sliceEpoch) {
+    fence.learned(sliceEpoch);
+  }
+
+  /** The slice epoch below which this back-end refuses writes (see {@link SliceFence}). */
+  public long sliceFence() {
+    return fence.fence();
   }
 
   /** Where this back-end says it holds every arc it copies (the coordinator listens there). */
@@ -299,7 +329,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     byte type = request.type();
     boolean routed = type == MessageType.GET || type == MessageType.PUT
-        || type == MessageType.DELETE || type == MessageType.SCAN;
+        || type == MessageType.DELETE || type == MessageType.SCAN || type == MessageType.FENCE;
     // A copier's questions too: a source still splitting its files for a join has not taken
     // the epoch yet, and the copier asks again in 50 ms rather than backing off.
     boolean copying = type == MessageType.ARC_SNAPSHOT || type == MessageType.ARC_LAST;
@@ -319,6 +349,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           chainMessages.write(current, request, fields, replies);
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
       case MessageType.SCAN -> scans.page(current, self, request, replies);
+      case MessageType.FENCE -> fence.fence(request, fields, replies);
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
       case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
@@ -366,6 +397,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     metrics.close();
     server.close();
     receiver.close();
+    fenceTimer.shutdownNow();
     durability.shutdown();
     forwarder.close();
     source.close();

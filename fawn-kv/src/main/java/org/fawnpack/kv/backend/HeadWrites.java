@@ -24,7 +24,8 @@ import org.fawnpack.kv.wire.WriteId;
  * again) while it is still on its way down the chain. A retry it does not know, at a head
  * whose table may lack it (the file came by restart or split, or its copy's source could not
  * tell), is answered
- * UNKNOWN_OUTCOME and not applied.
+ * UNKNOWN_OUTCOME and not applied. A write its front-end admitted under a slice epoch older
+ * than this back-end's {@link SliceFence} is answered FENCED and not applied.
  */
 final class HeadWrites {
   private final String id;
@@ -33,20 +34,23 @@ final class HeadWrites {
   private final StatsReport.Counts counts;
   private final ChainMessages chainMessages;
   private final Supplier<Member> self;
+  private final SliceFence fence;
 
   HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
-      StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self) {
+      StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self,
+      SliceFence fence) {
     this.id = id;
     this.arcs = arcs;
     this.forwarder = forwarder;
     this.counts = counts;
     this.chainMessages = chainMessages;
     this.self = self;
+    this.fence = fence;
   }
 
   /**
-   * PUT (key, value, write id, earlier try may have applied) or DELETE (key, write id, the
-   * same), routed by {@code current}.
+   * PUT (key, value, write id, earlier try may have applied, admitting slice epoch) or DELETE
+   * (key, write id, the same two), routed by {@code current}.
    */
   void write(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
       throws IOException {
@@ -55,6 +59,7 @@ final class HeadWrites {
     byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
     WriteId writeId = WriteId.next(fields);
     boolean earlierTryMayHaveApplied = fields.nextLong() != 0;
+    long admittedAt = fields.nextLong();
     fields.end();
     long position = current.hash().position(key); // one keyed hash for chain and record
     Chain chain = current.chainFor(position);
@@ -82,6 +87,11 @@ final class HeadWrites {
       RecentWrites.Applied earlier = arc.recent().find(writeId);
       if (earlier != null) {
         answerRetry(arc, earlier, request, replies); // even on a short chain: it needs no write
+        return;
+      }
+      String fenced = fence.refusal(admittedAt); // under the arc's lock: see SliceFence
+      if (fenced != null) {
+        replies.send(MessageType.fenced(request, fenced, fence.fence()));
         return;
       }
       if (earlierTryMayHaveApplied && !arc.recentCoversAll()) {

@@ -65,6 +65,11 @@ final class SentList {
     return 0;
   }
 
+  /** Whether any write numbered {@code sequence} or lower is still unconfirmed. */
+  synchronized boolean holdsAnyUpTo(long sequence) {
+    return !unconfirmed.isEmpty() && unconfirmed.firstKey() <= sequence;
+  }
+
   /** Whether write {@code sequence} is still unconfirmed (the tail has not committed it). */
   synchronized boolean holds(long sequence) {
     return unconfirmed.containsKey(sequence);

@@ -205,7 +205,8 @@ public final class KvCommand {
           CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535)));
     }
     try (FawnKvClient client = FawnKvClient.connect(frontEnds,
-        Duration.ofMillis(kv.requestTimeoutMs()), kv.secret())) {
+        Duration.ofMillis(kv.requestTimeoutMs()), Duration.ofMillis(kv.tryTimeoutMs()),
+        kv.secret())) {
       switch (command) {
         case "put" -> client.put(key, words.get(1).getBytes(StandardCharsets.UTF_8));
         case "get" -> {

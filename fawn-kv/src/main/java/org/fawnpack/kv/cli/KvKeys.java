@@ -33,6 +33,13 @@ public final class KvKeys {
   public static final ConfigKey<Integer> REQUEST_TIMEOUT_MS = ConfigKey.intKey(
       "fawn.kv.request-timeout-ms", 5_000, 1, 3_600_000,
       "Deadline of each client request (put, get, delete), in ms.");
+  public static final ConfigKey<Integer> CLIENT_TRY_TIMEOUT_MS = ConfigKey.intKey(
+      "fawn.kv.client.try-timeout-ms", 3_000, 1, 3_600_000,
+      "How long one try of a client request waits for its answer, in ms (at most the request's"
+      + " deadline); then the request is tried again, by a slice map asked of the other"
+      + " front-ends first, so a frozen front-end costs a try, not the deadline. Keep it above"
+      + " the 2 s a front-end may hold a request while a chain or a slice settles, and above a"
+      + " large value's transfer time.");
 
   public static final ConfigKey<String> SECRET_FILE = ConfigKey.stringKey(
       "fawn.kv.secret-file", "~/.fawn-kv/secret",
@@ -62,7 +69,7 @@ public final class KvKeys {
 
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, VNODES,
-      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
+      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
 
   private KvKeys() {}

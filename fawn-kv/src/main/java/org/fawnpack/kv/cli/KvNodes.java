@@ -18,6 +18,7 @@ import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.coord.SliceCoordinator;
+import org.fawnpack.kv.coord.SliceFenceFollower;
 import org.fawnpack.kv.coord.ZooKeeperSessions;
 
 /**
@@ -70,6 +71,7 @@ final class KvNodes {
       parts.add(zk);
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
       parts.add(backend);
+      backend.fenceUnknown(); // no write before it has read the slice map (SliceFenceFollower)
       backend.advertisePort(advertisedPort);
       backend.meterEnergyWith(energy);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
@@ -79,6 +81,8 @@ final class KvNodes {
       BackendRegistration registration = BackendRegistration.register(zk, paths,
           backend.member(), backend.crashedBefore());
       parts.add(registration);
+      parts.add(SliceFenceFollower.follow(zk, paths, id, backend::fenceUnknown,
+          backend::fenceLearned));
       backend.whenCrashFilesReplaced(registration::clearCrashed);
       return new Node<>(backend, parts);
     } catch (IOException | RuntimeException e) {

@@ -16,7 +16,7 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * name, so a typo is an error rather than a default.
  */
 record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnodes, int replicas,
-    int bootstrapBackends, int requestTimeoutMs, Path secretFile, DatastoreConfig datastore,
+    int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts) {
 
   static KvSettings from(Map<String, String> settings) {
@@ -37,6 +37,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnode
         KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.read(settings::get), KvKeys.VNODES.read(settings::get),
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
         KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
+        KvKeys.CLIENT_TRY_TIMEOUT_MS.read(settings::get),
         home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store),
         cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)),
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),

@@ -14,6 +14,7 @@ import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.NoReplyException;
 import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.WriteId;
 import org.slf4j.Logger;
@@ -52,6 +53,13 @@ public final class FawnKvClient implements Closeable {
   /** The pause before the first retry; it doubles with each further one. */
   public static final long FIRST_PAUSE_MS = 50;
 
+  /**
+   * How long one try waits for its answer unless told otherwise: longer than a front-end
+   * holds a request while a chain or a slice settles (about 2 s), short enough that a frozen
+   * front-end costs a try and not the whole deadline.
+   */
+  public static final Duration DEFAULT_TRY_TIMEOUT = Duration.ofSeconds(3);
+
   private final SliceRoutes routes;
   /** WRONG_SLICE answers followed per try: a map changes at most this often meanwhile. */
   private static final int MAX_WRONG_SLICE_HOPS = 3;
@@ -59,11 +67,13 @@ public final class FawnKvClient implements Closeable {
   private final java.util.concurrent.atomic.AtomicLong requests =
       new java.util.concurrent.atomic.AtomicLong();
   private final Duration deadline;
+  private final Duration tryTimeout;
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
-      ClusterSecret secret) {
-    this.routes = new SliceRoutes(frontEnds, deadline, secret);
+      Duration tryTimeout, ClusterSecret secret) {
+    this.routes = new SliceRoutes(frontEnds, tryTimeout, secret);
     this.deadline = deadline;
+    this.tryTimeout = tryTimeout;
   }
 
   /**
@@ -77,16 +87,38 @@ public final class FawnKvClient implements Closeable {
 
   /**
    * Asks the first of {@code frontEnds} that answers for the cluster's slice map, proving the
-   * cluster's {@code secret}; every request waits at most {@code deadline}.
+   * cluster's {@code secret}; every request waits at most {@code deadline}, each try of it at
+   * most {@link #DEFAULT_TRY_TIMEOUT} (or the deadline, when shorter).
    *
    * @throws KvException (refused) when none can be reached
    */
   public static FawnKvClient connect(List<InetSocketAddress> frontEnds, Duration deadline,
       ClusterSecret secret) throws IOException {
+    return connect(frontEnds, deadline, DEFAULT_TRY_TIMEOUT, secret);
+  }
+
+  /**
+   * As {@link #connect(List, Duration, ClusterSecret)}, each try waiting at most {@code
+   * tryTimeout} (capped at the deadline): a front-end that lets a try go unanswered that long
+   * is asked no more for the map until it answers again, and the next try goes by a map asked
+   * of the others, so requests move to a frozen front-end's successor once its slice moved.
+   *
+   * @throws IllegalArgumentException when a duration is not positive or no front-end is given
+   * @throws KvException (refused) when none can be reached
+   */
+  public static FawnKvClient connect(List<InetSocketAddress> frontEnds, Duration deadline,
+      Duration tryTimeout, ClusterSecret secret) throws IOException {
     if (frontEnds.isEmpty()) {
       throw new IllegalArgumentException("no front-end given");
     }
-    FawnKvClient client = new FawnKvClient(frontEnds, deadline, secret);
+    if (deadline.isNegative() || deadline.isZero()) {
+      throw new IllegalArgumentException("a request's deadline must be positive: " + deadline);
+    }
+    if (tryTimeout.isNegative() || tryTimeout.isZero()) {
+      throw new IllegalArgumentException("a try's timeout must be positive: " + tryTimeout);
+    }
+    Duration perTry = tryTimeout.compareTo(deadline) < 0 ? tryTimeout : deadline;
+    FawnKvClient client = new FawnKvClient(frontEnds, deadline, perTry, secret);
     client.routes.refresh();
     return client;
   }
@@ -194,6 +226,7 @@ public final class FawnKvClient implements Closeable {
         replies.add(c.send(type, 0, withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
       }
       List<Integer> failed = new ArrayList<>();
+      long roundEnd = Math.min(end, System.nanoTime() + tryTimeout.toNanos());
       for (int k = 0; k < left.size(); k++) {
         if (settled.contains(left.get(k))) {
           failed.add(left.get(k));
@@ -201,8 +234,9 @@ public final class FawnKvClient implements Closeable {
         }
         int i = left.get(k);
         try {
-          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
+          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(roundEnd - System.nanoTime()));
           Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
+          routes.answered(used.get(k));
           if (answer.type() == MessageType.WRONG_SLICE) {
             routes.wrongSlice(answer); // sent again by the new map in the next round
             problems[i] = MessageType.messageOf(answer);
@@ -222,6 +256,9 @@ public final class FawnKvClient implements Closeable {
           }
         } catch (java.util.concurrent.ExecutionException
             | java.util.concurrent.TimeoutException e) {
+          if (e instanceof java.util.concurrent.TimeoutException) {
+            routes.noReply(used.get(k)); // frozen, maybe: the next round asks the others
+          }
           Throwable cause = e.getCause() != null ? e.getCause() : e;
           mayHaveApplied[i] |= write && !(cause instanceof NotSentException)
               && !(cause instanceof KvException);
@@ -290,7 +327,8 @@ public final class FawnKvClient implements Closeable {
         c = routes.to(key, mayHaveApplied); // a front-end down: a failed try, not the end
         long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
         answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
-            Duration.ofMillis(left));
+            Duration.ofMillis(Math.min(left, tryTimeout.toMillis())));
+        routes.answered(c);
         if (answer.type() == MessageType.WRONG_SLICE && wrongSliceHops < MAX_WRONG_SLICE_HOPS) {
           routes.wrongSlice(answer); // applied nowhere: straight to the owner, not a try
           wrongSliceHops++;
@@ -307,6 +345,8 @@ public final class FawnKvClient implements Closeable {
       } catch (IOException e) {
         if (c != null && c.isBroken()) {
           routes.broken(c); // the next try asks for the slice map first
+        } else if (e instanceof NoReplyException) {
+          routes.noReply(c); // frozen, maybe: the next try asks the others for the map
         }
         mayHaveApplied |= c != null && !(e instanceof NotSentException);
         lastProblem = e.getMessage();

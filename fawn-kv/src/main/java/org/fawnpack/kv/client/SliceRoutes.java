@@ -6,6 +6,7 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
@@ -18,6 +19,7 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MalformedFrameException;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.NoReplyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,22 +27,27 @@ import org.slf4j.LoggerFactory;
  * A client's way to the front-end that serves each key: the cluster's slice map, asked of any
  * front-end it can reach (those it was given, then those the map names), and one pipelined
  * connection per front-end. A WRONG_SLICE answer carries a newer map; a front-end that cannot
- * be reached makes it ask for the map again before the next try, since that front-end's
- * slice moves to others once its ZooKeeper session has expired. Thread-safe.
+ * be reached, or that let a try go unanswered ({@link #noReply}), makes it ask for the map
+ * again before the next try, since that front-end's slice moves to others once its ZooKeeper
+ * session has expired. Such a front-end is a <em>suspect</em>: the map is asked of the others
+ * first, until it answers again. Connecting and asking for the map each wait at most the
+ * try's timeout, so a frozen front-end (a process stopped, a long pause) costs a try, not the
+ * request's deadline. Thread-safe.
  */
 final class SliceRoutes implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SliceRoutes.class);
 
   private final List<InetSocketAddress> given;
-  private final Duration timeout;
+  private final Duration tryTimeout;
   private final ClusterSecret secret;
   private final Map<InetSocketAddress, Connection> open = new HashMap<>(); // guarded by this
+  private final Set<InetSocketAddress> suspects = new HashSet<>(); // guarded by this
   private SliceMap map; // guarded by this
   private boolean mapInDoubt = true; // guarded by this
 
-  SliceRoutes(List<InetSocketAddress> frontEnds, Duration timeout, ClusterSecret secret) {
+  SliceRoutes(List<InetSocketAddress> frontEnds, Duration tryTimeout, ClusterSecret secret) {
     this.given = List.copyOf(frontEnds);
-    this.timeout = timeout;
+    this.tryTimeout = tryTimeout;
     this.secret = secret;
   }
 
@@ -66,7 +73,9 @@ final class SliceRoutes implements Closeable {
     IOException last = null;
     for (InetSocketAddress candidate : candidates()) {
       try {
-        Frame answer = connection(candidate).call(MessageType.SLICES, 0, new byte[0], timeout);
+        Frame answer = connection(candidate).call(MessageType.SLICES, 0, new byte[0],
+            tryTimeout);
+        suspects.remove(candidate);
         if (answer.type() != MessageType.SLICE_MAP) {
           throw new IOException("front-end " + candidate + " answered "
               + MessageType.name(answer.type()) + ": " + MessageType.messageOf(answer));
@@ -76,6 +85,10 @@ final class SliceRoutes implements Closeable {
         map = SliceCodec.decode(answer.payload(), "the slice map of " + candidate);
         mapInDoubt = false;
         return;
+      } catch (NoReplyException e) {
+        LOG.debug("no slice map from front-end {} in time: {}", candidate, e.getMessage());
+        last = e;
+        suspects.add(candidate); // frozen or busy: its link is whole, others may use it
       } catch (IOException | IllegalArgumentException e) {
         LOG.debug("no slice map from front-end {}: {}", candidate, e.getMessage());
         last = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
@@ -107,25 +120,53 @@ final class SliceRoutes implements Closeable {
     mapInDoubt = true;
   }
 
+  /**
+   * A try on {@code silent} had no answer within its timeout: that front-end may be frozen,
+   * and its slice may be moving to others. The next request asks the others for the map first.
+   */
+  synchronized void noReply(Connection silent) {
+    open.forEach((address, c) -> {
+      if (c == silent) {
+        suspects.add(address);
+      }
+    });
+    mapInDoubt = true;
+  }
+
+  /** {@code c} answered: its front-end is no longer a suspect. */
+  synchronized void answered(Connection c) {
+    if (!suspects.isEmpty()) {
+      open.forEach((address, open) -> {
+        if (open == c) {
+          suspects.remove(address);
+        }
+      });
+    }
+  }
+
   private void learned(SliceMap next) {
     if (map == null || next.epoch() > map.epoch()) {
       map = next;
     }
   }
 
+  /** The front-ends to ask for the map: those the map names, then those given; suspects last. */
   private Set<InetSocketAddress> candidates() {
     Set<InetSocketAddress> all = new LinkedHashSet<>();
     if (map != null) {
       map.owners().forEach(e -> all.add(address(e)));
     }
     all.addAll(given);
-    return all;
+    Set<InetSocketAddress> ordered = new LinkedHashSet<>();
+    all.stream().filter(a -> !suspects.contains(a)).forEach(ordered::add);
+    ordered.addAll(all);
+    return ordered;
   }
 
   private Connection connection(InetSocketAddress address) throws IOException {
     Connection c = open.get(address);
     if (c == null || c.isBroken()) {
-      c = Connection.open(address, timeout, Backend.MAX_FRAME_BYTES, secret);
+      c = Connection.open(address, tryTimeout, Backend.MAX_FRAME_BYTES, secret);
       open.put(address, c);
     }
     return c;

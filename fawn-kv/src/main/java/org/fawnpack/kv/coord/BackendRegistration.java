@@ -3,6 +3,8 @@ package org.fawnpack.kv.coord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
@@ -101,6 +103,37 @@ public final class BackendRegistration implements Closeable {
       LOG.error("{}: cannot clear the crashed mark of back-end {}: {}", node.getActualPath(),
           self.id(), e.toString());
     }
+  }
+
+  /** Every back-end registered now (one that left while listed is left out). */
+  static List<Registered> registered(CuratorFramework zk, ClusterPaths paths)
+      throws IOException {
+    try {
+      List<Registered> members = new ArrayList<>();
+      for (String id : zk.getChildren().forPath(paths.backends())) {
+        try {
+          members.add(read(id, zk.getData().forPath(paths.backend(id))));
+        } catch (KeeperException.NoNodeException e) {
+          LOG.debug("back-end {} left while being listed", id);
+        } catch (IllegalArgumentException e) {
+          LOG.error("back-end registration {} left out: {}", paths.backend(id), e.getMessage());
+        }
+      }
+      return members;
+    } catch (KeeperException.NoNodeException e) {
+      return List.of();
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+      }
+      throw new IOException("cannot list back-ends at " + paths.backends() + ": " + e, e);
+    }
+  }
+
+  /** Where every back-end registered now says it listens. */
+  public static List<Member> liveMembers(CuratorFramework zk, ClusterPaths paths)
+      throws IOException {
+    return registered(zk, paths).stream().map(Registered::member).toList();
   }
 
   /** A registration as read back: the member, and whether its last run crashed. */

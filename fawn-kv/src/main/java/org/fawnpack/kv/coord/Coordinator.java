@@ -12,7 +12,6 @@ import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
-import org.apache.zookeeper.KeeperException;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
@@ -361,28 +360,7 @@ public final class Coordinator implements Closeable {
   }
 
   private List<BackendRegistration.Registered> registered() throws IOException {
-    try {
-      List<BackendRegistration.Registered> members = new ArrayList<>();
-      for (String id : zk.getChildren().forPath(store.paths().backends())) {
-        try {
-          byte[] data = zk.getData().forPath(store.paths().backend(id));
-          members.add(BackendRegistration.read(id, data));
-        } catch (KeeperException.NoNodeException e) {
-          LOG.debug("back-end {} left while being listed", id);
-        } catch (IllegalArgumentException e) {
-          LOG.error("coordinator {}: back-end {} left out: {}", name, id, e.getMessage());
-        }
-      }
-      return members;
-    } catch (KeeperException.NoNodeException e) {
-      return List.of();
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IOException("cannot list back-ends at " + store.paths().backends() + ": " + e,
-          e);
-    }
+    return BackendRegistration.registered(zk, store.paths());
   }
 
   /** Leaves the election (another front-end's coordinator takes over); closing twice is fine. */

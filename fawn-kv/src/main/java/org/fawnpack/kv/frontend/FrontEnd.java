@@ -50,7 +50,9 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   private final String name;
   private final ScheduledExecutorService timer;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FrontEnd.class);
   private final AtomicLong staleRingAnswers = new AtomicLong();
+  private final AtomicLong fencedWrites = new AtomicLong();
   private final FrameServer server;
   private final ConnectionPool backends;
   private final HotCache cache;
@@ -58,10 +60,12 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   final SliceGate gate;
   private volatile Ring ring;
   private final FrontEndMetrics metrics;
+  private final ClusterSecret secret;
   private Closeable published = () -> { };
+  private volatile BackendFencing fencing;
 
-  private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret, long cacheEntries)
-      throws IOException {
+  private FrontEnd(String name, InetSocketAddress bind, ClusterSecret secret, long cacheEntries,
+      Lease lease) throws IOException {
     if (cacheEntries < CACHE_ENTRIES_AUTO) {
       throw new IllegalArgumentException("cache entries are -1 (N log N) or at least 0: "
           + cacheEntries);
@@ -74,7 +78,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       t.setDaemon(true);
       return t;
     });
-    this.gate = new SliceGate(name, cache, timer);
+    this.secret = secret;
+    this.gate = new SliceGate(name, cache, timer, lease);
     this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers, cache, gate);
     this.backends = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
     this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES, secret,
@@ -88,7 +93,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
    */
   public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret)
       throws IOException {
-    FrontEnd frontEnd = start(name, bind, secret, CACHE_ENTRIES_AUTO);
+    FrontEnd frontEnd = start(name, bind, secret, CACHE_ENTRIES_AUTO, Lease.always());
     frontEnd.gate.apply(SliceMap.first(new java.security.SecureRandom().nextLong(),
         java.util.List.of(frontEnd.endpoint())));
     frontEnd.gate.open();
@@ -97,17 +102,18 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   /**
    * One of several front-ends: it serves the slices ZooKeeper gives it ({@link SliceFollower})
-   * and takes no request before it has its first slice map; {@code cacheEntries}: at most so
-   * many cached keys, 0 for none, {@link #CACHE_ENTRIES_AUTO} for N log N.
+   * and takes no request before it has its first slice map and a lease on it; {@code
+   * cacheEntries}: at most so many cached keys, 0 for none, {@link #CACHE_ENTRIES_AUTO} for
+   * N log N.
    */
   public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret,
       long cacheEntries) throws IOException {
-    return start(name, bind, secret, cacheEntries);
+    return start(name, bind, secret, cacheEntries, Lease.renewable(System::nanoTime));
   }
 
   private static FrontEnd start(String name, InetSocketAddress bind, ClusterSecret secret,
-      long cacheEntries) throws IOException {
-    FrontEnd frontEnd = new FrontEnd(name, bind, secret, cacheEntries);
+      long cacheEntries, Lease lease) throws IOException {
+    FrontEnd frontEnd = new FrontEnd(name, bind, secret, cacheEntries, lease);
     frontEnd.server.start();
     frontEnd.published = org.fawnpack.kv.metrics.Jmx.register("FrontEnd-" + name,
         frontEnd.metrics);
@@ -180,6 +186,16 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     cache.resize(entries >= 0 ? entries : current == null ? 0 : autoCacheEntries(current));
   }
 
+  /**
+   * From now on, before it serves a key another front-end may have served, it fences every
+   * back-end at its map's slice epoch: the ring's members and those {@code registered} names.
+   */
+  void fenceBackends(BackendFencing.Registered registered) {
+    BackendFencing f = new BackendFencing(name, secret, () -> ring, registered, gate::fenced);
+    fencing = f;
+    gate.fenceWith(f::fence);
+  }
+
   /** Its slice map, or null before the first. */
   public SliceMap sliceMap() {
     return gate.map();
@@ -235,7 +251,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private void admit(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
     SliceGate.Decision d = gate.admit(key, request, replies);
     switch (d.verdict()) {
-      case SERVE -> serve(request, key, d.admission());
+      case SERVE -> serve(request, key, d, replies, attempt);
       case WRONG_SLICE -> replies.send(wrongSlice(request, d.reason(), d.map()));
       case NOT_READY -> replies.send(refused(request, d.reason()));
       case MOVING -> {
@@ -256,17 +272,24 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         .addBytes(SliceCodec.encode(map)).toBytes());
   }
 
-  /** A get from the cache or the tail (whose answer may fill it); a write past the cache. */
-  private void serve(Frame request, byte[] key, SliceGate.Admission admission) {
+  /**
+   * A get from the cache (the gate looked it up) or the tail (whose answer may fill it); a
+   * write past the cache, to the head with the slice epoch it was admitted under. A write a
+   * fenced head refused (its admission is older than the head's fence) is admitted again by
+   * the map of the moment: this front-end may have lost the key meanwhile.
+   */
+  private void serve(Frame request, byte[] key, SliceGate.Decision decision,
+      FrameServer.Replies clientReplies, int attempt) {
+    SliceGate.Admission admission = decision.admission();
     HotCache.Key cacheKey = HotCache.Key.of(key);
     if (request.type() == MessageType.GET) {
-      HotCache.Entry hit = cache.lookup(cacheKey);
+      HotCache.Entry hit = decision.hit();
       if (hit != null) {
         admission.send(reply(request, hit.type(), hit.payload()));
         return;
       }
       long stamp = cache.stampBeforeGet(cacheKey);
-      route(request, key, answer -> {
+      route(request, request.payload(), key, answer -> {
         if (answer.type() == MessageType.VALUE || answer.type() == MessageType.NOT_FOUND) {
           gate.answered(cacheKey, stamp, new HotCache.Entry(answer.type(), answer.payload()));
         }
@@ -274,14 +297,34 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       }, 1);
     } else {
       cache.writeStarting(cacheKey);
-      route(request, key, answer -> {
+      byte[] toHead = java.nio.ByteBuffer.allocate(request.payload().length + Long.BYTES)
+          .put(request.payload()).putLong(admission.epoch()).array();
+      route(request, toHead, key, answer -> {
         cache.writeEnded(cacheKey); // whatever the outcome: a failed write may still land
-        admission.send(answer);
+        if (answer.type() == MessageType.FENCED && attempt < MOVING_ATTEMPTS
+            && admission.release()) {
+          fencedWrites.incrementAndGet();
+          later(() -> admit(request, key, clientReplies, attempt + 1));
+        } else if (answer.type() == MessageType.FENCED) {
+          admission.send(refused(request, MessageType.messageOf(answer)));
+        } else {
+          admission.send(answer);
+        }
       }, 1);
     }
   }
 
-  private void route(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
+  private void later(Runnable task) {
+    try {
+      timer.schedule(task, MOVING_PAUSE_MS, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("front-end {} closing: a request is not admitted again", name);
+    }
+  }
+
+  /** Sends {@code payload} (the request's, or a write's with its admission) to the chain. */
+  private void route(Frame request, byte[] payload, byte[] key, FrameServer.Replies replies,
+      int attempt) {
     Ring current = ring;
     Chain chain = current.chainForKey(key);
     boolean get = request.type() == MessageType.GET;
@@ -299,7 +342,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       replies.send(refused(request, "frontend " + name + ": " + e.getMessage()));
       return;
     }
-    backend.send(request.type(), current.epoch(), request.payload()).whenComplete(
+    backend.send(request.type(), current.epoch(), payload).whenComplete(
         (answer, failure) -> {
           if (failure != null) {
             replies.send(error(request, "frontend " + name + ": " + failure.getMessage()));
@@ -311,7 +354,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
           }
           staleRingAnswers.incrementAndGet();
           if (attempt < STALE_RING_ATTEMPTS && !timer.isShutdown()) {
-            timer.schedule(() -> route(request, key, replies, attempt + 1),
+            timer.schedule(() -> route(request, payload, key, replies, attempt + 1),
                 STALE_RING_PAUSE_MS, TimeUnit.MILLISECONDS);
           } else {
             replies.send(refused(request, "frontend " + name + " routes by ring epoch "
@@ -321,11 +364,20 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         });
   }
 
+  /** How many writes a fenced head refused and this front-end admitted again. */
+  public long fencedWrites() {
+    return fencedWrites.get();
+  }
+
   @Override
   public void close() throws IOException {
     published.close();
     server.close();
     timer.shutdownNow();
+    BackendFencing f = fencing;
+    if (f != null) {
+      f.close();
+    }
     backends.close();
   }
 }

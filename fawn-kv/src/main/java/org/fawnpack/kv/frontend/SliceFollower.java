@@ -9,6 +9,9 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.state.ConnectionState;
 import org.apache.curator.framework.state.ConnectionStateListener;
+import org.apache.zookeeper.ZooKeeper;
+import org.apache.zookeeper.data.Stat;
+import org.fawnpack.kv.coord.BackendRegistration;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.FrontEndRegistration;
 import org.fawnpack.kv.coord.SliceStore;
@@ -18,17 +21,24 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Ties a front-end to the slices in ZooKeeper: registers it, hands it every slice map, sends
- * its acknowledgements, and stops it from serving while its ZooKeeper connection is suspended
- * (once its session expires, its slice goes to others). After a reconnect it reads the map
- * afresh before it serves again: a watch event may have been missed meanwhile.
+ * its acknowledgements, fences the back-ends before it serves keys it gained ({@link
+ * BackendFencing}), and stops it from serving while its ZooKeeper connection is suspended or
+ * its {@link Lease} ran out (once its session expires, its slice goes to others). The lease is
+ * renewed every sixth of the session timeout by a read of the slice map, once the front-end's
+ * registration is found held by its current session: so after a new session it serves only by
+ * a map read after it registered again, which the coordinator then waits for before it gives
+ * that front-end's slice away. After a reconnect it reads the map afresh before it serves
+ * again: a watch event may have been missed meanwhile.
  */
 public final class SliceFollower implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SliceFollower.class);
 
   private final FrontEnd frontEnd;
   private final CuratorFramework zk;
+  private final ClusterPaths paths;
   private final SliceStore store;
   private final ScheduledExecutorService events;
+  private final ScheduledExecutorService leases;
   private FrontEndRegistration registration;
   private Closeable watch;
   private boolean connected = true; // guarded by this
@@ -37,9 +47,15 @@ public final class SliceFollower implements Closeable {
   private SliceFollower(FrontEnd frontEnd, CuratorFramework zk, ClusterPaths paths) {
     this.frontEnd = frontEnd;
     this.zk = zk;
+    this.paths = paths;
     this.store = new SliceStore(zk, paths);
-    this.events = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-slices-" + frontEnd.endpoint().name());
+    this.events = daemon("fawn-kv-slices-" + frontEnd.endpoint().name());
+    this.leases = daemon("fawn-kv-lease-" + frontEnd.endpoint().name());
+  }
+
+  private static ScheduledExecutorService daemon(String name) {
+    return Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, name);
       t.setDaemon(true);
       return t;
     });
@@ -51,10 +67,50 @@ public final class SliceFollower implements Closeable {
     SliceFollower follower = new SliceFollower(frontEnd, zk, paths);
     follower.registration = FrontEndRegistration.register(zk, paths, frontEnd.endpoint());
     frontEnd.gate.acknowledgeThrough(follower.registration::acknowledge);
+    frontEnd.fenceBackends(() -> BackendRegistration.liveMembers(zk, paths));
     zk.getConnectionStateListenable().addListener(follower.onConnection);
+    follower.renewLease(); // before the first map: it serves only once both are in
     follower.watch = follower.store.watch(map -> follower.events.execute(
         () -> follower.use(map)));
     return follower;
+  }
+
+  /**
+   * Renews the lease if the front-end's registration is held by its current ZooKeeper session,
+   * applying the map read with it first; then again in a sixth of the session timeout.
+   */
+  private void renewLease() {
+    long sentAt = System.nanoTime();
+    int timeoutMs = 0;
+    try {
+      ZooKeeper client = zk.getZookeeperClient().getZooKeeper();
+      long session = client.getSessionId();
+      timeoutMs = client.getSessionTimeout(); // as negotiated with the server
+      Stat held = zk.checkExists().forPath(paths.frontEnd(frontEnd.endpoint().name()));
+      if (timeoutMs <= 0 || held == null || held.getEphemeralOwner() != session) {
+        LOG.debug("front-end {}: no lease yet: its registration is not held by session 0x{}",
+            frontEnd.endpoint().name(), Long.toHexString(session));
+      } else {
+        Optional<SliceStore.Versioned> stored = store.read();
+        stored.ifPresent(v -> use(v.map()));
+        frontEnd.gate.renewLease(sentAt, TimeUnit.MILLISECONDS.toNanos(timeoutMs) * 2 / 3);
+      }
+    } catch (Exception e) {
+      if (e instanceof InterruptedException) {
+        Thread.currentThread().interrupt();
+        return;
+      }
+      LOG.debug("front-end {}: lease not renewed: {}", frontEnd.endpoint().name(),
+          e.toString());
+    }
+    long pauseMs = timeoutMs > 0 ? Math.max(50, timeoutMs / 6) : 200;
+    if (!leases.isShutdown()) {
+      try {
+        leases.schedule(this::renewLease, pauseMs, TimeUnit.MILLISECONDS);
+      } catch (java.util.concurrent.RejectedExecutionException e) {
+        LOG.debug("front-end {} closing: lease no longer renewed", frontEnd.endpoint().name());
+      }
+    }
   }
 
   private synchronized void use(SliceMap map) {
@@ -106,6 +162,7 @@ public final class SliceFollower implements Closeable {
       frontEnd.gate.suspend("is stopping");
     }
     zk.getConnectionStateListenable().removeListener(onConnection);
+    leases.shutdownNow();
     events.shutdownNow();
     if (watch != null) {
       watch.close();

@@ -1,6 +1,7 @@
 package org.fawnpack.kv.frontend;
 
 import java.io.IOException;
+import java.util.BitSet;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -18,11 +19,14 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Which requests a front-end takes: those whose key's bucket it owns in its slice map, and not
- * while the bucket moves in a handover or while its ZooKeeper connection is suspended (its
- * slice may then be given away). It tracks every request it took until answered, so that on a
+ * while the bucket moves in a handover, while its ZooKeeper connection is suspended or its
+ * {@link Lease} has run out (its slice may then be given away), nor, for a bucket it did not
+ * serve by the map before, until every back-end is fenced at the new map's epoch ({@link
+ * BackendFencing}). It tracks every request it took until answered, so that on a
  * new slice epoch it can say, once the older ones are answered, that it serves by that epoch
  * alone ({@link Acknowledger}); the coordinator lets new owners serve only after that. Its
- * lock makes taking a request, filling the cache and switching maps atomic to one another.
+ * lock makes taking a request (and a get's cache hit), filling the cache, renewing the lease
+ * and switching maps atomic to one another.
  */
 final class SliceGate {
   private static final Logger LOG = LoggerFactory.getLogger(SliceGate.class);
@@ -39,61 +43,142 @@ final class SliceGate {
 
   enum Verdict { SERVE, WRONG_SLICE, MOVING, NOT_READY }
 
-  /** What to do with a request: serve it through {@code admission}, or answer why not. */
-  record Decision(Verdict verdict, SliceMap map, Admission admission, String reason) {}
+  /**
+   * What to do with a request: serve it through {@code admission} (a get from {@code hit} when
+   * its key was cached), or answer why not.
+   */
+  record Decision(Verdict verdict, SliceMap map, Admission admission, HotCache.Entry hit,
+      String reason) {}
+
+  /** Fences the back-ends at a slice epoch, then calls {@link #fenced} (see BackendFencing). */
+  interface Fencer {
+    void fence(long sliceEpoch);
+  }
 
   private final String self;
   private final HotCache cache;
   private final ScheduledExecutorService timer;
+  private final Lease lease;
   private volatile Acknowledger acknowledger = epoch -> { };
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<Admission> inFlight = ConcurrentHashMap.newKeySet();
   private SliceMap map; // guarded by lock
   private String notReady = "has no slice map yet"; // guarded by lock; null when serving
+  private Fencer fencer; // guarded by lock; null: nobody else serves (no fencing)
+  /** Buckets it serves by its map but may not until the back-ends are fenced at fenceEpoch. */
+  private final BitSet unfenced = new BitSet(SliceMap.BUCKETS); // guarded by lock
+  private long fenceEpoch; // guarded by lock
 
-  SliceGate(String self, HotCache cache, ScheduledExecutorService timer) {
+  SliceGate(String self, HotCache cache, ScheduledExecutorService timer, Lease lease) {
     this.self = self;
     this.cache = cache;
     this.timer = timer;
+    this.lease = lease;
   }
 
   void acknowledgeThrough(Acknowledger acknowledger) {
     this.acknowledger = acknowledger;
   }
 
-  /** Takes the request for {@code key}, or says why not. */
+  /**
+   * From now on a bucket it serves by a new map and did not serve by the one before (or any,
+   * when epochs were skipped) waits until {@code fencer} fenced the back-ends at that map's
+   * epoch: another front-end may have admitted writes to it that have not landed yet.
+   */
+  void fenceWith(Fencer fencer) {
+    lock.writeLock().lock();
+    try {
+      this.fencer = fencer;
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Takes the request for {@code key}, or says why not; a get is looked up in the cache here,
+   * while the lease is known to hold.
+   */
   Decision admit(byte[] key, Frame request, FrameServer.Replies replies) {
     lock.readLock().lock();
     try {
       if (notReady != null) {
-        return new Decision(Verdict.NOT_READY, map, null, "front-end " + self + " " + notReady);
+        return decline(Verdict.NOT_READY, "front-end " + self + " " + notReady);
+      }
+      if (!lease.held()) {
+        return decline(Verdict.NOT_READY, "front-end " + self + " has not heard from ZooKeeper"
+            + " in time (its lease ran out " + lease.lapsedMs() + " ms ago): its slice may have"
+            + " moved; not applied");
       }
       int bucket = map.bucketOf(key);
       SliceMap.Endpoint owner = map.ownerOf(bucket);
       if (!owner.name().equals(self)) {
-        return new Decision(Verdict.WRONG_SLICE, map, null, "front-end " + owner
-            + " serves this key in " + map);
+        return decline(Verdict.WRONG_SLICE, "front-end " + owner + " serves this key in " + map);
       }
       if (!map.servable(bucket)) {
-        return new Decision(Verdict.MOVING, map, null, "bucket " + bucket + " moves to front-end "
-            + self + " in " + map + "; its previous owner has not yet let go");
+        return decline(Verdict.MOVING, "bucket " + bucket + " moves to front-end " + self
+            + " in " + map + "; its previous owner has not yet let go");
+      }
+      if (unfenced.get(bucket)) {
+        return decline(Verdict.MOVING, "bucket " + bucket + " came to front-end " + self
+            + " in " + map + "; the back-ends are not yet fenced at slice epoch " + fenceEpoch);
       }
       Admission a = new Admission(map.epoch(), request, replies);
       inFlight.add(a);
-      return new Decision(Verdict.SERVE, map, a, null);
+      HotCache.Entry hit = request.type() == MessageType.GET
+          ? cache.lookup(HotCache.Key.of(key)) : null;
+      return new Decision(Verdict.SERVE, map, a, hit, null);
     } finally {
       lock.readLock().unlock();
     }
+  }
+
+  private Decision decline(Verdict verdict, String reason) {
+    return new Decision(verdict, map, null, null, reason);
   }
 
   /** The tail's answer to a get: cached only while this front-end still serves its key. */
   void answered(HotCache.Key key, long stamp, HotCache.Entry answer) {
     lock.readLock().lock();
     try {
-      cache.answered(key, stamp, answer, notReady == null
-          && serves(map, map.bucketOf(key.bytes())));
+      int bucket = map.bucketOf(key.bytes());
+      cache.answered(key, stamp, answer, notReady == null && lease.held()
+          && serves(map, bucket) && !unfenced.get(bucket));
     } finally {
       lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * ZooKeeper answered, in this front-end's current session, a request sent at {@code
+   * sentAtNanos}: the lease holds until then plus {@code lengthNanos}. After a lapse the cache
+   * is emptied first: its keys may have been written through another front-end meanwhile.
+   */
+  void renewLease(long sentAtNanos, long lengthNanos) {
+    lock.writeLock().lock();
+    try {
+      if (!lease.held()) {
+        cache.clear();
+        long lapsed = lease.lapsedMs();
+        if (lapsed >= 0) {
+          LOG.warn("front-end {} serves again after {} ms without a lease (frozen, or cut off"
+              + " from ZooKeeper); its cache was emptied", self, lapsed);
+        }
+      }
+      lease.renew(sentAtNanos, lengthNanos);
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /** The back-ends are fenced at slice epoch {@code epoch}: buckets that waited for it serve. */
+  void fenced(long epoch) {
+    lock.writeLock().lock();
+    try {
+      if (epoch >= fenceEpoch) {
+        unfenced.clear();
+      }
+    } finally {
+      lock.writeLock().unlock();
     }
   }
 
@@ -123,20 +208,52 @@ final class SliceGate {
     }
   }
 
-  /** Serves by {@code next} if newer; drops the keys it no longer serves, then drains. */
+  /**
+   * Serves by {@code next} if newer; drops the keys it no longer serves, holds back those it
+   * gained until the back-ends are fenced, then drains.
+   */
   void apply(SliceMap next) {
+    Fencer fenceNow = null;
     lock.writeLock().lock();
     try {
       if (map != null && next.epoch() <= map.epoch()) {
         return;
       }
+      SliceMap before = map;
       map = next;
       cache.retainOnly(key -> serves(next, next.bucketOf(key)));
+      if (fencer != null) {
+        BitSet gained = gained(before, next);
+        if (!gained.isEmpty()) {
+          unfenced.or(gained);
+          fenceEpoch = next.epoch();
+          fenceNow = fencer;
+        }
+      }
     } finally {
       lock.writeLock().unlock();
     }
     LOG.info("front-end {} serves by {}", self, next);
+    if (fenceNow != null) {
+      fenceNow.fence(next.epoch());
+    }
     drain(next.epoch(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_LIMIT_MS));
+  }
+
+  /**
+   * The buckets it serves by {@code next} that another front-end may have served since {@code
+   * before}: those it did not serve by it, or all of them when {@code next} does not follow it
+   * directly (a map skipped may have given them away and back).
+   */
+  private BitSet gained(SliceMap before, SliceMap next) {
+    BitSet gained = new BitSet(SliceMap.BUCKETS);
+    boolean contiguous = before != null && next.epoch() == before.epoch() + 1;
+    for (int b = 0; b < SliceMap.BUCKETS; b++) {
+      if (serves(next, b) && !(contiguous && serves(before, b))) {
+        gained.set(b);
+      }
+    }
+    return gained;
   }
 
   /** From now on takes requests (by the map it has). */
@@ -165,8 +282,8 @@ final class SliceGate {
       lock.writeLock().unlock();
     }
     for (Admission a : List.copyOf(inFlight)) {
-      a.fail("front-end " + self + " " + why + " while this request was on its way; an"
-          + " earlier try may have taken effect");
+      a.fail("front-end " + self + " " + why + " while this request was on its way"
+          + (a.request.type() == MessageType.GET ? "" : "; it may have taken effect"));
     }
   }
 
@@ -186,7 +303,8 @@ final class SliceGate {
     }
     for (Admission a : older) {
       a.fail("front-end " + self + ": its slice moved while this request was on its way for "
-          + DRAIN_LIMIT_MS + " ms; it may have taken effect");
+          + DRAIN_LIMIT_MS + " ms" + (a.request.type() == MessageType.GET ? ""
+              : "; it may have taken effect"));
     }
     acknowledge(epoch);
   }
@@ -239,6 +357,23 @@ final class SliceGate {
     /** Answers ERROR (the outcome is unknown) unless answered already. */
     void fail(String message) {
       send(MessageType.error(request, message));
+    }
+
+    /** The slice epoch it was taken under (a write carries it to the chain's head). */
+    long epoch() {
+      return epoch;
+    }
+
+    /**
+     * No longer on its way, unanswered: it was not applied (a fenced head refused it) and is
+     * admitted again, by the map of the moment, as a new request.
+     */
+    boolean release() {
+      if (answered.compareAndSet(false, true)) {
+        inFlight.remove(this);
+        return true;
+      }
+      return false;
     }
   }
 }

@@ -96,7 +96,11 @@ public final class Connection implements Closeable {
     return reply;
   }
 
-  /** Sends a request and waits for its reply at most {@code deadline}. */
+  /**
+   * Sends a request and waits for its reply at most {@code deadline}.
+   *
+   * @throws NoReplyException when no reply came within it (the link may still be whole)
+   */
   public Frame call(byte type, long epoch, byte[] payload, Duration deadline)
       throws IOException {
     CompletableFuture<Frame> reply = send(type, epoch, payload);
@@ -104,7 +108,7 @@ public final class Connection implements Closeable {
       return reply.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       reply.cancel(false);
-      throw new IOException(MessageType.name(type) + " to " + peer + " had no reply within "
+      throw new NoReplyException(MessageType.name(type) + " to " + peer + " had no reply within "
           + deadline.toMillis() + " ms");
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();

@@ -2,8 +2,10 @@ package org.fawnpack.kv.wire;
 
 /**
  * The frame types. Requests from clients and front-ends: GET (key), PUT (key, value, write
- * id), DELETE (key, write id); the {@link WriteId} makes a retry answerable instead of applied
- * twice. Between the members of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's
+ * id, earlier try may have applied), DELETE (key, write id, the same); the {@link WriteId}
+ * makes a retry answerable instead of applied twice. A front-end passes a write on to the
+ * chain's head with one more field, the slice epoch under which it admitted the write (see
+ * FENCE). Between the members of a chain: CHAIN_PUT and CHAIN_DELETE, which carry the head's
  * sequence number and the write id. Replies carry
  * the request's id: OK, VALUE, NOT_FOUND, REFUSED and ERROR, both with a message for a person:
  * REFUSED says the request was not applied anywhere (misrouted, a short chain, a bad key), so
@@ -43,6 +45,14 @@ public final class MessageType {
    * any member holding it answers, with the entries as of that sequence number.
    */
   public static final byte SCAN = 13;
+  /**
+   * A front-end about to serve keys another front-end may have served asks every back-end to
+   * refuse, from now on, writes admitted under a slice epoch older than (slice epoch), and to
+   * answer OK once every write it took before is committed at its arc's tail: then no write a
+   * former owner admitted can land behind the new owner's cache. The header carries the
+   * sender's ring epoch, which must be the back-end's.
+   */
+  public static final byte FENCE = 14;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -76,6 +86,12 @@ public final class MessageType {
   public static final byte WRONG_SLICE = 73;
   /** A page of a SCAN: see {@code org.fawnpack.kv.scan.ScanPage} for its fields. */
   public static final byte SCAN_PAGE = 74;
+  /**
+   * A write admitted by its front-end under a slice epoch older than the receiving head's
+   * fence (see FENCE): not applied. Payload: a message, then the fence. The front-end admits it
+   * again by its current map, or says it no longer serves the key.
+   */
+  public static final byte FENCED = 75;
 
   private MessageType() {}
 
@@ -94,6 +110,7 @@ public final class MessageType {
       case ARC_LAST -> "ARC_LAST";
       case SLICES -> "SLICES";
       case SCAN -> "SCAN";
+      case FENCE -> "FENCE";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";
@@ -105,6 +122,7 @@ public final class MessageType {
       case SLICE_MAP -> "SLICE_MAP";
       case WRONG_SLICE -> "WRONG_SLICE";
       case SCAN_PAGE -> "SCAN_PAGE";
+      case FENCED -> "FENCED";
       default -> "type " + (type & 0xff);
     };
   }
@@ -147,6 +165,22 @@ public final class MessageType {
     long next = fields.nextLong();
     fields.end();
     return next;
+  }
+
+  /** A FENCED reply to {@code request}: not applied; this head refuses below {@code fence}. */
+  public static Frame fenced(Frame request, String message, long fence) {
+    return new Frame(FENCED, request.requestId(), request.epoch(), new Frame.Payload()
+        .addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .addLong(fence).toBytes());
+  }
+
+  /** The fence a FENCED reply names. */
+  public static long fenceOf(Frame fenced) throws MalformedFrameException {
+    Frame.Fields fields = fenced.fields();
+    fields.nextBytes(fenced.payload().length, "the message");
+    long fence = fields.nextLong();
+    fields.end();
+    return fence;
   }
 
   /** An UNKNOWN_OUTCOME reply to {@code request}: not applied now; an earlier try unknown. */

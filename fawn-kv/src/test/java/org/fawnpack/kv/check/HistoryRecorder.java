@@ -54,6 +54,14 @@ public final class HistoryRecorder {
     }
   }
 
+  /**
+   * Records a get of {@code key} that a test sent by other means than a client (a raw
+   * connection to one front-end, say) and that answered {@code read} (null: absent).
+   */
+  public void recordGet(byte[] key, byte[] read, long invokedAt, long answeredAt) {
+    of(key).add(Op.get(read, invokedAt, answeredAt));
+  }
+
   /** Reads and records; a failure is thrown, not dropped (a read that must succeed). */
   public byte[] getOrThrow(FawnKvClient client, byte[] key) throws IOException {
     long start = System.nanoTime();

@@ -74,6 +74,11 @@ final class CheckedWorkload {
     }
   }
 
+  /** The history of the run in progress, for a test's faults to add operations of its own. */
+  HistoryRecorder history() {
+    return recorder;
+  }
+
   static byte[] key(int k) {
     return ("key-" + k).getBytes(StandardCharsets.UTF_8);
   }
@@ -139,7 +144,8 @@ final class CheckedWorkload {
 
   /**
    * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
-   * a write with an unknown outcome the client only reads until the ring changes: every such
+   * a write with an unknown outcome the client only reads until the ring or the slice map
+   * changes: every such
    * write may take effect at any later time, and a few hundred of them would put the history
    * beyond any checker's reach (each doubles the orders to try).
    */
@@ -152,7 +158,7 @@ final class CheckedWorkload {
       while (!stop.get() && done < 20_000) {
         byte[] key = key(random.nextInt(KEYS));
         int dice = random.nextInt(10);
-        boolean mayWrite = cluster.frontEnd.epoch() > readOnlyUntilAfter;
+        boolean mayWrite = cluster.version() > readOnlyUntilAfter;
         Op.Outcome outcome = null;
         if (mayWrite && dice < 4) {
           outcome = recorder.put(kv, key, ("c" + client + "-" + done)
@@ -163,7 +169,7 @@ final class CheckedWorkload {
           recorder.get(kv, key);
         }
         if (outcome == Op.Outcome.INDETERMINATE) {
-          readOnlyUntilAfter = cluster.frontEnd.epoch();
+          readOnlyUntilAfter = cluster.version();
         }
         done++;
       }

@@ -50,6 +50,9 @@ final class ChildCluster implements Closeable {
   private final int backendCount;
   private final List<Closeable> open = new ArrayList<>();
   final List<NodeProcess> backends = new ArrayList<>();
+  /** Front-ends started as child JVMs ({@link #addFrontEnd}), by name, with their addresses. */
+  final Map<String, NodeProcess> frontEndProcesses = new java.util.TreeMap<>();
+  final Map<String, InetSocketAddress> frontEndAddresses = new java.util.TreeMap<>();
   /** Back-end id to the proxy in front of it, when the cluster is proxied. */
   final Map<String, LoopbackProxy> proxies = new java.util.TreeMap<>();
   final Map<String, String> settings;
@@ -122,12 +125,39 @@ final class ChildCluster implements Closeable {
 
   /** Waits until the front-end serves by a settled slice map. */
   private void awaitSlices() throws InterruptedException {
+    awaitSlices(Set.of("f0"));
+  }
+
+  /** Waits until this JVM's front-end serves by a settled slice map naming {@code names}. */
+  void awaitSlices(Set<String> names) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
-    while (frontEnd.sliceMap() == null || !frontEnd.sliceMap().settled()) {
-      assertTrue(System.nanoTime() < deadline, "the front-end had no settled slice map within "
-          + WAIT.toSeconds() + " s: " + frontEnd.sliceMap());
+    while (frontEnd.sliceMap() == null || !frontEnd.sliceMap().settled()
+        || !new TreeSet<>(frontEnd.sliceMap().names()).equals(names)) {
+      assertTrue(System.nanoTime() < deadline, "the front-end had no settled slice map of "
+          + names + " within " + WAIT.toSeconds() + " s: " + frontEnd.sliceMap());
       Thread.sleep(20);
     }
+  }
+
+  /**
+   * Starts front-end {@code name} as a child JVM ({@code fawn kv frontend}) on {@code host},
+   * with the cluster's settings and {@code extra} ones (its cache size, say), and waits until
+   * the slice map names it and every front-end started so far, settled.
+   */
+  InetSocketAddress addFrontEnd(String name, String host, Map<String, String> extra)
+      throws Exception {
+    int port = freePort(host);
+    Map<String, String> all = new java.util.HashMap<>(settings);
+    all.putAll(extra);
+    NodeProcess process = NodeProcess.frontEnd(name, host, port, dir.resolve(name), all);
+    open.add(process);
+    frontEndProcesses.put(name, process);
+    InetSocketAddress address = new InetSocketAddress(host, port);
+    frontEndAddresses.put(name, address);
+    Set<String> names = new TreeSet<>(frontEndProcesses.keySet());
+    names.add("f0");
+    awaitSlices(names);
+    return address;
   }
 
   /** A port nothing listens on at {@code host} just now (a back-end takes it at once). */
@@ -183,6 +213,15 @@ final class ChildCluster implements Closeable {
   Ring currentRing() throws IOException {
     Optional<RingStore.Versioned> ring = ringStore.read(ringStore.ringHash());
     return ring.orElseThrow(() -> new IllegalStateException("no ring in ZooKeeper")).ring();
+  }
+
+  /**
+   * A number that grows whenever the ring or this JVM's front-end's slice map moves on (the sum
+   * of their epochs): what a checked client waits on after a write with an unknown outcome.
+   */
+  long version() {
+    org.fawnpack.kv.slice.SliceMap slices = frontEnd.sliceMap();
+    return frontEnd.epoch() + (slices == null ? 0 : slices.epoch());
   }
 
   void awaitEpochAbove(long epoch) throws InterruptedException {
