@@ -84,6 +84,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcScans scans;
   private final java.util.concurrent.ScheduledExecutorService fenceTimer;
   private final SliceFence fence;
+  /** Per arc end, the last epoch in which a get without a file to read was logged. */
+  private final Map<Long, Long> noFileLogged = new ConcurrentHashMap<>();
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -373,8 +375,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " (" + chain.tail() + " is)"));
       return;
     }
+    ArcStore arc = arcs.get(chain.range().endInclusive());
+    if (arc == null) {
+      replies.send(refused(request, noFileToServe(current, chain)));
+      return;
+    }
     counts.gets.increment();
-    arc(chain).readWhenSynced(EngineKeys.of(position, key), SYNC_WAIT_MS)
+    arc.readWhenSynced(EngineKeys.of(position, key), SYNC_WAIT_MS)
         .whenComplete((value, failure) -> replies.send(failure == null
             ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
                 MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))
@@ -384,12 +391,23 @@ public final class Backend implements Closeable, RingFollower.RingUser {
                         + " ms" : failure.getMessage()))));
   }
 
-  private ArcStore arc(Chain chain) {
-    ArcStore arc = arcs.get(chain.range().endInclusive());
-    if (arc == null) {
-      throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
+  /**
+   * Why a get of an arc this back-end is the tail of finds no open file: an expected state,
+   * not a fault. Back from a crash, it serves none of its old files ({@link CleanShutdown});
+   * the rings name it as tail until the coordinator publishes the epoch that marks it down
+   * (at once), and it serves the arc again only once it has copied it afresh. The get is
+   * refused (applied nowhere) and the client asks again. Logged once per arc and epoch, at
+   * INFO, without a stack trace.
+   */
+  private String noFileToServe(Ring current, Chain chain) {
+    String why = "backend " + id + " has no file to serve " + chain.range() + " in epoch "
+        + current.epoch() + (crashed ? " (back from a crash, it serves none of its old files"
+            + " until it has copied them afresh)" : " (it holds no copy of it yet)");
+    Long end = chain.range().endInclusive();
+    if (!Long.valueOf(current.epoch()).equals(noFileLogged.put(end, current.epoch()))) {
+      LOG.info("{}; refusing its gets until a new epoch moves them (clients ask again)", why);
     }
-    return arc;
+    return why;
   }
 
   @Override

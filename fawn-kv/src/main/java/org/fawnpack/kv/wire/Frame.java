@@ -24,7 +24,10 @@ public record Frame(byte type, long requestId, long epoch, byte[] payload) {
     payload = payload == null ? new byte[0] : payload;
   }
 
-  /** Writes this frame (not flushed: pipelined frames share one flush). */
+  /**
+   * Writes this frame without flushing; the caller flushes. Every caller ({@link Connection},
+   * {@link FrameServer}, {@link Handshake}) flushes after each frame.
+   */
   public void writeTo(DataOutputStream out) throws IOException {
     out.writeInt(HEADER_BYTES + payload.length);
     out.writeByte(VERSION);
