@@ -12,7 +12,6 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -84,8 +83,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcScans scans;
   private final java.util.concurrent.ScheduledExecutorService fenceTimer;
   private final SliceFence fence;
-  /** Per arc end, the last epoch in which a get without a file to read was logged. */
-  private final Map<Long, Long> noFileLogged = new ConcurrentHashMap<>();
+  private final TailReads tailReads;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -113,8 +111,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       return t;
     });
     this.fence = new SliceFence(id, arcs, () -> self, fenceTimer);
+    MissingArcs missing = new MissingArcs(id, () -> this.crashed);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
-        fence);
+        fence, missing);
+    this.tailReads = new TailReads(id, arcs, counts, missing, () -> self);
     this.retired = new RetiredArcs(id, dir);
     this.scans = new ArcScans(id, arcs);
   }
@@ -344,7 +344,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     Frame.Fields fields = request.fields();
     switch (type) {
-      case MessageType.GET -> get(current, request, fields, replies);
+      case MessageType.GET -> tailReads.get(current, request, fields, replies);
       case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, fields,
           replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
@@ -362,52 +362,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));
     }
-  }
-
-  private void get(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    byte[] key = EngineKeys.next(fields);
-    fields.end();
-    long position = current.hash().position(key); // one keyed hash for chain and record
-    Chain chain = current.chainFor(position);
-    if (!chain.tail().equals(self)) {
-      replies.send(refused(request, "backend " + id + " is not the tail of " + chain.range()
-          + " (" + chain.tail() + " is)"));
-      return;
-    }
-    ArcStore arc = arcs.get(chain.range().endInclusive());
-    if (arc == null) {
-      replies.send(refused(request, noFileToServe(current, chain)));
-      return;
-    }
-    counts.gets.increment();
-    arc.readWhenSynced(EngineKeys.of(position, key), SYNC_WAIT_MS)
-        .whenComplete((value, failure) -> replies.send(failure == null
-            ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
-                MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))
-            : refused(request, "backend " + id + " cannot read " + chain.range() + ": "
-                + (failure instanceof java.util.concurrent.TimeoutException
-                    ? "a copy, still without its predecessor's CHAIN_SYNC after " + SYNC_WAIT_MS
-                        + " ms" : failure.getMessage()))));
-  }
-
-  /**
-   * Why a get of an arc this back-end is the tail of finds no open file: an expected state,
-   * not a fault. Back from a crash, it serves none of its old files ({@link CleanShutdown});
-   * the rings name it as tail until the coordinator publishes the epoch that marks it down
-   * (at once), and it serves the arc again only once it has copied it afresh. The get is
-   * refused (applied nowhere) and the client asks again. Logged once per arc and epoch, at
-   * INFO, without a stack trace.
-   */
-  private String noFileToServe(Ring current, Chain chain) {
-    String why = "backend " + id + " has no file to serve " + chain.range() + " in epoch "
-        + current.epoch() + (crashed ? " (back from a crash, it serves none of its old files"
-            + " until it has copied them afresh)" : " (it holds no copy of it yet)");
-    Long end = chain.range().endInclusive();
-    if (!Long.valueOf(current.epoch()).equals(noFileLogged.put(end, current.epoch()))) {
-      LOG.info("{}; refusing its gets until a new epoch moves them (clients ask again)", why);
-    }
-    return why;
   }
 
   @Override

@@ -35,10 +35,11 @@ final class HeadWrites {
   private final ChainMessages chainMessages;
   private final Supplier<Member> self;
   private final SliceFence fence;
+  private final MissingArcs missing;
 
   HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
       StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self,
-      SliceFence fence) {
+      SliceFence fence, MissingArcs missing) {
     this.id = id;
     this.arcs = arcs;
     this.forwarder = forwarder;
@@ -46,6 +47,7 @@ final class HeadWrites {
     this.chainMessages = chainMessages;
     this.self = self;
     this.fence = fence;
+    this.missing = missing;
   }
 
   /**
@@ -70,7 +72,8 @@ final class HeadWrites {
     }
     ArcStore arc = arcs.get(chain.range().endInclusive());
     if (arc == null) {
-      throw new IllegalStateException("backend " + id + " has no file for " + chain.range());
+      replies.send(refused(request, missing.refusal(current, chain, "writes")));
+      return;
     }
     byte[] engineKey = EngineKeys.of(position, key);
     CompletableFuture<Frame> downstream;

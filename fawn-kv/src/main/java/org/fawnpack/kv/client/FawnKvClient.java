@@ -6,7 +6,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
@@ -68,12 +67,14 @@ public final class FawnKvClient implements Closeable {
       new java.util.concurrent.atomic.AtomicLong();
   private final Duration deadline;
   private final Duration tryTimeout;
+  private final BatchCall batch;
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
       Duration tryTimeout, ClusterSecret secret) {
     this.routes = new SliceRoutes(frontEnds, tryTimeout, secret);
     this.deadline = deadline;
     this.tryTimeout = tryTimeout;
+    this.batch = new BatchCall(routes, deadline, tryTimeout);
   }
 
   /**
@@ -150,7 +151,7 @@ public final class FawnKvClient implements Closeable {
       payloads.add(new Frame.Payload().addBytes(checkKey(key)).toBytes());
     }
     List<byte[]> values = new ArrayList<>(keys.size());
-    for (Frame answer : callAll(MessageType.GET, keys, payloads)) {
+    for (Frame answer : batch.call(MessageType.GET, keys, payloads)) {
       values.add(valueOf(answer));
     }
     return values;
@@ -174,7 +175,7 @@ public final class FawnKvClient implements Closeable {
       payloads.add(nextWriteId().addTo(new Frame.Payload().addBytes(checkKey(keys.get(i)))
           .addBytes(checkValue(values.get(i)))).toBytes());
     }
-    for (Frame answer : callAll(MessageType.PUT, keys, payloads)) {
+    for (Frame answer : batch.call(MessageType.PUT, keys, payloads)) {
       expect(answer, MessageType.OK);
     }
   }
@@ -187,110 +188,6 @@ public final class FawnKvClient implements Closeable {
     byte[] value = fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value");
     fields.end();
     return value;
-  }
-
-  /**
-   * Sends every request at once, then takes the answers in order; those that failed go again
-   * together, in rounds paced as {@link #call}'s tries, until all are answered or the tries or
-   * the deadline run out. Throws when any finally failed.
-   */
-  private List<Frame> callAll(byte type, List<byte[]> keys, List<byte[]> payloads)
-      throws IOException {
-    long end = System.nanoTime() + deadline.toNanos();
-    boolean write = type != MessageType.GET; // only a write's failed try may have had effect
-    Frame[] answers = new Frame[payloads.size()];
-    boolean[] mayHaveApplied = new boolean[payloads.size()];
-    String[] problems = new String[payloads.size()];
-    List<Integer> left = new ArrayList<>();
-    for (int i = 0; i < payloads.size(); i++) {
-      left.add(i);
-    }
-    java.util.Set<Integer> settled = new java.util.HashSet<>(); // failed for good
-    for (int attempt = 1; !left.isEmpty(); attempt++) {
-      boolean anyMayHaveApplied = false;
-      for (boolean may : mayHaveApplied) {
-        anyMayHaveApplied |= may;
-      }
-      List<Connection> used = new ArrayList<>(left.size());
-      List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
-      for (int i : left) {
-        Connection c;
-        try {
-          c = routes.to(keys.get(i), mayHaveApplied[i]);
-        } catch (KvException e) {
-          replies.add(CompletableFuture.failedFuture(e)); // not sent: applied nowhere
-          used.add(null);
-          continue;
-        }
-        used.add(c);
-        replies.add(c.send(type, 0, withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
-      }
-      List<Integer> failed = new ArrayList<>();
-      long roundEnd = Math.min(end, System.nanoTime() + tryTimeout.toNanos());
-      for (int k = 0; k < left.size(); k++) {
-        if (settled.contains(left.get(k))) {
-          failed.add(left.get(k));
-          continue;
-        }
-        int i = left.get(k);
-        try {
-          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(roundEnd - System.nanoTime()));
-          Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
-          routes.answered(used.get(k));
-          if (answer.type() == MessageType.WRONG_SLICE) {
-            routes.wrongSlice(answer); // sent again by the new map in the next round
-            problems[i] = MessageType.messageOf(answer);
-            failed.add(i);
-            continue;
-          }
-          if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
-              && answer.type() != MessageType.UNKNOWN_OUTCOME) {
-            answers[i] = answer;
-            continue;
-          }
-          mayHaveApplied[i] |= write && answer.type() != MessageType.REFUSED;
-          problems[i] = MessageType.messageOf(answer);
-          if (answer.type() == MessageType.UNKNOWN_OUTCOME) {
-            settled.add(i); // no try can tell more: it fails with an unknown outcome
-            continue;
-          }
-        } catch (java.util.concurrent.ExecutionException
-            | java.util.concurrent.TimeoutException e) {
-          if (e instanceof java.util.concurrent.TimeoutException) {
-            routes.noReply(used.get(k)); // frozen, maybe: the next round asks the others
-          }
-          Throwable cause = e.getCause() != null ? e.getCause() : e;
-          mayHaveApplied[i] |= write && !(cause instanceof NotSentException)
-              && !(cause instanceof KvException);
-          problems[i] = cause.getMessage() != null ? cause.getMessage() : cause.toString();
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new KvException("interrupted waiting for a batch", false);
-        }
-        failed.add(i);
-      }
-      left = failed;
-      if (settled.containsAll(left)) {
-        break;
-      }
-      for (Connection c : used) {
-        if (c != null && c.isBroken()) {
-          routes.broken(c);
-        }
-      }
-      long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
-      if (left.isEmpty() || attempt >= MAX_ATTEMPTS
-          || System.nanoTime() + pauseMs * 1_000_000 >= end) {
-        break;
-      }
-      pause(pauseMs);
-    }
-    if (!left.isEmpty()) {
-      boolean refused = left.stream().noneMatch(i -> mayHaveApplied[i]);
-      throw new KvException(left.size() + " of " + payloads.size() + " "
-          + MessageType.name(type) + "s failed; the first: " + problems[left.get(0)], refused);
-    }
-    return List.of(answers);
   }
 
   /** Stores {@code value} under {@code key}; returns once every member of its chain has it. */
@@ -317,6 +214,7 @@ public final class FawnKvClient implements Closeable {
   private Frame call(byte type, byte[] key, Frame.Payload payload) throws IOException {
     byte[] bytes = payload.toBytes();
     long end = System.nanoTime() + deadline.toNanos();
+    boolean write = type != MessageType.GET; // only a write's failed try may have had effect
     boolean mayHaveApplied = false; // some try of a write may have taken effect
     String lastProblem = null;
     int wrongSliceHops = 0;
@@ -340,7 +238,7 @@ public final class FawnKvClient implements Closeable {
             && answer.type() != MessageType.WRONG_SLICE) {
           return answer;
         }
-        mayHaveApplied |= answer.type() == MessageType.ERROR;
+        mayHaveApplied |= write && answer.type() == MessageType.ERROR;
         lastProblem = MessageType.messageOf(answer);
       } catch (IOException e) {
         if (c != null && c.isBroken()) {
@@ -348,7 +246,7 @@ public final class FawnKvClient implements Closeable {
         } else if (e instanceof NoReplyException) {
           routes.noReply(c); // frozen, maybe: the next try asks the others for the map
         }
-        mayHaveApplied |= c != null && !(e instanceof NotSentException);
+        mayHaveApplied |= write && c != null && !(e instanceof NotSentException);
         lastProblem = e.getMessage();
       }
       if (answer != null && answer.type() == MessageType.UNKNOWN_OUTCOME) {
@@ -360,7 +258,7 @@ public final class FawnKvClient implements Closeable {
       if (attempt >= MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         String message = MessageType.name(type) + " failed after " + attempt + " tries: "
             + lastProblem;
-        throw new KvException(message, type == MessageType.GET || !mayHaveApplied);
+        throw new KvException(message, !mayHaveApplied);
       }
       LOG.debug("{} again in {} ms after: {}", MessageType.name(type), pauseMs, lastProblem);
       pause(pauseMs);
@@ -371,7 +269,7 @@ public final class FawnKvClient implements Closeable {
    * A write's payload with whether an earlier try may have taken effect appended (a head that
    * cannot tell then answers UNKNOWN_OUTCOME); a get's as it is.
    */
-  private static byte[] withUncertainty(byte type, byte[] payload, boolean mayHaveApplied) {
+  static byte[] withUncertainty(byte type, byte[] payload, boolean mayHaveApplied) {
     if (type == MessageType.GET) {
       return payload;
     }
@@ -379,7 +277,7 @@ public final class FawnKvClient implements Closeable {
         .putLong(mayHaveApplied ? 1 : 0).array();
   }
 
-  private static void pause(long ms) throws KvException {
+  static void pause(long ms) throws KvException {
     try {
       Thread.sleep(ms); // a retry's back-off: the cluster needs a moment (a copy, a new epoch)
     } catch (InterruptedException e) {

@@ -1,0 +1,63 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.refused;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.IOException;
+import java.util.Map;
+import java.util.function.Supplier;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
+
+/**
+ * GET at the tail of a key's chain, which holds only writes the whole chain has. A fresh copy
+ * answers only after its predecessor's CHAIN_SYNC (within {@link Backend#SYNC_WAIT_MS}).
+ */
+final class TailReads {
+  private final String id;
+  private final Map<Long, ArcStore> arcs;
+  private final StatsReport.Counts counts;
+  private final MissingArcs missing;
+  private final Supplier<Member> self;
+
+  TailReads(String id, Map<Long, ArcStore> arcs, StatsReport.Counts counts,
+      MissingArcs missing, Supplier<Member> self) {
+    this.id = id;
+    this.arcs = arcs;
+    this.counts = counts;
+    this.missing = missing;
+    this.self = self;
+  }
+
+  /** GET (key), routed by {@code current}. */
+  void get(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    byte[] key = EngineKeys.next(fields);
+    fields.end();
+    long position = current.hash().position(key); // one keyed hash for chain and record
+    Chain chain = current.chainFor(position);
+    if (!chain.tail().equals(self.get())) {
+      replies.send(refused(request, "backend " + id + " is not the tail of " + chain.range()
+          + " (" + chain.tail() + " is)"));
+      return;
+    }
+    ArcStore arc = arcs.get(chain.range().endInclusive());
+    if (arc == null) {
+      replies.send(refused(request, missing.refusal(current, chain, "gets")));
+      return;
+    }
+    counts.gets.increment();
+    arc.readWhenSynced(EngineKeys.of(position, key), Backend.SYNC_WAIT_MS)
+        .whenComplete((value, failure) -> replies.send(failure == null
+            ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
+                MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))
+            : refused(request, "backend " + id + " cannot read " + chain.range() + ": "
+                + (failure instanceof java.util.concurrent.TimeoutException
+                    ? "a copy, still without its predecessor's CHAIN_SYNC after "
+                        + Backend.SYNC_WAIT_MS + " ms" : failure.getMessage()))));
+  }
+}

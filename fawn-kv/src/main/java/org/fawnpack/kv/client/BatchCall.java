@@ -1,0 +1,128 @@
+package org.fawnpack.kv.client;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.NotSentException;
+
+/**
+ * A client's batch ({@code getAll}, {@code putAll}): every request pipelined at once on one
+ * connection per front-end, then retried together in rounds, each round waiting at most a
+ * try's timeout.
+ */
+final class BatchCall {
+  private final SliceRoutes routes;
+  private final Duration deadline;
+  private final Duration tryTimeout;
+
+  BatchCall(SliceRoutes routes, Duration deadline, Duration tryTimeout) {
+    this.routes = routes;
+    this.deadline = deadline;
+    this.tryTimeout = tryTimeout;
+  }
+
+  /**
+   * Sends every request at once, then takes the answers in order; those that failed go again
+   * together, in rounds paced as {@code FawnKvClient}'s single calls' tries, until all are answered or the tries or
+   * the deadline run out. Throws when any finally failed.
+   */
+  List<Frame> call(byte type, List<byte[]> keys, List<byte[]> payloads) throws IOException {
+    long end = System.nanoTime() + deadline.toNanos();
+    boolean write = type != MessageType.GET; // only a write's failed try may have had effect
+    Frame[] answers = new Frame[payloads.size()];
+    boolean[] mayHaveApplied = new boolean[payloads.size()];
+    String[] problems = new String[payloads.size()];
+    List<Integer> left = new ArrayList<>();
+    for (int i = 0; i < payloads.size(); i++) {
+      left.add(i);
+    }
+    java.util.Set<Integer> settled = new java.util.HashSet<>(); // failed for good
+    for (int attempt = 1; !left.isEmpty(); attempt++) {
+      List<Connection> used = new ArrayList<>(left.size());
+      List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
+      for (int i : left) {
+        Connection c;
+        try {
+          c = routes.to(keys.get(i), mayHaveApplied[i]);
+        } catch (KvException e) {
+          replies.add(CompletableFuture.failedFuture(e)); // not sent: applied nowhere
+          used.add(null);
+          continue;
+        }
+        used.add(c);
+        replies.add(c.send(type, 0, FawnKvClient.withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
+      }
+      List<Integer> failed = new ArrayList<>();
+      long roundEnd = Math.min(end, System.nanoTime() + tryTimeout.toNanos());
+      for (int k = 0; k < left.size(); k++) {
+        if (settled.contains(left.get(k))) {
+          failed.add(left.get(k));
+          continue;
+        }
+        int i = left.get(k);
+        try {
+          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(roundEnd - System.nanoTime()));
+          Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
+          routes.answered(used.get(k));
+          if (answer.type() == MessageType.WRONG_SLICE) {
+            routes.wrongSlice(answer); // sent again by the new map in the next round
+            problems[i] = MessageType.messageOf(answer);
+            failed.add(i);
+            continue;
+          }
+          if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
+              && answer.type() != MessageType.UNKNOWN_OUTCOME) {
+            answers[i] = answer;
+            continue;
+          }
+          mayHaveApplied[i] |= write && answer.type() != MessageType.REFUSED;
+          problems[i] = MessageType.messageOf(answer);
+          if (answer.type() == MessageType.UNKNOWN_OUTCOME) {
+            settled.add(i); // no try can tell more: it fails with an unknown outcome
+            continue;
+          }
+        } catch (java.util.concurrent.ExecutionException
+            | java.util.concurrent.TimeoutException e) {
+          if (e instanceof java.util.concurrent.TimeoutException) {
+            routes.noReply(used.get(k)); // frozen, maybe: the next round asks the others
+          }
+          Throwable cause = e.getCause() != null ? e.getCause() : e;
+          mayHaveApplied[i] |= write && !(cause instanceof NotSentException)
+              && !(cause instanceof KvException);
+          problems[i] = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new KvException("interrupted waiting for a batch", false);
+        }
+        failed.add(i);
+      }
+      left = failed;
+      if (settled.containsAll(left)) {
+        break;
+      }
+      for (Connection c : used) {
+        if (c != null && c.isBroken()) {
+          routes.broken(c);
+        }
+      }
+      long pauseMs = FawnKvClient.FIRST_PAUSE_MS << (attempt - 1);
+      if (left.isEmpty() || attempt >= FawnKvClient.MAX_ATTEMPTS
+          || System.nanoTime() + pauseMs * 1_000_000 >= end) {
+        break;
+      }
+      FawnKvClient.pause(pauseMs);
+    }
+    if (!left.isEmpty()) {
+      boolean refused = left.stream().noneMatch(i -> mayHaveApplied[i]);
+      throw new KvException(left.size() + " of " + payloads.size() + " "
+          + MessageType.name(type) + "s failed; the first: " + problems[left.get(0)], refused);
+    }
+    return List.of(answers);
+  }
+}
