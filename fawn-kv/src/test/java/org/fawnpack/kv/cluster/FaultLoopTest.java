@@ -21,7 +21,9 @@ import org.slf4j.LoggerFactory;
  * round on one cluster of child JVMs, a fault drawn at random under the checked workload —
  * SIGKILL of a chain's head, middle or tail, or of two members of one chain, each then
  * restarted (it copies its arcs afresh); SIGSTOP past its session, then SIGCONT; a clean
- * restart; a new back-end joining (up to 7) — and after each round every key's history must
+ * restart; a new back-end joining (up to 7); a planned leave; one of the two child front-ends
+ * frozen past its session (with a reader asking it by the old map), then let go — clients are
+ * given all three front-ends — and after each round every key's history must
  * be linearizable, every chain whole and every disk hold exactly the files of the arcs its
  * back-end serves. Bounded by {@code -Dfawn.kv.faults.rounds} (default 10) and {@code
  * -Dfawn.kv.faults.minutes} (default 20: no round starts after that);
@@ -34,7 +36,8 @@ class FaultLoopTest extends ChildClusterTest {
   /**
    * {@code -Dfawn.kv.faults.plan=N,M,...}: the faults of those numbers in that order, cycled
    * (0-2 SIGKILL of that chain position, 3 two of one chain, 4 clean restart, 5 join, 6 leave,
-   * 7 SIGSTOP), to chase one; drawn at random otherwise.
+   * 7 SIGSTOP of a back-end, 8 SIGSTOP of a front-end), to chase one; drawn at random
+   * otherwise.
    */
   private static final List<Integer> PLAN = plan(System.getProperty("fawn.kv.faults.plan"));
 
@@ -60,13 +63,16 @@ class FaultLoopTest extends ChildClusterTest {
     List<String> done = new ArrayList<>();
     Set<String> left = new java.util.HashSet<>();
     LeaveRequests leaves = new LeaveRequests(cluster.zk, ChildCluster.PATHS);
+    List<java.net.InetSocketAddress> frontEnds = List.of(cluster.frontEnd.address(),
+        cluster.addFrontEnd("f1", "127.0.1.1", Map.of()),
+        cluster.addFrontEnd("f2", "127.0.1.2", Map.of()));
     int added = 0;
     for (int round = 1; round <= rounds && System.nanoTime() < stopStarting; round++) {
       Ring before = cluster.currentRing();
       Chain chain = before.chainForKey(CheckedWorkload.key(random.nextInt(
           CheckedWorkload.KEYS)));
       int live = before.members().size() - before.down().size();
-      int fault = PLAN.isEmpty() ? random.nextInt(8) : PLAN.get((round - 1) % PLAN.size());
+      int fault = PLAN.isEmpty() ? random.nextInt(9) : PLAN.get((round - 1) % PLAN.size());
       if (fault == 5 && before.members().size() >= MAX_BACKENDS) {
         fault = 6;
       }
@@ -75,6 +81,9 @@ class FaultLoopTest extends ChildClusterTest {
       }
       String what;
       CheckedWorkload.Faults inject;
+      // Each round starts where the last left every key: holding its "after-k" write.
+      CheckedWorkload workload = new CheckedWorkload(cluster, round == 1 ? null : "after");
+      List<FrontEndFreeze> freezes = new ArrayList<>();
       switch (fault) {
         case 0, 1, 2 -> {
           String id = chain.members().get(fault).id();
@@ -98,6 +107,14 @@ class FaultLoopTest extends ChildClusterTest {
           what = "SIGSTOP of " + id + " past its session, then SIGCONT";
           inject = () -> freezePastSession(id);
         }
+        case 8 -> {
+          String name = random.nextBoolean() ? "f1" : "f2";
+          what = "SIGSTOP of front-end " + name + " past its session, then SIGCONT";
+          inject = () -> {
+            freezes.add(FrontEndFreeze.of(cluster, name, workload.history()));
+            cluster.awaitSlices(Set.of("f0", "f1", "f2"));
+          };
+        }
         case 5 -> {
           String id = "j" + (++added);
           what = "join of new back-end " + id;
@@ -113,13 +130,14 @@ class FaultLoopTest extends ChildClusterTest {
                 && r.pending().isEmpty(), id + " left");
           };
         }
-        default -> throw new IllegalArgumentException("no fault " + fault + " (0-7)");
+        default -> throw new IllegalArgumentException("no fault " + fault + " (0-8)");
       }
       LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
       done.add(what);
-      // Each round starts where the last left every key: holding its "after-k" write.
-      new CheckedWorkload(cluster, round == 1 ? null : "after").run(
-          List.of(cluster.frontEnd.address()), inject);
+      var history = workload.run(frontEnds, inject);
+      for (FrontEndFreeze freeze : freezes) {
+        freeze.assertServedMeanwhile(history);
+      }
       Ring after = cluster.currentRing();
       assertEquals(left, after.down(), "round " + round + " (" + what + "): " + after);
       assertEquals(Map.of(), after.pending(), "round " + round + " (" + what + "): " + after);
