@@ -42,6 +42,7 @@ final class SliceRoutes implements Closeable {
   private final ClusterSecret secret;
   private final Map<InetSocketAddress, Connection> open = new HashMap<>(); // guarded by this
   private final Set<InetSocketAddress> suspects = new HashSet<>(); // guarded by this
+  private volatile boolean anySuspect; // whether suspects is not empty
   private SliceMap map; // guarded by this
   private boolean mapInDoubt = true; // guarded by this
 
@@ -76,6 +77,7 @@ final class SliceRoutes implements Closeable {
         Frame answer = connection(candidate).call(MessageType.SLICES, 0, new byte[0],
             tryTimeout);
         suspects.remove(candidate);
+        anySuspect = !suspects.isEmpty();
         if (answer.type() != MessageType.SLICE_MAP) {
           throw new IOException("front-end " + candidate + " answered "
               + MessageType.name(answer.type()) + ": " + MessageType.messageOf(answer));
@@ -89,6 +91,7 @@ final class SliceRoutes implements Closeable {
         LOG.debug("no slice map from front-end {} in time: {}", candidate, e.getMessage());
         last = e;
         suspects.add(candidate); // frozen or busy: its link is whole, others may use it
+        anySuspect = true;
       } catch (IOException | IllegalArgumentException e) {
         LOG.debug("no slice map from front-end {}: {}", candidate, e.getMessage());
         last = e instanceof IOException io ? io : new IOException(e.getMessage(), e);
@@ -130,17 +133,22 @@ final class SliceRoutes implements Closeable {
         suspects.add(address);
       }
     });
+    anySuspect = !suspects.isEmpty();
     mapInDoubt = true;
   }
 
   /** {@code c} answered: its front-end is no longer a suspect. */
-  synchronized void answered(Connection c) {
-    if (!suspects.isEmpty()) {
+  void answered(Connection c) {
+    if (!anySuspect) {
+      return; // the common case, without taking the lock
+    }
+    synchronized (this) {
       open.forEach((address, open) -> {
         if (open == c) {
           suspects.remove(address);
         }
       });
+      anySuspect = !suspects.isEmpty();
     }
   }
 

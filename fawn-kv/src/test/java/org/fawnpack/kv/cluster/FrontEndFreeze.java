@@ -23,7 +23,7 @@ record FrontEndFreeze(String name, long stoppedAt, long movedAt, long resumedAt,
     Set<Integer> keys) {
   private static final Logger LOG = LoggerFactory.getLogger(FrontEndFreeze.class);
   /** Frozen this long after its slice moved: clients have time to follow it. */
-  static final long FROZEN_AFTER_MOVE_MS = 4_000;
+  static final long FROZEN_AFTER_MOVE_MS = 5_000;
 
   /** Freezes child front-end {@code name} of {@code cluster} and lets it go; see above. */
   static FrontEndFreeze of(ChildCluster cluster, String name, HistoryRecorder history)
