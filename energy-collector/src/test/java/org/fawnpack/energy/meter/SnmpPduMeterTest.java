@@ -412,7 +412,9 @@ class SnmpPduMeterTest {
   @Test
   void read_v3EngineLost_rediscoversAtMostOncePerThirtySeconds() throws IOException {
     agent.put(ST4_CORD_POWER, "1.1", 2750);
-    Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "100", "retries", "0");
+    // 500 ms, not less: the first read's engine discovery and key localisation on a cold JVM
+    // took over 100 ms on a loaded 2-core machine (seen failing so).
+    Configuration conf = v3("preset", "servertech-inlet", "timeout-ms", "500", "retries", "0");
     storeSecrets(conf, "auth-passphrase", PduTestAgent.V3_AUTH_PASS,
         "priv-passphrase", PduTestAgent.V3_PRIV_PASS);
     AtomicLong nanos = new AtomicLong();
