@@ -143,12 +143,17 @@ final class ArcReceiver implements Closeable {
     int count = 0;
     long bytes = 0;
     long total;
+    int orphaned = 0;
     try {
       for (long arcEnd : current.pendingArcsOf(id)) {
         if (ring != current) {
           return; // a newer epoch has its own run
         }
         Chain chain = current.chainFor(arcEnd);
+        if (chain.isEmpty()) {
+          orphaned++; // no member to copy from until the ring names its recovery source
+          continue;
+        }
         String source = copiedFrom.get(arcEnd);
         if (held.test(arcEnd) && source != null && !source.equals(chain.tail().id())) {
           LOG.info("backend {}: copied arc {} from {}, whose place {} took; copying again",
@@ -166,7 +171,12 @@ final class ArcReceiver implements Closeable {
       synchronized (this) {
         bytesReceived += bytes;
         total = bytesReceived;
-        if (reportedEpoch == current.epoch()) {
+        if (reportedEpoch == current.epoch() || orphaned > 0) {
+          if (orphaned > 0) {
+            LOG.info("backend {}: {} of the arcs it copies in epoch {} have no live member;"
+                + " it copies them once the ring names where each is recovered from", id,
+                orphaned, current.epoch());
+          }
           return;
         }
         reportedEpoch = current.epoch();

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
@@ -76,19 +77,18 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    * The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}), until
    * a ring brings it back and it copies its arcs afresh.
    */
-  private volatile boolean crashed;
-  private Runnable whenFilesReplaced = () -> { };
-  private boolean crashFilesReplaced;
+  private final CrashedRun crashedRun;
+  private volatile OrphanReporter orphanReporter = lastSequences -> { };
   private final RetiredArcs retired;
   private final ArcScans scans;
-  private final java.util.concurrent.ScheduledExecutorService fenceTimer;
+  private final java.util.concurrent.ScheduledExecutorService timer;
   private final SliceFence fence;
   private final TailReads tailReads;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
     this.id = id;
-    this.crashed = crashed;
+    this.crashedRun = new CrashedRun(id, dir, config, crashed);
     this.dir = dir;
     this.config = config;
     this.forwarder = new ChainForwarder("backend " + id,
@@ -105,13 +105,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     });
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
         () -> self);
-    this.fenceTimer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-fence-" + id);
+    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-timer-" + id);
       t.setDaemon(true);
       return t;
     });
-    this.fence = new SliceFence(id, arcs, () -> self, fenceTimer);
-    MissingArcs missing = new MissingArcs(id, () -> this.crashed);
+    this.fence = new SliceFence(id, arcs, () -> self, timer);
+    MissingArcs missing = new MissingArcs(id, crashedRun::crashed);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
         fence, missing);
     this.tailReads = new TailReads(id, arcs, counts, missing, () -> self);
@@ -178,7 +178,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    * files, and its registration says so, so the coordinator marks it down.
    */
   public boolean crashedBefore() {
-    return crashed;
+    return crashedRun.crashed();
   }
 
   /**
@@ -187,10 +187,32 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    * should stop saying "crashed". At once when that happened already.
    */
   public synchronized void whenCrashFilesReplaced(Runnable action) {
-    whenFilesReplaced = action;
-    if (crashFilesReplaced) {
-      action.run();
-    }
+    crashedRun.whenReplaced(action);
+  }
+
+  /**
+   * Where a back-end reports what it holds of arcs every serving member of which went down:
+   * arc end to the last sequence number of its file there, -1 when it has none.
+   */
+  @FunctionalInterface
+  public interface OrphanReporter {
+    void report(Map<Long, Long> lastSequences) throws IOException;
+  }
+
+  /**
+   * Where this back-end reports what it holds of arcs every serving member of which went down
+   * (the coordinator recovers each from the longest file).
+   */
+  public void reportOrphanFilesTo(OrphanReporter reporter) {
+    this.orphanReporter = reporter;
+  }
+
+  /**
+   * Whether every member of a chain makes a write durable before it passes its answer up
+   * ({@code fawn.kv.durability=every-member}), or only the tail ({@code tail}).
+   */
+  public void durableAtEveryMember(boolean everyMember) {
+    chainMessages.durableAtEveryMember(everyMember);
   }
 
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
@@ -235,15 +257,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // that follows it there is its first as a member, and its files are its own.
     boolean arriving = first || !ring.members().contains(me);
     forwarder.use(me);
-    if (crashed && next.member(id) != null && !next.isDown(id) && !next.servesAnyArc(id)) {
-      // Brought back after the crash: it serves only arcs it copies afresh from now on.
-      RetiredArcs.deleteAll(dir);
-      crashed = false;
-      crashFilesReplaced = true;
-      LOG.info("backend {}: back in the ring in epoch {} after a crash; deleted its old arc"
-          + " files, copies its arcs afresh", id, next.epoch());
-      whenFilesReplaced.run();
-    }
+    crashedRun.beforeRing(next);
     ArcSplits.splitCutArcs(id, dir, arcs, next, config);
     Set<Long> beingCopied = new HashSet<>();
     for (Chain chain : next.chains()) {
@@ -269,8 +283,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           }
         }
       } else if (chain.members().contains(me)) {
-        if (crashed) {
-          LOG.error("backend {}: epoch {} has it serve arc {}, but its last run did not stop"
+        if (crashedRun.recoversFromOwnFile(next, end)) {
+          arcs.put(end, ArcStore.open(dir, chain, next.epoch(), config));
+          LOG.info("backend {}: serves arc {} from its own file in epoch {}: every member went"
+              + " down and its file holds the most writes; its chain copies it", id,
+              chain.range(), next.epoch());
+        } else if (crashedRun.crashed()) {
+          LOG.warn("backend {}: epoch {} has it serve arc {}, but its last run did not stop"
               + " cleanly, so its file may lack writes its chain holds; not serving it (the"
               + " coordinator marks this back-end down)", id, next.epoch(), chain.range());
         } else if (first || arriving && Files.exists(ArcStore.fileOf(dir, end))) {
@@ -288,10 +307,36 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     self = me;
     ring = next;
-    retired.deleteWhenNotNeeded(next);
+    retired.deleteWhenNotNeeded(next, end -> crashedRun.keeps(next, end));
+    reportOrphanFiles(next);
     source.keepOnlyArcsBeingCopied(beingCopied);
     receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  /** Off the ring's thread (opening files recovers them), retried while the ring stays. */
+  private void reportOrphanFiles(Ring next) {
+    if (OrphanFiles.keptIn(next, id).isEmpty()) {
+      return;
+    }
+    try {
+      timer.execute(() -> {
+        synchronized (this) {
+          if (ring != next) {
+            return; // a newer ring reports for itself
+          }
+          try {
+            crashedRun.report(next, orphanReporter);
+          } catch (IOException | RuntimeException e) {
+            LOG.warn("backend {}: cannot report its files of arcs that lost every member ({});"
+                + " again in 1 s", id, e.getMessage());
+            timer.schedule(() -> reportOrphanFiles(next), 1, TimeUnit.SECONDS);
+          }
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("backend {}: closing; no report", id);
+    }
   }
 
   /** Closes and forgets a copy made from a tail that is gone (the receiver copies again). */
@@ -369,7 +414,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     metrics.close();
     server.close();
     receiver.close();
-    fenceTimer.shutdownNow();
+    timer.shutdownNow();
     durability.shutdown();
     forwarder.close();
     source.close();

@@ -29,6 +29,12 @@ final class ChainMessages {
   private final StatsReport.Counts counts;
   private final ExecutorService durability;
   private final Supplier<Member> self;
+  /**
+   * Every member, not only the tail, makes a write durable before it passes its answer up:
+   * then a write is acknowledged only once each member has it on its device, and a cluster
+   * that loses power keeps it even if the tail's disk is lost too.
+   */
+  private volatile boolean durableAtEveryMember;
 
   ChainMessages(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
       StatsReport.Counts counts, ExecutorService durability, Supplier<Member> self) {
@@ -154,27 +160,30 @@ final class ChainMessages {
     return new Frame(MessageType.STALE_RING, request.requestId(), arc.epoch(), null);
   }
 
+  /** See {@link #durableAtEveryMember}: {@code fawn.kv.durability}. */
+  void durableAtEveryMember(boolean everyMember) {
+    this.durableAtEveryMember = everyMember;
+  }
+
   /**
-   * The tail answers once its write is durable; the others when their successor answered. A
-   * success is answered as {@code success} (the head's NOT_FOUND for a delete of an absent key).
+   * The tail answers once its write is durable; the others when their successor answered (and,
+   * when every member makes writes durable, once it is durable here too). A success is
+   * answered as {@code success} (the head's NOT_FOUND for a delete of an absent key).
    */
   void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
       Frame request, FrameServer.Replies replies, byte success) {
     if (downstream == null) {
-      durability.execute(() -> {
-        try {
-          arc.store().awaitDurable(sequence);
-          replies.send(reply(request, success, null));
-        } catch (IOException | RuntimeException e) {
-          replies.send(error(request, "backend " + id + ": write " + sequence
-              + " not durable: " + e.getMessage()));
-        }
-      });
+      answerWhenDurable(arc, sequence, request, replies, success);
       return;
     }
+    boolean durableHere = durableAtEveryMember;
     downstream.whenComplete((answer, failure) -> {
       if (failure == null && answer.type() == MessageType.OK) {
-        replies.send(reply(request, success, null));
+        if (durableHere) {
+          answerWhenDurable(arc, sequence, request, replies, success);
+        } else {
+          replies.send(reply(request, success, null));
+        }
       } else {
         // Applied here already, so never REFUSED upstream even when the successor refused
         // (no ring yet, a gap): the sent list will bring it down the chain later, and a
@@ -183,6 +192,20 @@ final class ChainMessages {
         replies.send(error(request, "backend " + id + ": the chain did not complete write "
             + sequence + ": " + (failure != null ? failure.getMessage()
                 : MessageType.name(answer.type()) + " " + MessageType.messageOf(answer))));
+      }
+    });
+  }
+
+  /** Answers {@code success} once write {@code sequence} is on this member's device. */
+  private void answerWhenDurable(ArcStore arc, long sequence, Frame request,
+      FrameServer.Replies replies, byte success) {
+    durability.execute(() -> {
+      try {
+        arc.store().awaitDurable(sequence);
+        replies.send(reply(request, success, null));
+      } catch (IOException | RuntimeException e) {
+        replies.send(error(request, "backend " + id + ": write " + sequence
+            + " not durable: " + e.getMessage()));
       }
     });
   }

@@ -57,11 +57,17 @@ final class RetiredArcs {
         + " chain is whole again", id, Long.toHexString(arcEnd));
   }
 
-  /** Deletes the files of retired arcs whose chains are whole in {@code ring} without it. */
-  void deleteWhenNotNeeded(Ring ring) throws IOException {
+  /**
+   * Deletes the files of retired arcs whose chains are whole in {@code ring} without it, but
+   * none {@code kept} names (an arc every member of which went down may be recovered from it).
+   */
+  void deleteWhenNotNeeded(Ring ring, java.util.function.LongPredicate kept) throws IOException {
     for (Iterator<Long> it = ends.iterator(); it.hasNext(); ) {
       long end = it.next();
       Chain chain = ring.chainFor(end);
+      if (kept.test(end)) {
+        continue;
+      }
       if (contains(chain.pending(), id)) {
         it.remove(); // copying it again: the copy replaces the file
       } else if (chain.pending().isEmpty() && !servedBy(chain, id)) {

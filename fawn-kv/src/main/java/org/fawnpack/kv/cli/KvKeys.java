@@ -23,6 +23,14 @@ public final class KvKeys {
       + " shrink; also how long a front-end's coordinator, once started, waits for ring members"
       + " it has not yet seen registered (a cluster restarting as a whole) before marking them"
       + " down. ZooKeeper holds it within 2 to 20 of its tickTime (4 to 40 s embedded).");
+  public static final ConfigKey<String> DURABILITY = ConfigKey.stringKey("fawn.kv.durability",
+      "every-member", "every-member or tail",
+      v -> v.equals("every-member") || v.equals("tail"),
+      "Which members of a chain force a write to their device before it is acknowledged:"
+      + " every-member (each before it passes the answer up: an acknowledged write survives a"
+      + " whole-cluster power cut even with any one member's disk lost) or tail (only the"
+      + " tail: one force per write instead of one per member, and a power cut that also"
+      + " loses a tail's disk may lose the writes that tail acknowledged last).");
   public static final ConfigKey<Integer> VNODES = ConfigKey.intKey("fawn.kv.vnodes", 4, 1, 1024,
       "Virtual nodes per back-end on the ring; used when the first ring is made.");
   public static final ConfigKey<Integer> REPLICAS = ConfigKey.intKey("fawn.kv.replicas", 3, 1,
@@ -68,7 +76,7 @@ public final class KvKeys {
       + " alone), and its figures are marked as estimates.");
 
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
-      ZOOKEEPER_SESSION_TIMEOUT_MS, VNODES,
+      ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
       REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
 

@@ -13,6 +13,7 @@ import org.fawnpack.kv.coord.BackendRegistration;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.CopyReports;
+import org.fawnpack.kv.coord.RecoveryReports;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
@@ -73,10 +74,13 @@ final class KvNodes {
       parts.add(backend);
       backend.fenceUnknown(); // no write before it has read the slice map (SliceFenceFollower)
       backend.advertisePort(advertisedPort);
+      backend.durableAtEveryMember(settings.durability().equals("every-member"));
       backend.meterEnergyWith(energy);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       backend.reportCopiesTo((epoch, arcs, bytes) ->
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));
+      backend.reportOrphanFilesTo(lastSequences ->
+          RecoveryReports.write(zk, paths, id, lastSequences));
       parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
       BackendRegistration registration = BackendRegistration.register(zk, paths,
           backend.member(), backend.crashedBefore());

@@ -15,7 +15,8 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * and the datastore's ({@link DatastoreConfig}); any other {@code fawn.kv.} key is refused by
  * name, so a typo is an error rather than a default.
  */
-record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnodes, int replicas,
+record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String durability,
+    int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts) {
 
@@ -34,7 +35,8 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, int vnode
     }
     return new KvSettings(KvKeys.CLUSTER.read(settings::get),
         KvKeys.ZOOKEEPER_QUORUM.read(settings::get),
-        KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.read(settings::get), KvKeys.VNODES.read(settings::get),
+        KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS.read(settings::get),
+        KvKeys.DURABILITY.read(settings::get), KvKeys.VNODES.read(settings::get),
         KvKeys.REPLICAS.read(settings::get), KvKeys.BOOTSTRAP_BACKENDS.read(settings::get),
         KvKeys.REQUEST_TIMEOUT_MS.read(settings::get),
         KvKeys.CLIENT_TRY_TIMEOUT_MS.read(settings::get),

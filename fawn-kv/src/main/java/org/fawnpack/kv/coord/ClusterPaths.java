@@ -64,6 +64,15 @@ public record ClusterPaths(String cluster) {
     return leaves() + "/" + id;
   }
 
+  /** Back-ends' reports of the orphaned arcs' files they hold (ephemeral, per run). */
+  public String recoveries() {
+    return root() + "/recovery";
+  }
+
+  public String recovery(String id) {
+    return recoveries() + "/" + id;
+  }
+
   public String coordinator() {
     return root() + "/coordinator";
   }

@@ -46,6 +46,8 @@ public final class Coordinator implements Closeable {
   private final LeaderLoop loop;
   private final CuratorCache registrations;
   private final CuratorCache copyReports;
+  private final CuratorCache recoveryReports;
+  private final OrphanRecovery orphanRecovery;
   private final CuratorCache leaveRequests;
   private final LeaveRequests leaves;
   /** The default grace for ring members not seen registered: the default session timeout. */
@@ -91,6 +93,8 @@ public final class Coordinator implements Closeable {
         this::check);
     this.registrations = CuratorCache.build(zk, paths.backends());
     this.copyReports = CuratorCache.build(zk, paths.copies());
+    this.recoveryReports = CuratorCache.build(zk, paths.recoveries());
+    this.orphanRecovery = new OrphanRecovery(zk, paths, name);
     this.leaveRequests = CuratorCache.build(zk, paths.leaves());
     this.leaves = new LeaveRequests(zk, paths);
     this.stops = new CleanStops(zk, paths);
@@ -107,11 +111,14 @@ public final class Coordinator implements Closeable {
         }).build());
     copyReports.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
+    recoveryReports.listenable().addListener(CuratorCacheListener.builder()
+        .forAll((type, before, after) -> checkSoon()).build());
     leaveRequests.listenable().addListener(CuratorCacheListener.builder()
         .forAll((type, before, after) -> checkSoon()).build());
     loop.start();
     registrations.start();
     copyReports.start();
+    recoveryReports.start();
     leaveRequests.start();
     return this;
   }
@@ -149,7 +156,8 @@ public final class Coordinator implements Closeable {
     for (BackendRegistration.Registered r : registrations) {
       Member m = r.member();
       Member inRing = ring.member(m.id());
-      if (inRing != null && !ring.isDown(m.id()) && r.crashed() && ring.servesAnyArc(m.id())) {
+      if (inRing != null && !ring.isDown(m.id()) && r.crashed() && ring.servesAnyArc(m.id())
+          && !ring.orphans().isSource(m.id())) { // a source serves its own file: it may
         // Fail-stop: it came back from a crash, so its files may lack writes its chains hold.
         // (One brought back serves nothing until it has copied its arcs: it may stay.)
         LOG.warn("coordinator {}: back-end {} restarted after a crash; counted as gone",
@@ -229,6 +237,9 @@ public final class Coordinator implements Closeable {
           + " registered again; they copy their arcs");
       return;
     }
+    if (!ring.orphans().lastChains().isEmpty() && recoverOrphans(ring, current)) {
+      return;
+    }
     if (!ring.joining().isEmpty()) {
       advanceJoin(ring, current, registered);
       return;
@@ -241,6 +252,9 @@ public final class Coordinator implements Closeable {
       publishOrLookAgain(ring.withLeft(), current, "back-ends " + ring.leaving() + " handed"
           + " their arcs over; they have left");
       return;
+    }
+    if (!ring.orphans().lastChains().isEmpty()) {
+      return; // no join or leave while arcs wait to be recovered: they could not settle
     }
     if (startLeaves(ring, current, leaveAsked)) {
       return;
@@ -262,6 +276,22 @@ public final class Coordinator implements Closeable {
       publishOrLookAgain(joining, current, "back-ends " + newcomers + " registered; the arcs"
           + " they will take are frozen until their writes settle");
     }
+  }
+
+  /**
+   * Arcs every serving member of which went down (a power cut) are recovered as soon as
+   * {@link OrphanRecovery} can name their sources. True when it published.
+   */
+  private boolean recoverOrphans(Ring ring, Optional<RingStore.Versioned> current)
+      throws IOException {
+    Map<Long, String> sources = orphanRecovery.sources(ring);
+    if (sources.isEmpty()) {
+      return false;
+    }
+    publishOrLookAgain(ring.withRecovered(sources), current, sources.size() + " arcs whose"
+        + " members all went down are recovered from the longest of their files, held by "
+        + sources.values().stream().distinct().sorted().toList());
+    return true;
   }
 
   /**
@@ -372,6 +402,7 @@ public final class Coordinator implements Closeable {
     loop.close();
     registrations.close();
     copyReports.close();
+    recoveryReports.close();
     leaveRequests.close();
   }
 

@@ -8,6 +8,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.ring.Orphans;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
 
@@ -27,11 +28,16 @@ import org.fawnpack.kv.ring.RingHash;
  * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
  * joining b9 10.0.0.19 7070
  * leaving b0
+ * orphaned 5a00000000000000 b1,b4,b2
+ * recovering 81c0ffee00000000 b4
  * </pre>
  *
  * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
  * {@code joining} line a back-end about to join (its frozen arcs follow from the rest); a
- * {@code leaving} line a member handing its arcs over before it leaves.
+ * {@code leaving} line a member handing its arcs over before it leaves; an {@code orphaned}
+ * line an arc every serving member of which is down, with its last chain that served, head
+ * first; a {@code recovering} line an arc served from one member's own file while its walk
+ * copies it (see {@code ring.Orphans}).
  */
 public final class RingCodec {
   static final String FORMAT = "fawn-kv-ring 1";
@@ -58,6 +64,11 @@ public final class RingCodec {
             .append(m.port()).append('\n'));
     ring.leaving().stream().sorted().forEach(id -> text.append("leaving ").append(id)
         .append('\n'));
+    ring.orphans().lastChains().forEach((end, ids) -> text.append("orphaned ")
+        .append(String.format("%016x", end)).append(' ').append(String.join(",", ids))
+        .append('\n'));
+    ring.orphans().sources().forEach((end, id) -> text.append("recovering ")
+        .append(String.format("%016x", end)).append(' ').append(id).append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -80,6 +91,8 @@ public final class RingCodec {
     Map<String, Set<Long>> pending = new TreeMap<>();
     List<Member> joining = new ArrayList<>();
     List<String> leaving = new ArrayList<>();
+    Map<Long, List<String>> orphaned = new TreeMap<>();
+    Map<Long, String> recovering = new TreeMap<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -99,6 +112,9 @@ public final class RingCodec {
           }
           case "leaving" -> leaving.add(only(words, 2, at)[1]);
           case "pending" -> pending.put(atLeast(words, 3, at)[1], arcEnds(words, at));
+          case "orphaned" -> orphaned.put(arcEnd(only(words, 3, at)[1], at),
+              List.of(words[2].split(",")));
+          case "recovering" -> recovering.put(arcEnd(only(words, 3, at)[1], at), words[2]);
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
       } catch (NumberFormatException e) {
@@ -109,7 +125,8 @@ public final class RingCodec {
       throw new IllegalArgumentException(where + ": epoch, vnodes and replicas are all needed");
     }
     try {
-      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving);
+      return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving,
+          new Orphans(orphaned, recovering));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }
@@ -127,13 +144,17 @@ public final class RingCodec {
   private static Set<Long> arcEnds(String[] words, String at) {
     Set<Long> ends = new HashSet<>();
     for (int i = 2; i < words.length; i++) {
-      if (!words[i].matches("[0-9a-f]{16}")) {
-        throw new IllegalArgumentException(at + ": '" + words[i] + "' is not an arc end (16 hex"
-            + " digits)");
-      }
-      ends.add(Long.parseUnsignedLong(words[i], 16));
+      ends.add(arcEnd(words[i], at));
     }
     return ends;
+  }
+
+  private static long arcEnd(String word, String at) {
+    if (!word.matches("[0-9a-f]{16}")) {
+      throw new IllegalArgumentException(at + ": '" + word + "' is not an arc end (16 hex"
+          + " digits)");
+    }
+    return Long.parseUnsignedLong(word, 16);
   }
 
   private static String[] atLeast(String[] words, int count, String at) {

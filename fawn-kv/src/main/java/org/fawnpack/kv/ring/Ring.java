@@ -34,13 +34,15 @@ public final class Ring {
   private final Set<Long> frozen;
   /** Live members handing their arcs over before they leave, by id. */
   private final Set<String> leaving;
+  /** Arcs every serving member of which is down, and arcs being recovered from one file. */
+  private final Orphans orphans;
   private final Placement placement;
   /** Every arc's chain in ring order, built once: routing asks for one on every request. */
   private final List<Chain> chains;
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
-      Set<String> leaving) {
+      Set<String> leaving, Orphans orphans) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
@@ -64,9 +66,12 @@ public final class Ring {
     this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
         new Placement(hash, vnodes, replicas,
             withJoiners(this.members, this.joining), this.down));
+    this.orphans = orphans;
+    RingInvariants.checkOrphans(epoch, this.members, this.down, this.pending, orphans,
+        placement);
     List<Chain> built = new ArrayList<>(placement.arcs());
     for (int i = 0; i < placement.arcs(); i++) {
-      built.add(placement.chain(i, this.pending, this.frozen));
+      built.add(orphans.served(placement.chain(i, this.pending, this.frozen), this.members));
     }
     this.chains = List.copyOf(built);
   }
@@ -75,7 +80,7 @@ public final class Ring {
   public static Ring empty(RingHash hash, int vnodes, int replicas) {
     RingInvariants.checkSettings(0, vnodes, replicas);
     return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of(),
-        Set.of());
+        Set.of(), Orphans.NONE);
   }
 
   /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
@@ -92,9 +97,17 @@ public final class Ring {
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
       Collection<Member> joining, Collection<String> leaving) {
+    return at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving,
+        Orphans.NONE);
+  }
+
+  /** As above, with arcs orphaned and arcs being recovered ({@link Orphans}). */
+  public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
+      Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
+      Collection<Member> joining, Collection<String> leaving, Orphans orphans) {
     RingInvariants.checkSettings(epoch, vnodes, replicas);
     return new Ring(epoch, hash, vnodes, replicas, byId(members), new HashSet<>(down), pending,
-        byId(joining), new HashSet<>(leaving));
+        byId(joining), new HashSet<>(leaving), orphans);
   }
 
   /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
@@ -106,7 +119,7 @@ public final class Ring {
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
     return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of(),
-        Set.of());
+        Set.of(), Orphans.NONE);
   }
 
   /**
@@ -127,7 +140,8 @@ public final class Ring {
       RingInvariants.checkSameHost(before, m, false);
       next.put(m.id(), m);
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining, leaving);
+    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining, leaving,
+        orphans);
   }
 
   /** The next epoch without back-end {@code id}: placement only, for tests and tools. */
@@ -141,7 +155,7 @@ public final class Ring {
     Set<String> stillDown = new HashSet<>(down);
     stillDown.remove(id);
     return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of(),
-        Set.of());
+        Set.of(), Orphans.NONE);
   }
 
   /**
@@ -203,7 +217,7 @@ public final class Ring {
           + " already (epoch " + epoch + ")");
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners),
-        Set.of());
+        Set.of(), orphans);
   }
 
   /**
@@ -222,7 +236,7 @@ public final class Ring {
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
   public Ring withJoinCancelled() {
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of(),
-        Set.of());
+        Set.of(), orphans);
   }
 
   /**
@@ -265,7 +279,7 @@ public final class Ring {
     Set<String> nowDown = new HashSet<>(down);
     nowDown.addAll(leaving);
     return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of(), joining,
-        Set.of());
+        Set.of(), orphans);
   }
 
   /**
@@ -286,7 +300,27 @@ public final class Ring {
       }
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, nextMembers, nextDown, nextPending,
-        nextJoining, nextLeaving);
+        nextJoining, nextLeaving, orphans.after(this::chainFor, after, nextPending, nextDown));
+  }
+
+  /**
+   * The next epoch in which each orphaned arc of {@code sources} (arc end to member id) is
+   * recovered from that member's file: it alone serves the arc, and the live members of the
+   * arc's walk, pending there, copy it.
+   *
+   * @throws IllegalArgumentException when an arc is not orphaned, or its source is not a live
+   *     member of its last chain
+   */
+  public Ring withRecovered(Map<Long, String> sources) {
+    Map<String, Set<Long>> nextPending = new TreeMap<>();
+    Orphans next = orphans.recovered(sources, down, pending, nextPending, epoch);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, nextPending, joining,
+        leaving, next);
+  }
+
+  /** The orphaned arcs and the arcs being recovered ({@link Orphans}). */
+  public Orphans orphans() {
+    return orphans;
   }
 
   /**
@@ -301,7 +335,8 @@ public final class Ring {
             + epoch + ")");
       }
     }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining, leaving);
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining, leaving,
+        orphans.copiersDone(still));
   }
 
   /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
@@ -394,6 +429,10 @@ public final class Ring {
             : ", down: " + String.join(", ", new TreeSet<>(down)))
         + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()))
         + (joining.isEmpty() ? "" : ", joining: " + String.join(", ", joining.keySet()))
-        + (leaving.isEmpty() ? "" : ", leaving: " + String.join(", ", new TreeSet<>(leaving)));
+        + (leaving.isEmpty() ? "" : ", leaving: " + String.join(", ", new TreeSet<>(leaving)))
+        + (orphans.lastChains().isEmpty() ? "" : ", orphaned arcs: "
+            + orphans.lastChains().size())
+        + (orphans.sources().isEmpty() ? "" : ", recovering: " + orphans.sources().size()
+            + " arcs from " + String.join(", ", new TreeSet<>(orphans.sources().values())));
   }
 }

@@ -45,6 +45,38 @@ final class RingInvariants {
   }
 
   /**
+   * Orphaned arcs are arcs, their last chains name members; a recovered arc's source is a live
+   * member not copying that arc.
+   */
+  static void checkOrphans(long epoch, Map<String, Member> members, Set<String> down,
+      Map<String, Set<Long>> pending, Orphans orphans, Placement placement) {
+    orphans.lastChains().forEach((end, ids) -> {
+      arc(epoch, end, placement, "orphaned");
+      for (String id : ids) {
+        if (!members.containsKey(id)) {
+          throw new IllegalArgumentException("arc " + Long.toHexString(end) + " was last"
+              + " served by " + id + ", which is not in the ring (epoch " + epoch + ")");
+        }
+      }
+    });
+    orphans.sources().forEach((end, id) -> {
+      arc(epoch, end, placement, "recovered");
+      if (!members.containsKey(id) || down.contains(id)
+          || pending.getOrDefault(id, Set.of()).contains(end)) {
+        throw new IllegalArgumentException("arc " + Long.toHexString(end) + " is recovered"
+            + " from " + id + ", which is not a live member serving it (epoch " + epoch + ")");
+      }
+    });
+  }
+
+  private static void arc(long epoch, long end, Placement placement, String what) {
+    if (placement.arcEndingAt(end) < 0) {
+      throw new IllegalArgumentException(what + " arc " + Long.toHexString(end) + " is not an"
+          + " arc of the ring (epoch " + epoch + ")");
+    }
+  }
+
+  /**
    * Leaving members are live members, copying nothing, and no back-end joins meanwhile (one
    * change of membership at a time).
    */
