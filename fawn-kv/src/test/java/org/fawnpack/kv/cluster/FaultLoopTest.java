@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
  * SIGKILL of a chain's head, middle or tail, or of two members of one chain, each then
  * restarted (it copies its arcs afresh); SIGSTOP past its session, then SIGCONT; a clean
  * restart; a new back-end joining (up to 7); a planned leave; one of the two child front-ends
- * frozen past its session (with a reader asking it by the old map), then let go — clients are
+ * frozen past its session (with a reader asking it by the old map), then let go; a power cut of
+ * every back-end (one member's files torn, one's disk gone), restarted — clients are
  * given all three front-ends — and after each round every key's history must
  * be linearizable, every chain whole and every disk hold exactly the files of the arcs its
  * back-end serves. Bounded by {@code -Dfawn.kv.faults.rounds} (default 10) and {@code
@@ -36,8 +37,8 @@ class FaultLoopTest extends ChildClusterTest {
   /**
    * {@code -Dfawn.kv.faults.plan=N,M,...}: the faults of those numbers in that order, cycled
    * (0-2 SIGKILL of that chain position, 3 two of one chain, 4 clean restart, 5 join, 6 leave,
-   * 7 SIGSTOP of a back-end, 8 SIGSTOP of a front-end), to chase one; drawn at random
-   * otherwise.
+   * 7 SIGSTOP of a back-end, 8 SIGSTOP of a front-end, 9 a power cut of every back-end), to
+   * chase one; drawn at random otherwise.
    */
   private static final List<Integer> PLAN = plan(System.getProperty("fawn.kv.faults.plan"));
 
@@ -72,7 +73,7 @@ class FaultLoopTest extends ChildClusterTest {
       Chain chain = before.chainForKey(CheckedWorkload.key(random.nextInt(
           CheckedWorkload.KEYS)));
       int live = before.members().size() - before.down().size();
-      int fault = PLAN.isEmpty() ? random.nextInt(9) : PLAN.get((round - 1) % PLAN.size());
+      int fault = PLAN.isEmpty() ? random.nextInt(10) : PLAN.get((round - 1) % PLAN.size());
       if (fault == 5 && before.members().size() >= MAX_BACKENDS) {
         fault = 6;
       }
@@ -115,6 +116,10 @@ class FaultLoopTest extends ChildClusterTest {
             cluster.awaitSlices(Set.of("f0", "f1", "f2"));
           };
         }
+        case 9 -> {
+          what = "power cut of every back-end, restarted in a random order";
+          inject = () -> LOG.info("power cut: {}", new PowerCut(cluster).cutAndRestore(random));
+        }
         case 5 -> {
           String id = "j" + (++added);
           what = "join of new back-end " + id;
@@ -130,7 +135,7 @@ class FaultLoopTest extends ChildClusterTest {
                 && r.pending().isEmpty(), id + " left");
           };
         }
-        default -> throw new IllegalArgumentException("no fault " + fault + " (0-8)");
+        default -> throw new IllegalArgumentException("no fault " + fault + " (0-9)");
       }
       LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
       done.add(what);
