@@ -117,10 +117,10 @@ final class PowerCut {
         continue;
       }
       Path log = org.fawnpack.kv.backend.Backend.arcFileOf(cluster.dataOf(id), orphan.getKey());
-      if (Files.exists(log) && Files.size(log) > 1024) {
+      if (Files.exists(log) && Files.size(log) > 2 * 32) { // more than its 32-byte header
         try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(log,
             java.nio.file.StandardOpenOption.WRITE)) {
-          f.truncate(Files.size(log) / 2);
+          f.truncate(Math.max(32, Files.size(log) / 2));
         }
         Files.deleteIfExists(org.fawnpack.kv.store.LogSnapshot.checkpointOf(log));
         cut++;
