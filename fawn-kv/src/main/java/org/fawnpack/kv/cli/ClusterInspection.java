@@ -55,9 +55,15 @@ final class ClusterInspection {
               : ring.pendingArcsOf(m.id()).isEmpty() ? ""
               : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
       for (Chain chain : ring.chains()) {
+        long end = chain.range().endInclusive();
+        java.util.List<String> lastChain = ring.orphans().lastChains().get(end);
+        String source = ring.orphans().sources().get(end);
         out.println("  arc " + chain.range() + ": " + chain.members()
             + (chain.pending().isEmpty() ? "" : " copying to " + chain.pending())
-            + (chain.isShort() ? " (short: writes refused)" : ""));
+            + (lastChain != null ? " (no live member: recovered once " + lastChain
+                + " are back and reported their files)"
+                : source != null ? " (recovered from " + source + "'s own file)"
+                : chain.isShort() ? " (short: writes refused)" : ""));
       }
     }
     return KvCommand.EXIT_OK;
