@@ -64,9 +64,11 @@ final class PowerCut {
       cluster.restart(id, true); // dead already: this starts it again
       Thread.sleep(random.nextInt(400));
     }
+    long lastStarted = System.nanoTime();
     cluster.awaitRing(r -> ids.stream().noneMatch(r::isDown) && r.pending().isEmpty()
         && r.orphans().isEmpty(), "every arc recovered and its chain whole");
-    return what;
+    return what + "; every arc served by a whole chain " + (System.nanoTime() - lastStarted)
+        / 1_000_000 + " ms after the last back-end was started";
   }
 
   /**
