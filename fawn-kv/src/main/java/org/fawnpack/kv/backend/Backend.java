@@ -15,7 +15,6 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
@@ -88,7 +87,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
     this.id = id;
-    this.crashedRun = new CrashedRun(id, dir, config, crashed);
     this.dir = dir;
     this.config = config;
     this.forwarder = new ChainForwarder("backend " + id,
@@ -111,6 +109,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       return t;
     });
     this.fence = new SliceFence(id, arcs, () -> self, timer);
+    this.crashedRun = new CrashedRun(id, dir, config, crashed, timer, this);
     MissingArcs missing = new MissingArcs(id, crashedRun::crashed);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
         fence, missing);
@@ -305,38 +304,18 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         }
       }
     }
+    for (long end : crashedRun.recoveryOver(next)) {
+      if (!arcs.containsKey(end) && !next.pendingArcsOf(id).contains(end)) {
+        retired.add(end); // kept for a recovery another member's file won
+      }
+    }
     self = me;
     ring = next;
     retired.deleteWhenNotNeeded(next, end -> crashedRun.keeps(next, end));
-    reportOrphanFiles(next);
+    crashedRun.reportSoon(next, () -> ring, orphanReporter);
     source.keepOnlyArcsBeingCopied(beingCopied);
     receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
-  }
-
-  /** Off the ring's thread (opening files recovers them), retried while the ring stays. */
-  private void reportOrphanFiles(Ring next) {
-    if (OrphanFiles.keptIn(next, id).isEmpty()) {
-      return;
-    }
-    try {
-      timer.execute(() -> {
-        synchronized (this) {
-          if (ring != next) {
-            return; // a newer ring reports for itself
-          }
-          try {
-            crashedRun.report(next, orphanReporter);
-          } catch (IOException | RuntimeException e) {
-            LOG.warn("backend {}: cannot report its files of arcs that lost every member ({});"
-                + " again in 1 s", id, e.getMessage());
-            timer.schedule(() -> reportOrphanFiles(next), 1, TimeUnit.SECONDS);
-          }
-        }
-      });
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      LOG.debug("backend {}: closing; no report", id);
-    }
   }
 
   /** Closes and forgets a copy made from a tail that is gone (the receiver copies again). */

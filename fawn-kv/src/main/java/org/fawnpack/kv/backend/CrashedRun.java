@@ -25,15 +25,21 @@ final class CrashedRun {
   private final String id;
   private final Path dir;
   private final OrphanFiles orphans;
+  private final java.util.concurrent.ScheduledExecutorService timer;
+  /** The back-end's lock: files are opened, deleted and read for reports under it. */
+  private final Object backend;
   private volatile boolean crashed;
   private boolean replaced;
   private Runnable whenReplaced = () -> { };
 
-  CrashedRun(String id, Path dir, DatastoreConfig config, boolean crashed) {
+  CrashedRun(String id, Path dir, DatastoreConfig config, boolean crashed,
+      java.util.concurrent.ScheduledExecutorService timer, Object backend) {
     this.id = id;
     this.dir = dir;
     this.crashed = crashed;
     this.orphans = new OrphanFiles(id, dir, config);
+    this.timer = timer;
+    this.backend = backend;
   }
 
   boolean crashed() {
@@ -102,8 +108,43 @@ final class CrashedRun {
     return OrphanFiles.keptIn(ring, id).contains(end);
   }
 
-  /** Reports its files of the arcs orphaned in {@code ring} (when that set changed). */
-  void report(Ring ring, Backend.OrphanReporter reporter) throws IOException {
-    orphans.report(ring, reporter);
+  /**
+   * The ends of the arcs whose files it kept for a recovery that is over now (recovered from
+   * another member, or from this one): the back-end retires those it neither serves nor
+   * copies, so they are deleted once their chains are whole.
+   */
+  java.util.List<Long> recoveryOver(Ring next) {
+    return orphans.noLongerOrphaned(next);
+  }
+
+  /**
+   * Reports its files of the arcs orphaned in {@code next} (when that set changed), off the
+   * ring's thread (opening a file recovers it), retried every second while {@code current}
+   * is still {@code next}.
+   */
+  void reportSoon(Ring next, java.util.function.Supplier<Ring> current,
+      Backend.OrphanReporter reporter) {
+    if (OrphanFiles.keptIn(next, id).isEmpty()) {
+      return;
+    }
+    try {
+      timer.execute(() -> {
+        synchronized (backend) {
+          if (current.get() != next) {
+            return; // a newer ring reports for itself
+          }
+          try {
+            orphans.report(next, reporter);
+          } catch (IOException | RuntimeException e) {
+            LOG.warn("backend {}: cannot report its files of arcs that lost every member ({});"
+                + " again in 1 s", id, e.getMessage());
+            timer.schedule(() -> reportSoon(next, current, reporter), 1,
+                java.util.concurrent.TimeUnit.SECONDS);
+          }
+        }
+      });
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      LOG.debug("backend {}: closing; no report", id);
+    }
   }
 }
