@@ -8,8 +8,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,41 +31,22 @@ public final class RecoveryReports {
     StringBuilder text = new StringBuilder();
     new TreeMap<>(lastSequences).forEach((end, last) -> text.append(String.format("%016x",
         end)).append(' ').append(last).append('\n'));
-    try {
-      zk.create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.EPHEMERAL)
-          .forPath(paths.recovery(id), text.toString().getBytes(StandardCharsets.UTF_8));
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IOException("cannot write " + paths.recovery(id) + ": " + e, e);
-    }
+    Znodes.writeEphemeral(zk, paths.recovery(id), text.toString()
+        .getBytes(StandardCharsets.UTF_8));
   }
 
   /** Back-end id to its report (arc end to last sequence); one that does not parse is left out. */
   static Map<String, Map<Long, Long>> read(CuratorFramework zk, ClusterPaths paths)
       throws IOException {
     Map<String, Map<Long, Long>> all = new HashMap<>();
-    try {
-      for (String id : zk.getChildren().forPath(paths.recoveries())) {
-        try {
-          all.put(id, parse(new String(zk.getData().forPath(paths.recovery(id)),
-              StandardCharsets.UTF_8)));
-        } catch (KeeperException.NoNodeException e) {
-          LOG.debug("the recovery report of {} went while read", id);
-        } catch (IllegalArgumentException e) {
-          LOG.error("{} left out: {}", paths.recovery(id), e.getMessage());
-        }
+    Znodes.children(zk, paths.recoveries()).forEach((id, data) -> {
+      try {
+        all.put(id, parse(new String(data, StandardCharsets.UTF_8)));
+      } catch (IllegalArgumentException e) {
+        LOG.error("{} left out: {}", paths.recovery(id), e.getMessage());
       }
-      return all;
-    } catch (KeeperException.NoNodeException e) {
-      return all;
-    } catch (Exception e) {
-      if (e instanceof InterruptedException) {
-        Thread.currentThread().interrupt();
-      }
-      throw new IOException("cannot read " + paths.recoveries() + ": " + e, e);
-    }
+    });
+    return all;
   }
 
   static Map<Long, Long> parse(String text) {

@@ -13,8 +13,9 @@ import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 
 /**
- * The znode operations the ring and the slice map share: a read with the version a
- * compare-and-set must name, the compare-and-set itself, and a watch of every new content.
+ * The znode operations the coordination classes share: a read with the version a
+ * compare-and-set must name, the compare-and-set itself, a watch of every new content, an
+ * ephemeral report written, and the reports under one parent read.
  */
 final class Znodes {
   /** A znode's bytes and version. */
@@ -66,6 +67,39 @@ final class Znodes {
         .build());
     cache.start();
     return cache::close;
+  }
+
+  /** Creates or replaces the ephemeral znode at {@code path} (a report of this session). */
+  static void writeEphemeral(CuratorFramework zk, String path, byte[] data) throws IOException {
+    try {
+      zk.create().orSetData().creatingParentsIfNeeded()
+          .withMode(org.apache.zookeeper.CreateMode.EPHEMERAL).forPath(path, data);
+    } catch (Exception e) {
+      throw failure("write " + path, e);
+    }
+  }
+
+  /**
+   * Each child of {@code parent} by name, with its bytes; a child that goes while listed is
+   * left out, and no parent is no child.
+   */
+  static java.util.Map<String, byte[]> children(CuratorFramework zk, String parent)
+      throws IOException {
+    java.util.Map<String, byte[]> all = new java.util.TreeMap<>();
+    try {
+      for (String name : zk.getChildren().forPath(parent)) {
+        try {
+          all.put(name, zk.getData().forPath(parent + "/" + name));
+        } catch (KeeperException.NoNodeException gone) {
+          // it went while listed: as if it had not been there
+        }
+      }
+      return all;
+    } catch (KeeperException.NoNodeException e) {
+      return all;
+    } catch (Exception e) {
+      throw failure("list " + parent, e);
+    }
   }
 
   static IOException failure(String what, Exception e) {

@@ -153,34 +153,37 @@ public final class MessageType {
 
   /** A BEHIND reply to {@code request}: the receiver expects {@code nextExpected} next. */
   public static Frame behind(Frame request, String message, long nextExpected) {
-    return new Frame(BEHIND, request.requestId(), request.epoch(), new Frame.Payload()
-        .addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-        .addLong(nextExpected).toBytes());
+    return withMessageAndNumber(BEHIND, request, message, nextExpected);
   }
 
   /** The sequence number a BEHIND reply says its sender expects next. */
   public static long nextExpectedOf(Frame behind) throws MalformedFrameException {
-    Frame.Fields fields = behind.fields();
-    fields.nextBytes(behind.payload().length, "the message");
-    long next = fields.nextLong();
-    fields.end();
-    return next;
+    return numberAfterMessage(behind);
   }
 
   /** A FENCED reply to {@code request}: not applied; this head refuses below {@code fence}. */
   public static Frame fenced(Frame request, String message, long fence) {
-    return new Frame(FENCED, request.requestId(), request.epoch(), new Frame.Payload()
-        .addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-        .addLong(fence).toBytes());
+    return withMessageAndNumber(FENCED, request, message, fence);
   }
 
   /** The fence a FENCED reply names. */
   public static long fenceOf(Frame fenced) throws MalformedFrameException {
-    Frame.Fields fields = fenced.fields();
-    fields.nextBytes(fenced.payload().length, "the message");
-    long fence = fields.nextLong();
+    return numberAfterMessage(fenced);
+  }
+
+  private static Frame withMessageAndNumber(byte type, Frame request, String message,
+      long number) {
+    return new Frame(type, request.requestId(), request.epoch(), new Frame.Payload()
+        .addBytes(message.getBytes(java.nio.charset.StandardCharsets.UTF_8))
+        .addLong(number).toBytes());
+  }
+
+  private static long numberAfterMessage(Frame reply) throws MalformedFrameException {
+    Frame.Fields fields = reply.fields();
+    fields.nextBytes(reply.payload().length, "the message");
+    long number = fields.nextLong();
     fields.end();
-    return fence;
+    return number;
   }
 
   /** An UNKNOWN_OUTCOME reply to {@code request}: not applied now; an earlier try unknown. */
