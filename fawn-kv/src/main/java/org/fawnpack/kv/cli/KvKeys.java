@@ -43,11 +43,11 @@ public final class KvKeys {
       "Deadline of each client request (put, get, delete), in ms.");
   public static final ConfigKey<Integer> CLIENT_TRY_TIMEOUT_MS = ConfigKey.intKey(
       "fawn.kv.client.try-timeout-ms", 3_000, 1, 3_600_000,
-      "How long one try of a client request waits for its answer, in ms (at most the request's"
-      + " deadline); then the request is tried again, by a slice map asked of the other"
-      + " front-ends first, so a frozen front-end costs a try, not the deadline. Keep it above"
-      + " the 2 s a front-end may hold a request while a chain or a slice settles, and above a"
-      + " large value's transfer time.");
+      "How long a client request waits for an answer before it asks its front-end whether it is"
+      + " alive (SLICES, 1 s): an answer means a busy chain, and the wait goes on up to the"
+      + " request's deadline; none means a frozen front-end, and the request is tried again by"
+      + " a slice map asked of the other front-ends, so a frozen front-end costs a try and a"
+      + " probe, not the deadline.");
 
   public static final ConfigKey<String> SECRET_FILE = ConfigKey.stringKey(
       "fawn.kv.secret-file", "~/.fawn-kv/secret",

@@ -13,8 +13,8 @@ import org.fawnpack.kv.wire.NotSentException;
 
 /**
  * A client's batch ({@code getAll}, {@code putAll}): every request pipelined at once on one
- * connection per front-end, then retried together in rounds, each round waiting at most a
- * try's timeout.
+ * connection per front-end, then retried together in rounds; a front-end that answers nothing,
+ * not even a probe, fails its requests of the round at once.
  */
 final class BatchCall {
   private final SliceRoutes routes;
@@ -28,9 +28,10 @@ final class BatchCall {
   }
 
   /**
-   * Sends every request at once, then takes the answers in order; those that failed go again
-   * together, in rounds paced as {@code FawnKvClient}'s single calls' tries, until all are answered or the tries or
-   * the deadline run out. Throws when any finally failed.
+   * Sends every request at once, then takes the answers in order, each waited for as a single
+   * call's try ({@link TryWait}: on while its front-end answers a probe); those that failed go
+   * again together, in rounds paced as single calls' tries, until all are answered or the
+   * tries or the deadline run out. Throws when any finally failed.
    */
   List<Frame> call(byte type, List<byte[]> keys, List<byte[]> payloads) throws IOException {
     long end = System.nanoTime() + deadline.toNanos();
@@ -46,20 +47,34 @@ final class BatchCall {
     for (int attempt = 1; !left.isEmpty(); attempt++) {
       List<Connection> used = new ArrayList<>(left.size());
       List<CompletableFuture<Frame>> replies = new ArrayList<>(left.size());
+      java.util.Map<Connection, KvException> silent = new java.util.IdentityHashMap<>();
       for (int i : left) {
         Connection c;
         try {
           c = routes.to(keys.get(i), mayHaveApplied[i]);
+          KvException probed = silent.get(c);
+          if (probed != null) {
+            throw probed; // probed once this round already
+          }
+          try {
+            TryWait.notFrozen(c, routes, end);
+          } catch (IOException e) {
+            KvException notSent = e instanceof KvException kv ? kv
+                : new KvException(e.getMessage() + "; not sent", true);
+            silent.put(c, notSent);
+            throw notSent;
+          }
         } catch (KvException e) {
           replies.add(CompletableFuture.failedFuture(e)); // not sent: applied nowhere
           used.add(null);
           continue;
         }
         used.add(c);
-        replies.add(c.send(type, 0, FawnKvClient.withUncertainty(type, payloads.get(i), mayHaveApplied[i])));
+        replies.add(c.send(type, 0, FawnKvClient.withUncertainty(type, payloads.get(i),
+            mayHaveApplied[i])));
       }
       List<Integer> failed = new ArrayList<>();
-      long roundEnd = Math.min(end, System.nanoTime() + tryTimeout.toNanos());
+      java.util.Map<Connection, Boolean> frozen = new java.util.IdentityHashMap<>();
       for (int k = 0; k < left.size(); k++) {
         if (settled.contains(left.get(k))) {
           failed.add(left.get(k));
@@ -67,9 +82,21 @@ final class BatchCall {
         }
         int i = left.get(k);
         try {
-          long waitMs = Math.max(1, TimeUnit.NANOSECONDS.toMillis(roundEnd - System.nanoTime()));
-          Frame answer = replies.get(k).get(waitMs, TimeUnit.MILLISECONDS);
-          routes.answered(used.get(k));
+          Connection c = used.get(k);
+          if (c == null) {
+            replies.get(k).get(); // not sent: fails at once
+          }
+          if (Boolean.TRUE.equals(frozen.get(c))) { // found frozen for an earlier request
+            throw new java.util.concurrent.TimeoutException("no reply from " + c);
+          }
+          Frame answer;
+          try {
+            answer = TryWait.await(c, replies.get(k), tryTimeout, end);
+          } catch (org.fawnpack.kv.wire.NoReplyException e) {
+            frozen.put(c, true);
+            throw new java.util.concurrent.TimeoutException(e.getMessage());
+          }
+          routes.answered(c);
           if (answer.type() == MessageType.WRONG_SLICE) {
             routes.wrongSlice(answer); // sent again by the new map in the next round
             problems[i] = MessageType.messageOf(answer);
@@ -88,11 +115,12 @@ final class BatchCall {
             continue;
           }
         } catch (java.util.concurrent.ExecutionException
-            | java.util.concurrent.TimeoutException e) {
+            | java.util.concurrent.TimeoutException | IOException e) {
           if (e instanceof java.util.concurrent.TimeoutException) {
-            routes.noReply(used.get(k)); // frozen, maybe: the next round asks the others
+            routes.noReply(used.get(k)); // frozen: the next round asks the others
           }
-          Throwable cause = e.getCause() != null ? e.getCause() : e;
+          Throwable cause = e.getCause() != null && !(e instanceof IOException) ? e.getCause()
+              : e;
           mayHaveApplied[i] |= write && !(cause instanceof NotSentException)
               && !(cause instanceof KvException);
           problems[i] = cause.getMessage() != null ? cause.getMessage() : cause.toString();

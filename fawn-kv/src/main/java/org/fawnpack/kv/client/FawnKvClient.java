@@ -223,9 +223,9 @@ public final class FawnKvClient implements Closeable {
       Connection c = null;
       try {
         c = routes.to(key, mayHaveApplied); // a front-end down: a failed try, not the end
-        long left = Math.max(1, TimeUnit.NANOSECONDS.toMillis(end - System.nanoTime()));
-        answer = c.call(type, 0, withUncertainty(type, bytes, mayHaveApplied),
-            Duration.ofMillis(Math.min(left, tryTimeout.toMillis())));
+        TryWait.notFrozen(c, routes, end);
+        answer = TryWait.await(c, c.send(type, 0, withUncertainty(type, bytes,
+            mayHaveApplied)), tryTimeout, end);
         routes.answered(c);
         if (answer.type() == MessageType.WRONG_SLICE && wrongSliceHops < MAX_WRONG_SLICE_HOPS) {
           routes.wrongSlice(answer); // applied nowhere: straight to the owner, not a try
@@ -246,7 +246,8 @@ public final class FawnKvClient implements Closeable {
         } else if (e instanceof NoReplyException) {
           routes.noReply(c); // frozen, maybe: the next try asks the others for the map
         }
-        mayHaveApplied |= write && c != null && !(e instanceof NotSentException);
+        mayHaveApplied |= write && c != null && !(e instanceof NotSentException)
+            && !(e instanceof KvException kv && kv.refused());
         lastProblem = e.getMessage();
       }
       if (answer != null && answer.type() == MessageType.UNKNOWN_OUTCOME) {

@@ -137,6 +137,21 @@ final class SliceRoutes implements Closeable {
     mapInDoubt = true;
   }
 
+  /** Whether {@code c}'s front-end let a try go unanswered and has not answered since. */
+  boolean isSuspect(Connection c) {
+    if (!anySuspect) {
+      return false;
+    }
+    synchronized (this) {
+      for (Map.Entry<InetSocketAddress, Connection> e : open.entrySet()) {
+        if (e.getValue() == c && suspects.contains(e.getKey())) {
+          return true;
+        }
+      }
+      return false;
+    }
+  }
+
   /** {@code c} answered: its front-end is no longer a suspect. */
   void answered(Connection c) {
     if (!anySuspect) {

@@ -119,6 +119,12 @@ public final class Connection implements Closeable {
     }
   }
 
+  /** The peer's address, for messages. */
+  @Override
+  public String toString() {
+    return peer;
+  }
+
   public boolean isBroken() {
     return broken != null;
   }
