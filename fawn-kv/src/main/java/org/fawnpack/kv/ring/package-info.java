@@ -32,5 +32,11 @@
  * writes. Once the replacements hold their copies and serve (the chain is one longer for an
  * epoch), the leaver is marked down ({@link org.fawnpack.kv.ring.Ring#withLeft}) and its
  * chains close up around it.
+ *
+ * <p>An arc all of whose serving members are down (a power cut) is <em>orphaned</em>: its last
+ * serving chain is recorded ({@link org.fawnpack.kv.ring.Orphans}) until the coordinator names
+ * one of those members its <em>source</em>; the source alone serves the arc from its own file
+ * while the live members of the arc's walk, pending there, copy it, and once they serve the
+ * arc's chain is its walk again.
  */
 package org.fawnpack.kv.ring;
