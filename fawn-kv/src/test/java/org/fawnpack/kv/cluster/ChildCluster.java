@@ -270,6 +270,40 @@ final class ChildCluster implements Closeable {
     return ring;
   }
 
+  /**
+   * Back-end {@code id} as it registered (host and port), once something listens there (a
+   * registration left by a process that died names a port nothing listens on any more).
+   */
+  Member awaitRegistration(String id) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      try {
+        byte[] data = zk.getData().forPath(PATHS.backend(id));
+        String[] words = new String(data, java.nio.charset.StandardCharsets.UTF_8).split(" ");
+        Member m = new Member(id, words[0], Integer.parseInt(words[1]));
+        if (portAnswers(m)) {
+          return m;
+        }
+      } catch (org.apache.zookeeper.KeeperException.NoNodeException e) {
+        // not registered yet
+      }
+      assertTrue(System.nanoTime() < deadline, id + " did not register within "
+          + WAIT.toSeconds() + " s; log: " + backend(id).logFile());
+      Thread.sleep(50);
+    }
+  }
+
+  /** Whether something listens at {@code m}'s address (a registration left by a dead process
+   *  names a port nothing listens on). */
+  private static boolean portAnswers(Member m) {
+    try (java.net.Socket s = new java.net.Socket()) {
+      s.connect(new InetSocketAddress(m.host(), m.port()), 1_000);
+      return true;
+    } catch (IOException e) {
+      return false;
+    }
+  }
+
   /** Back-end {@code id}'s process (the latest, after restarts). */
   NodeProcess backend(String id) {
     return backends.get(indexOf(id));

@@ -191,8 +191,14 @@ class FaultLoopTest extends ChildClusterTest {
         && r.pending().isEmpty(), id + " joined");
   }
 
+  /**
+   * Waits until {@code id}'s new process has registered and the ring has it serving at the
+   * address it registered (a restart listens on a new port: until the ring says so, requests
+   * still go to the old one).
+   */
   private void awaitServing(String id) throws Exception {
-    cluster.awaitRing(r -> !r.isDown(id) && r.pending().isEmpty() && r.servesAnyArc(id),
-        id + " serves again");
+    org.fawnpack.kv.ring.Member registered = cluster.awaitRegistration(id);
+    cluster.awaitRing(r -> !r.isDown(id) && r.pending().isEmpty() && r.servesAnyArc(id)
+        && registered.equals(r.member(id)), id + " serves again at " + registered);
   }
 }
