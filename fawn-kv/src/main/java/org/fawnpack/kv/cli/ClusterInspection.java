@@ -60,7 +60,8 @@ final class ClusterInspection {
         String source = ring.orphans().sources().get(end);
         out.println("  arc " + chain.range() + ": " + chain.members()
             + (chain.pending().isEmpty() ? "" : " copying to " + chain.pending())
-            + (lastChain != null ? " (no live member: recovered once " + lastChain
+            + (ring.orphans().lost().contains(end) ? " (lost: declared gone by an operator)"
+                : lastChain != null ? " (no live member: recovered once " + lastChain
                 + " are back and reported their files)"
                 : source != null ? " (recovered from " + source + "'s own file)"
                 : chain.isShort() ? " (short: writes refused)" : ""));

@@ -73,6 +73,11 @@ public record ClusterPaths(String cluster) {
     return recoveries() + "/" + id;
   }
 
+  /** Arcs an operator declared lost ({@code LostArcs}), by end. */
+  public String lostArcs() {
+    return root() + "/lost";
+  }
+
   public String coordinator() {
     return root() + "/coordinator";
   }

@@ -45,10 +45,9 @@ public final class Coordinator implements Closeable {
   private final int replicas;
   private final LeaderLoop loop;
   private final CuratorCache registrations;
-  private final CuratorCache copyReports;
-  private final CuratorCache recoveryReports;
+  /** What else makes it look again: copy and recovery reports, lost arcs, leave requests. */
+  private final List<CuratorCache> triggers;
   private final OrphanRecovery orphanRecovery;
-  private final CuratorCache leaveRequests;
   private final LeaveRequests leaves;
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
@@ -92,10 +91,10 @@ public final class Coordinator implements Closeable {
     this.loop = new LeaderLoop(zk, paths.coordinator(), name, "coordinator " + name,
         this::check);
     this.registrations = CuratorCache.build(zk, paths.backends());
-    this.copyReports = CuratorCache.build(zk, paths.copies());
-    this.recoveryReports = CuratorCache.build(zk, paths.recoveries());
+    this.triggers = List.of(CuratorCache.build(zk, paths.copies()),
+        CuratorCache.build(zk, paths.recoveries()), CuratorCache.build(zk, paths.lostArcs()),
+        CuratorCache.build(zk, paths.leaves()));
     this.orphanRecovery = new OrphanRecovery(zk, paths, name);
-    this.leaveRequests = CuratorCache.build(zk, paths.leaves());
     this.leaves = new LeaveRequests(zk, paths);
     this.stops = new CleanStops(zk, paths);
   }
@@ -109,17 +108,13 @@ public final class Coordinator implements Closeable {
           }
           checkSoon();
         }).build());
-    copyReports.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> checkSoon()).build());
-    recoveryReports.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> checkSoon()).build());
-    leaveRequests.listenable().addListener(CuratorCacheListener.builder()
-        .forAll((type, before, after) -> checkSoon()).build());
+    for (CuratorCache trigger : triggers) {
+      trigger.listenable().addListener(CuratorCacheListener.builder()
+          .forAll((type, before, after) -> checkSoon()).build());
+    }
     loop.start();
     registrations.start();
-    copyReports.start();
-    recoveryReports.start();
-    leaveRequests.start();
+    triggers.forEach(CuratorCache::start);
     return this;
   }
 
@@ -237,7 +232,8 @@ public final class Coordinator implements Closeable {
           + " registered again; they copy their arcs");
       return;
     }
-    if (!ring.orphans().lastChains().isEmpty() && recoverOrphans(ring, current)) {
+    if (!ring.orphans().lastChains().isEmpty() && (recoverOrphans(ring, current)
+        || declareLost(ring, current))) {
       return;
     }
     if (!ring.joining().isEmpty()) {
@@ -291,6 +287,18 @@ public final class Coordinator implements Closeable {
     publishOrLookAgain(ring.withRecovered(sources), current, sources.size() + " arcs whose"
         + " members all went down are recovered from the longest of their files, held by "
         + sources.values().stream().distinct().sorted().toList());
+    return true;
+  }
+
+  /** Marks lost the orphaned arcs an operator declared gone. True when it published. */
+  private boolean declareLost(Ring ring, Optional<RingStore.Versioned> current)
+      throws IOException {
+    List<Long> lost = orphanRecovery.declaredLost(ring);
+    if (lost.isEmpty()) {
+      return false;
+    }
+    publishOrLookAgain(ring.withLost(lost), current, "an operator declared " + lost.size()
+        + " arcs gone for good; their requests fail by name");
     return true;
   }
 
@@ -401,9 +409,7 @@ public final class Coordinator implements Closeable {
     }
     loop.close();
     registrations.close();
-    copyReports.close();
-    recoveryReports.close();
-    leaveRequests.close();
+    triggers.forEach(CuratorCache::close);
   }
 
 }

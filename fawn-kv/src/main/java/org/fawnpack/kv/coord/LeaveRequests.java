@@ -1,12 +1,8 @@
 package org.fawnpack.kv.coord;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
-import org.apache.zookeeper.CreateMode;
-import org.apache.zookeeper.KeeperException;
 
 /**
  * Planned leaves as znodes: {@code leave/<id>} (persistent) asks the coordinator to let
@@ -15,59 +11,29 @@ import org.apache.zookeeper.KeeperException;
  * stays after the leave: a back-end that left is not taken back under its id.
  */
 public final class LeaveRequests {
-  static final String REFUSED = "refused: ";
-
-  private final CuratorFramework zk;
-  private final ClusterPaths paths;
+  private final OperatorRequests requests;
 
   public LeaveRequests(CuratorFramework zk, ClusterPaths paths) {
-    this.zk = zk;
-    this.paths = paths;
+    this.requests = new OperatorRequests(zk, paths.leaves());
   }
 
   /** Asks for back-end {@code id} to leave; asking again clears an earlier refusal. */
   public void request(String id) throws IOException {
-    try {
-      zk.create().orSetData().creatingParentsIfNeeded().withMode(CreateMode.PERSISTENT)
-          .forPath(paths.leave(id), new byte[0]);
-    } catch (Exception e) {
-      throw Znodes.failure("cannot write " + paths.leave(id), e);
-    }
+    requests.request(id);
   }
 
   /** Every request, id to the coordinator's answer ("" while none, else "refused: why"). */
   public Map<String, String> all() throws IOException {
-    Map<String, String> requests = new TreeMap<>();
-    try {
-      for (String id : zk.getChildren().forPath(paths.leaves())) {
-        try {
-          requests.put(id, new String(zk.getData().forPath(paths.leave(id)),
-              StandardCharsets.UTF_8));
-        } catch (KeeperException.NoNodeException gone) {
-          // withdrawn while listed: not a request any more
-        }
-      }
-    } catch (KeeperException.NoNodeException none) {
-      return requests;
-    } catch (Exception e) {
-      throw Znodes.failure("cannot list " + paths.leaves(), e);
-    }
-    return requests;
+    return requests.all();
   }
 
   /** The coordinator's refusal of {@code id}'s leave, with the reason. */
   void refuse(String id, String why) throws IOException {
-    try {
-      zk.setData().forPath(paths.leave(id), (REFUSED + why).getBytes(StandardCharsets.UTF_8));
-    } catch (KeeperException.NoNodeException withdrawn) {
-      // nothing to answer
-    } catch (Exception e) {
-      throw Znodes.failure("cannot write " + paths.leave(id), e);
-    }
+    requests.refuse(id, why);
   }
 
   static boolean refused(String answer) {
-    return answer.startsWith(REFUSED);
+    return OperatorRequests.refused(answer);
   }
 
   /** Whether {@code id} asked to leave and was not refused (among {@link #all} answers). */

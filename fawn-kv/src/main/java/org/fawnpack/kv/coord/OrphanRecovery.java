@@ -27,6 +27,7 @@ final class OrphanRecovery {
   private final CuratorFramework zk;
   private final ClusterPaths paths;
   private final String name;
+  private final LostArcs lostArcs;
   /** What was logged already, once each. */
   private final Set<String> logged = new HashSet<>();
 
@@ -34,6 +35,28 @@ final class OrphanRecovery {
     this.zk = zk;
     this.paths = paths;
     this.name = name;
+    this.lostArcs = new LostArcs(zk, paths);
+  }
+
+  /**
+   * The orphaned arcs an operator declared gone ({@link LostArcs}) and not yet lost; a
+   * declaration of an arc that is not waiting for its members is refused in its znode.
+   */
+  List<Long> declaredLost(Ring ring) throws IOException {
+    List<Long> lost = new java.util.ArrayList<>();
+    for (Map.Entry<Long, String> declared : lostArcs.all().entrySet()) {
+      long end = declared.getKey();
+      if (LostArcs.refused(declared.getValue()) || ring.orphans().lost().contains(end)) {
+        continue;
+      }
+      if (ring.orphans().lastChains().containsKey(end)) {
+        lost.add(end);
+      } else {
+        lostArcs.refuse(end, "arc ending at " + Long.toHexString(end) + " is not waiting for"
+            + " its members in epoch " + ring.epoch() + " (only such an arc can be lost)");
+      }
+    }
+    return lost;
   }
 
   /** Arc end to the member it is recovered from, for every orphaned arc that can be now. */
@@ -49,7 +72,9 @@ final class OrphanRecovery {
         sources.put(end, d.source().get());
       } else if (d.lost() && logged.add("lost " + end)) {
         LOG.error("coordinator {}: arc {}: no member of its last chain {} has its file any"
-            + " more; its data is gone and it stays unavailable", name, arc, orphan.getValue());
+            + " more; its data is gone and it stays unavailable (./fawn kv lost --arc {} lets"
+            + " the other arcs heal without it)", name, arc, orphan.getValue(),
+            String.format("%016x", end));
       } else if (!d.lost() && logged.add("waits " + end + d.waitingFor())) {
         LOG.warn("coordinator {}: arc {} has no live member; it is recovered once {} of its"
             + " last chain {} are back and have reported their files", name, arc,

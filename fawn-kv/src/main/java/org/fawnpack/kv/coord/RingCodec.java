@@ -30,6 +30,7 @@ import org.fawnpack.kv.ring.RingHash;
  * leaving b0
  * orphaned 5a00000000000000 b1,b4,b2
  * recovering 81c0ffee00000000 b4
+ * lost 9f00000000000000
  * </pre>
  *
  * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
@@ -37,7 +38,7 @@ import org.fawnpack.kv.ring.RingHash;
  * {@code leaving} line a member handing its arcs over before it leaves; an {@code orphaned}
  * line an arc every serving member of which is down, with its last chain that served, head
  * first; a {@code recovering} line an arc served from one member's own file while its walk
- * copies it (see {@code ring.Orphans}).
+ * copies it; a {@code lost} line an arc an operator declared gone (see {@code ring.Orphans}).
  */
 public final class RingCodec {
   static final String FORMAT = "fawn-kv-ring 1";
@@ -69,6 +70,8 @@ public final class RingCodec {
         .append('\n'));
     ring.orphans().sources().forEach((end, id) -> text.append("recovering ")
         .append(String.format("%016x", end)).append(' ').append(id).append('\n'));
+    ring.orphans().lost().forEach(end -> text.append("lost ")
+        .append(String.format("%016x", end)).append('\n'));
     return text.toString().getBytes(StandardCharsets.UTF_8);
   }
 
@@ -93,6 +96,7 @@ public final class RingCodec {
     List<String> leaving = new ArrayList<>();
     Map<Long, List<String>> orphaned = new TreeMap<>();
     Map<Long, String> recovering = new TreeMap<>();
+    Set<Long> lost = new HashSet<>();
     for (int i = 1; i < lines.length; i++) {
       String[] words = lines[i].split(" ");
       String at = where + ": line " + (i + 1) + " '" + lines[i] + "'";
@@ -115,6 +119,7 @@ public final class RingCodec {
           case "orphaned" -> orphaned.put(arcEnd(only(words, 3, at)[1], at),
               List.of(words[2].split(",")));
           case "recovering" -> recovering.put(arcEnd(only(words, 3, at)[1], at), words[2]);
+          case "lost" -> lost.add(arcEnd(only(words, 2, at)[1], at));
           default -> throw new IllegalArgumentException(at + ": unknown setting");
         }
       } catch (NumberFormatException e) {
@@ -126,7 +131,7 @@ public final class RingCodec {
     }
     try {
       return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving,
-          new Orphans(orphaned, recovering));
+          new Orphans(orphaned, recovering, lost));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

@@ -15,7 +15,8 @@ import java.util.TreeMap;
  * ordinary arc again. Members of older chains are never asked: a write they hold under a
  * number may differ from the one the last chain committed under that number. Immutable.
  */
-public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sources) {
+public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sources,
+    java.util.Set<Long> lost) {
   public static final Orphans NONE = new Orphans(Map.of(), Map.of());
 
   public Orphans {
@@ -25,23 +26,41 @@ public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sour
     Map<Long, String> from = new TreeMap<>(Long::compareUnsigned);
     from.putAll(sources);
     sources = java.util.Collections.unmodifiableMap(from);
+    java.util.Set<Long> gone = new java.util.TreeSet<>(Long::compareUnsigned);
+    gone.addAll(lost);
+    lost = java.util.Collections.unmodifiableSet(gone);
     for (Long end : sources.keySet()) {
       if (lastChains.containsKey(end)) {
         throw new IllegalArgumentException("arc " + Long.toHexString(end) + " is both orphaned"
             + " and recovered");
       }
     }
+    for (Long end : lost) {
+      if (lastChains.containsKey(end) || sources.containsKey(end)) {
+        throw new IllegalArgumentException("arc " + Long.toHexString(end) + " is lost, and "
+            + (sources.containsKey(end) ? "recovered" : "orphaned") + " too");
+      }
+    }
   }
 
+  /** No arc lost. */
+  public Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sources) {
+    this(lastChains, sources, java.util.Set.of());
+  }
+
+  /** No arc waits for or is in recovery (lost arcs, a state an operator chose, aside). */
   public boolean isEmpty() {
     return lastChains.isEmpty() && sources.isEmpty();
   }
 
   /**
    * {@code chain} as served: a recovered arc's source alone serves it, from its own file, and
-   * the members of its walk copy it.
+   * the members of its walk copy it; a lost arc has no member and nobody copies it.
    */
   Chain served(Chain chain, Map<String, Member> members) {
+    if (lost.contains(chain.range().endInclusive())) {
+      return new Chain(chain.range(), List.of(), List.of(), chain.replicas(), chain.frozen());
+    }
     String source = sources.get(chain.range().endInclusive());
     if (source == null) {
       return chain;
@@ -68,8 +87,13 @@ public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sour
       Map<String, java.util.Set<Long>> nextPending, java.util.Set<String> nextDown) {
     Map<Long, List<String>> orphaned = new TreeMap<>();
     Map<Long, String> recovering = new TreeMap<>();
+    java.util.Set<Long> stillLost = new java.util.HashSet<>();
     for (int i = 0; i < after.arcs(); i++) {
       long end = after.end(i);
+      if (lost.contains(end)) {
+        stillLost.add(end);
+        continue;
+      }
       String source = sources.get(end);
       if (source != null && !nextDown.contains(source)) {
         recovering.put(end, source);
@@ -83,7 +107,24 @@ public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sour
         }
       }
     }
-    return new Orphans(orphaned, recovering);
+    return new Orphans(orphaned, recovering, stillLost);
+  }
+
+  /**
+   * These orphans with the orphaned arcs {@code ends} lost: an operator said every copy is
+   * gone for good, so their requests fail by name and nobody waits to copy them.
+   */
+  Orphans withLost(java.util.Collection<Long> ends, long epoch) {
+    Map<Long, List<String>> orphaned = new TreeMap<>(lastChains);
+    java.util.Set<Long> nowLost = new java.util.HashSet<>(lost);
+    for (long end : ends) {
+      if (orphaned.remove(end) == null) {
+        throw new IllegalArgumentException("arc " + Long.toHexString(end) + " is not an arc"
+            + " waiting for its members (epoch " + epoch + "): only such an arc can be lost");
+      }
+      nowLost.add(end);
+    }
+    return new Orphans(orphaned, sources, nowLost);
   }
 
   /**
@@ -111,7 +152,7 @@ public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sour
         copying.remove(end);
       }
     });
-    return new Orphans(orphaned, recovering);
+    return new Orphans(orphaned, recovering, lost);
   }
 
   /** After copiers were promoted: a recovered arc nobody copies any more is ordinary again. */
@@ -119,6 +160,6 @@ public record Orphans(Map<Long, List<String>> lastChains, Map<Long, String> sour
     Map<Long, String> recovering = new TreeMap<>(sources);
     recovering.keySet().removeIf(end -> stillPending.values().stream()
         .noneMatch(arcs -> arcs.contains(end)));
-    return new Orphans(lastChains, recovering);
+    return new Orphans(lastChains, recovering, lost);
   }
 }

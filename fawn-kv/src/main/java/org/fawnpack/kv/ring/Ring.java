@@ -51,8 +51,10 @@ public final class Ring {
     this.down = Set.copyOf(down);
     Map<String, Set<Long>> copy = new TreeMap<>();
     pending.forEach((id, arcs) -> {
-      if (!arcs.isEmpty()) {
-        copy.put(id, Set.copyOf(arcs));
+      Set<Long> copying = new HashSet<>(arcs);
+      copying.removeAll(orphans.lost()); // nobody copies a lost arc
+      if (!copying.isEmpty()) {
+        copy.put(id, Set.copyOf(copying));
       }
     });
     this.pending = Map.copyOf(copy);
@@ -318,6 +320,17 @@ public final class Ring {
         leaving, next);
   }
 
+  /**
+   * The next epoch with the orphaned arcs {@code ends} lost: an operator said every copy is
+   * gone for good; their requests fail by name, and nobody waits to copy them.
+   *
+   * @throws IllegalArgumentException when one is not orphaned
+   */
+  public Ring withLost(java.util.Collection<Long> ends) {
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
+        orphans.withLost(ends, epoch));
+  }
+
   /** The orphaned arcs and the arcs being recovered ({@link Orphans}). */
   public Orphans orphans() {
     return orphans;
@@ -432,6 +445,7 @@ public final class Ring {
         + (leaving.isEmpty() ? "" : ", leaving: " + String.join(", ", new TreeSet<>(leaving)))
         + (orphans.lastChains().isEmpty() ? "" : ", orphaned arcs: "
             + orphans.lastChains().size())
+        + (orphans.lost().isEmpty() ? "" : ", lost arcs: " + orphans.lost().size())
         + (orphans.sources().isEmpty() ? "" : ", recovering: " + orphans.sources().size()
             + " arcs from " + String.join(", ", new TreeSet<>(orphans.sources().values())));
   }

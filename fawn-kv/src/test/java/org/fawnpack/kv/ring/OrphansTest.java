@@ -137,6 +137,35 @@ class OrphansTest {
         () -> down.withRecovered(Map.of(orphan, last.get(0))), "down");
   }
 
+  @Test
+  void lostArc_noMemberNoCopier_staysLost_theOthersRecoverAndSettle() {
+    Ring ring = cluster(new Random(11), 5);
+    Ring down = ring.withMembersDown(ring.members().stream().map(Member::id).toList());
+    Map<Long, List<String>> orphans = down.orphans().lastChains();
+    long gone = orphans.keySet().iterator().next();
+    Ring back = down.withMembersBack(down.members());
+    Ring lost = back.withLost(List.of(gone));
+    assertEquals(Set.of(gone), lost.orphans().lost());
+    assertTrue(lost.chainFor(gone).isEmpty());
+    assertTrue(lost.chainFor(gone).pending().isEmpty(), "nobody copies a lost arc");
+    assertTrue(lost.pending().values().stream().noneMatch(arcs -> arcs.contains(gone)));
+    Map<Long, String> sources = new HashMap<>();
+    lost.orphans().lastChains().forEach((end, last) -> sources.put(end, last.get(0)));
+    Ring whole = lost.withRecovered(sources).withPendingDone(lost.withRecovered(sources)
+        .pending().keySet());
+    assertTrue(whole.orphans().isEmpty(), "every other arc recovered: " + whole);
+    assertEquals(Set.of(gone), whole.orphans().lost(), "still lost");
+    assertTrue(whole.chainFor(gone).isEmpty());
+    Ring again = whole.withMembersDown(List.of("b0")).withMembersBack(whole.members().stream()
+        .filter(m -> m.id().equals("b0")).toList());
+    assertEquals(Set.of(gone), again.orphans().lost(), "lost across later epochs");
+    Ring read = roundTrip(again);
+    assertEquals(again.orphans(), read.orphans());
+    assertEquals(again.chains(), read.chains());
+    assertThrows(IllegalArgumentException.class, () -> ring.withLost(List.of(gone)),
+        "an arc with live members is not lost");
+  }
+
   private static Ring roundTrip(Ring ring) {
     return org.fawnpack.kv.coord.RingCodec.decode(org.fawnpack.kv.coord.RingCodec.encode(ring),
         HASH, "test");
