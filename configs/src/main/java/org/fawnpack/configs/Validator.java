@@ -25,6 +25,8 @@ import org.fawnpack.energy.EnergyKeys;
  * <li>{@code dfs.blocksize} below {@code dfs.namenode.fs-limits.min-block-size} or not a
  *     multiple of {@code dfs.bytes-per-checksum} (the NameNode refuses such files);</li>
  * <li>{@code dfs.replication} above the number of DataNodes;</li>
+ * <li>what a real install needs ({@link InstallRules}): HADOOP_MAPRED_HOME in MapReduce's
+ *     containers, fixed ports under NodeManager recovery, data directories off /tmp;</li>
  * <li>warnings: vcores a slave cannot use because its memory holds fewer maps, or more than two
  *     maps per vcore; a host with no energy meter.</li>
  * </ul>
@@ -90,6 +92,11 @@ public final class Validator {
     applicationMaster(master);
     blockSize(master);
     replication(master);
+    if (confs.hasClient()) {
+      heaps(RenderedCluster.CLIENT_DIR);
+      sortBuffer(RenderedCluster.CLIENT_DIR);
+    }
+    findings.addAll(InstallRules.check(confs, master));
   }
 
   private String master() {
