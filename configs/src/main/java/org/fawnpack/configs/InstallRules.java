@@ -16,7 +16,9 @@ import org.fawnpack.energy.EnergyKeys;
  *     "Could not find or load main class ...MRAppMaster";</li>
  * <li>NodeManager recovery needs a fixed {@code yarn.nodemanager.address} port (the NodeManager
  *     refuses to start otherwise), and the energy collector a fixed port too (warning);</li>
- * <li>data directories under {@code /tmp} (warning: wiped at reboot, Hadoop's default).</li>
+ * <li>data directories under {@code /tmp} (warning: wiped at reboot, Hadoop's default);</li>
+ * <li>{@code mapreduce.shuffle.port} in yarn-site.xml only (warning: mapred-default.xml's 13562
+ *     wins in the NodeManager).</li>
  * </ul>
  */
 final class InstallRules {
@@ -43,6 +45,7 @@ final class InstallRules {
     for (String host : confs.hostNames()) {
       rules.recovery(host);
       rules.dataDirs(host, host.equals(master));
+      rules.shufflePort(host);
     }
     return rules.findings;
   }
@@ -85,6 +88,23 @@ final class InstallRules {
           EnergyKeys.PORT.name(), y.get(EnergyKeys.PORT.name(), "0"), "is ephemeral under"
           + " NodeManager recovery: after a restart the collector answers on a new port, and a"
           + " task that outlived the restart gets 'Connection refused' and reports no joules"));
+    }
+  }
+
+  /**
+   * Warning: the NodeManager's shuffle reads mapreduce.shuffle.port after MapReduce has added
+   * mapred-default.xml (13562) and mapred-site.xml to every configuration, so a value in
+   * yarn-site.xml alone is overridden.
+   */
+  private void shufflePort(String host) {
+    String key = "mapreduce.shuffle.port";
+    String inYarn = confs.conf(host, Validator.YARN).getRaw(key);
+    String inMapred = confs.conf(host, Validator.MAPRED).getRaw(key);
+    if (inYarn != null && !inYarn.equals(inMapred)) {
+      findings.add(new Finding(Finding.Severity.WARNING, host, Validator.YARN, key, inYarn,
+          "is overridden in the NodeManager by mapred-default.xml's " + (inMapred == null
+          ? "13562" : inMapred + " (mapred-site.xml)") + ", which Hadoop loads after"
+          + " yarn-site.xml; set it in mapred-site.xml"));
     }
   }
 

@@ -12,13 +12,15 @@ public enum StartStep {
   DATANODES(Where.WORKERS, false, "hdfs --daemon start datanode", "a DataNode on every slave"),
   HDFS_WRITABLE(Where.MASTER, false, "hdfs dfsadmin -safemode wait",
       "returns once a DataNode has registered and the NameNode left safe mode"
-      + " (dfs.namenode.safemode.min.datanodes=1): HDFS takes writes"),
+      + " (dfs.namenode.safemode.min.datanodes=1): HDFS takes writes; while the NameNode is still"
+      + " starting it fails with 'Connection refused': run it again"),
   RESOURCEMANAGER(Where.MASTER, false, "yarn --daemon start resourcemanager",
       "the ResourceManager (its node-label store is on the master's disk)"),
   NODE_LABEL(Where.MASTER, true,
       "yarn rmadmin -addToClusterNodeLabels \"" + ClusterRenderer.MASTER_LABEL
       + "(exclusive=true)\"", "first start only: the label the master's NodeManager reports"
-      + " (the ResourceManager keeps it in its label store)"),
+      + " (the ResourceManager keeps it in its label store); run it again while the"
+      + " ResourceManager is still starting"),
   HISTORYSERVER(Where.MASTER, false, "mapred --daemon start historyserver",
       "the JobHistory server (it writes to HDFS)"),
   MASTER_NODEMANAGER(Where.MASTER, false, "yarn --daemon start nodemanager",

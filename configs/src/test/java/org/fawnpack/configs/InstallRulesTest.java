@@ -103,4 +103,12 @@ class InstallRulesTest {
     assertEquals(Finding.Severity.WARNING, f.severity());
     assertTrue(f.message().contains("/tmp/hadoop-"), f.message());
   }
+
+  @Test
+  void validate_shufflePortInYarnSiteOnly_isAWarning() throws Exception {
+    cluster.hosts().get("e2").get("yarn-site.xml").set("mapreduce.shuffle.port", 13570, "test");
+    Finding f = named(validate(), "e2", "mapreduce.shuffle.port");
+    assertEquals(Finding.Severity.WARNING, f.severity());
+    assertTrue(f.message().contains("mapred-site.xml"), f.message());
+  }
 }

@@ -74,8 +74,15 @@ public final class RenderedClusterConfig {
     // The harness's JVM flags for short-lived task JVMs (EmbeddedClusterSpec): the heap stays
     // the profile's; only the collector and compiler are chosen for a many-JVMs-on-2-cores box.
     for (String key : HEAP_KEYS) {
-      if (mapred.get(key) != null) {
-        builder.set(key, mapred.get(key) + " " + EmbeddedClusterSpec.SHORT_LIVED_JVM);
+      String opts = mapred.get(key);
+      if (opts != null) {
+        StringBuilder all = new StringBuilder(opts);
+        for (String flag : EmbeddedClusterSpec.SHORT_LIVED_JVM.split(" ")) {
+          if (!List.of(opts.split("\\s+")).contains(flag)) { // the render may state the GC
+            all.append(' ').append(flag);
+          }
+        }
+        builder.set(key, all.toString());
       }
     }
     return builder;
