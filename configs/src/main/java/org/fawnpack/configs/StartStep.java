@@ -7,7 +7,7 @@ package org.fawnpack.configs;
  */
 public enum StartStep {
   FORMAT_NAMENODE(Where.MASTER, true, "hdfs namenode -format -nonInteractive",
-      "first start only: creates the NameNode's metadata in dfs.namenode.name.dir"),
+      "creates the NameNode's metadata in dfs.namenode.name.dir"),
   NAMENODE(Where.MASTER, false, "hdfs --daemon start namenode", "the NameNode"),
   DATANODES(Where.WORKERS, false, "hdfs --daemon start datanode", "a DataNode on every slave"),
   HDFS_WRITABLE(Where.MASTER, false, "hdfs dfsadmin -safemode wait",
@@ -18,7 +18,7 @@ public enum StartStep {
       "the ResourceManager (its node-label store is on the master's disk)"),
   NODE_LABEL(Where.MASTER, true,
       "yarn rmadmin -addToClusterNodeLabels \"" + ClusterRenderer.MASTER_LABEL
-      + "(exclusive=true)\"", "first start only: the label the master's NodeManager reports"
+      + "(exclusive=true)\"", "the label the master's NodeManager reports"
       + " (the ResourceManager keeps it in its label store); run it again while the"
       + " ResourceManager is still starting"),
   HISTORYSERVER(Where.MASTER, false, "mapred --daemon start historyserver",
