@@ -24,34 +24,41 @@ public final class ClusterConfs {
 
   private final String where;
   private final Map<String, Map<String, Configuration>> hosts;
+  private final Map<String, Configuration> client;
   private final List<String> workers;
 
   private ClusterConfs(String where, Map<String, Map<String, Configuration>> hosts,
-      List<String> workers) {
+      Map<String, Configuration> client, List<String> workers) {
     this.where = where;
     this.hosts = hosts;
+    this.client = client;
     this.workers = List.copyOf(workers);
   }
 
   static ClusterConfs of(String cluster, Map<String, Map<String, SiteFile>> rendered,
-      List<String> workers) {
+      Map<String, SiteFile> client, List<String> workers) {
     Map<String, Map<String, Configuration>> hosts = new LinkedHashMap<>();
-    rendered.forEach((host, files) -> {
-      Map<String, Configuration> confs = new LinkedHashMap<>();
-      for (String name : FILES) {
-        Configuration conf = withDefaults(name);
-        SiteFile file = files.get(name);
-        if (file != null) {
-          file.properties().forEach(p -> conf.set(p.key(), p.value(), name));
-        }
-        confs.put(name, conf);
-      }
-      hosts.put(host, confs);
-    });
-    return new ClusterConfs("cluster " + cluster, hosts, workers);
+    rendered.forEach((host, files) -> hosts.put(host, confsOf(files)));
+    return new ClusterConfs("cluster " + cluster, hosts, confsOf(client), workers);
   }
 
-  /** Reads {@code DIR/<host>/*.xml} for every host directory and {@code DIR/workers}. */
+  private static Map<String, Configuration> confsOf(Map<String, SiteFile> files) {
+    Map<String, Configuration> confs = new LinkedHashMap<>();
+    for (String name : FILES) {
+      Configuration conf = withDefaults(name);
+      SiteFile file = files.get(name);
+      if (file != null) {
+        file.properties().forEach(p -> conf.set(p.key(), p.value(), name));
+      }
+      confs.put(name, conf);
+    }
+    return confs;
+  }
+
+  /**
+   * Reads {@code DIR/<host>/*.xml} for every host directory, {@code DIR/client/*.xml} when there
+   * is one, and {@code DIR/workers}.
+   */
   public static ClusterConfs read(Path dir) {
     if (!Files.isDirectory(dir)) {
       throw new IllegalArgumentException("not a directory: " + dir);
@@ -59,23 +66,9 @@ public final class ClusterConfs {
     Map<String, Map<String, Configuration>> hosts = new TreeMap<>();
     try (Stream<Path> children = Files.list(dir)) {
       for (Path hostDir : children.filter(p -> Files.isRegularFile(p.resolve("yarn-site.xml")))
+          .filter(p -> !p.getFileName().toString().equals(RenderedCluster.CLIENT_DIR))
           .sorted().toList()) {
-        Map<String, Configuration> confs = new LinkedHashMap<>();
-        for (String name : FILES) {
-          Configuration conf = withDefaults(name);
-          Path file = hostDir.resolve(name);
-          if (Files.isRegularFile(file)) {
-            conf.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
-            try {
-              conf.size(); // parse now, so a broken file is reported here with its path
-            } catch (RuntimeException e) {
-              throw new ConfigFileException(file.toString(), "(document)", null,
-                  "is not a Hadoop configuration file: " + e.getMessage());
-            }
-          }
-          confs.put(name, conf);
-        }
-        hosts.put(hostDir.getFileName().toString(), confs);
+        hosts.put(hostDir.getFileName().toString(), readDir(hostDir));
       }
     } catch (IOException e) {
       throw new UncheckedIOException("cannot list " + dir, e);
@@ -84,7 +77,28 @@ public final class ClusterConfs {
       throw new IllegalArgumentException(dir + " holds no host directory with a yarn-site.xml"
           + " (render one with: fawn profile render --inventory FILE --out " + dir + ")");
     }
-    return new ClusterConfs(dir.toString(), hosts, workers(dir));
+    Path clientDir = dir.resolve(RenderedCluster.CLIENT_DIR);
+    Map<String, Configuration> client = Files.isDirectory(clientDir) ? readDir(clientDir) : null;
+    return new ClusterConfs(dir.toString(), hosts, client, workers(dir));
+  }
+
+  private static Map<String, Configuration> readDir(Path dir) {
+    Map<String, Configuration> confs = new LinkedHashMap<>();
+    for (String name : FILES) {
+      Configuration conf = withDefaults(name);
+      Path file = dir.resolve(name);
+      if (Files.isRegularFile(file)) {
+        conf.addResource(new org.apache.hadoop.fs.Path(file.toUri()));
+        try {
+          conf.size(); // parse now, so a broken file is reported here with its path
+        } catch (RuntimeException e) {
+          throw new ConfigFileException(file.toString(), "(document)", null,
+              "is not a Hadoop configuration file: " + e.getMessage());
+        }
+      }
+      confs.put(name, conf);
+    }
+    return confs;
   }
 
   private static List<String> workers(Path dir) {
@@ -132,7 +146,13 @@ public final class ClusterConfs {
   }
 
   public Configuration conf(String host, String file) {
-    return hosts.get(host).get(file);
+    return host.equals(RenderedCluster.CLIENT_DIR) && client != null ? client.get(file)
+        : hosts.get(host).get(file);
+  }
+
+  /** Whether there is a client directory ({@code DIR/client}). */
+  public boolean hasClient() {
+    return client != null;
   }
 
   /** The slave hosts, from the workers file. */

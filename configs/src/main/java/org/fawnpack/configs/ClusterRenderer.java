@@ -1,17 +1,15 @@
 package org.fawnpack.configs;
 
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import org.fawnpack.energy.EnergyKeys;
 
 /**
- * Renders an inventory into one Hadoop configuration directory per host: core-site, hdfs-site,
- * yarn-site (with the fawn_energy collector and its meters), mapred-site, capacity-scheduler and
- * workers. Settings that must agree come from {@link ClusterPlan}; node sizes from each host's
- * own profile.
+ * Renders an inventory into one Hadoop configuration directory per host (core-site, hdfs-site,
+ * yarn-site with the fawn_energy collector and its meters, mapred-site, capacity-scheduler) and a
+ * client directory to submit jobs with. Settings that must agree come from {@link ClusterPlan};
+ * node sizes, directories and addresses from each host's own profile and name; the inventory's
+ * {@code overrides} are applied last, so the operator's own settings survive a re-render.
  */
 public final class ClusterRenderer {
   /** The node label whose NodeManager runs ApplicationMasters. */
@@ -22,8 +20,11 @@ public final class ClusterRenderer {
   public static final String ROLE_KEY = ConfigsKeys.ROLE.name();
   /** Same as {@link ConfigsKeys#HOST_MEMORY_MB}. */
   public static final String HOST_MEMORY_KEY = ConfigsKeys.HOST_MEMORY_MB.name();
-  static final String ENERGY_SERVICE = "org.fawnpack.energy.service.EnergyCollectorService";
-  static final int NAMENODE_PORT = 8020;
+  /** The three keys that give MapReduce's containers their environment. */
+  public static final List<String> ENV_KEYS = List.of("yarn.app.mapreduce.am.env",
+      "mapreduce.map.env", "mapreduce.reduce.env");
+  static final String ENERGY_SERVICE = YarnSite.ENERGY_SERVICE;
+  static final int NAMENODE_PORT = HadoopPorts.NAMENODE;
 
   private ClusterRenderer() {}
 
@@ -32,29 +33,73 @@ public final class ClusterRenderer {
     Map<String, Map<String, SiteFile>> hosts = new LinkedHashMap<>();
     for (Inventory.Host host : inventory.hosts()) {
       Map<String, SiteFile> files = new LinkedHashMap<>();
-      files.put("core-site.xml", coreSite(plan));
-      files.put("hdfs-site.xml", hdfsSite(plan));
-      files.put("yarn-site.xml", yarnSite(plan, host));
+      files.put("core-site.xml", coreSite(plan, host));
+      files.put("hdfs-site.xml", hdfsSite(plan, host));
+      files.put("yarn-site.xml", YarnSite.render(plan, host));
       files.put("mapred-site.xml", mapredSite(plan));
       files.put("capacity-scheduler.xml", capacityScheduler());
+      applyOverrides(files, inventory.overrides(), "the inventory's overrides");
+      applyOverrides(files, host.overrides(), "the inventory's overrides for " + host.name());
       hosts.put(host.name(), files);
     }
+    Map<String, SiteFile> client = new LinkedHashMap<>();
+    client.put("core-site.xml", fileSystem(plan, new SiteFile("core-site.xml")));
+    client.put("hdfs-site.xml", blocks(plan, new SiteFile("hdfs-site.xml")));
+    client.put("yarn-site.xml", YarnSite.client(plan));
+    client.put("mapred-site.xml", mapredSite(plan));
+    applyOverrides(client, inventory.overrides(), "the inventory's overrides");
     List<String> workers = inventory.slaves().stream().map(Inventory.Host::name).toList();
-    return new RenderedCluster(inventory.cluster(), hosts, workers, ClusterReadme.text(plan));
+    return new RenderedCluster(inventory.cluster(), hosts, client, workers,
+        ClusterReadme.text(plan));
+  }
+
+  /** Writes the operator's properties over (or after) the rendered ones. */
+  private static void applyOverrides(Map<String, SiteFile> files, Inventory.Overrides overrides,
+      String where) {
+    overrides.files().forEach((name, props) -> {
+      SiteFile file = files.get(name);
+      if (file != null) {
+        props.forEach((k, v) -> file.set(k, v, "from " + where + ": kept across re-renders"));
+      }
+    });
   }
 
   private static String masterHost(ClusterPlan plan) {
     return plan.inventory().master().name();
   }
 
-  private static SiteFile coreSite(ClusterPlan plan) {
-    return new SiteFile("core-site.xml").set("fs.defaultFS", "hdfs://" + masterHost(plan) + ":"
-        + NAMENODE_PORT, "the NameNode runs on the brawny master (seed 003 §5.2: an Edison"
-        + " master was the bottleneck)");
+  private static SiteFile fileSystem(ClusterPlan plan, SiteFile core) {
+    return core.set("fs.defaultFS", "hdfs://" + masterHost(plan) + ":" + HadoopPorts.NAMENODE,
+        "the NameNode runs on the brawny master (seed 003 §5.2: an Edison master was the"
+        + " bottleneck)");
   }
 
-  private static SiteFile hdfsSite(ClusterPlan plan) {
-    return new SiteFile("hdfs-site.xml")
+  private static SiteFile coreSite(ClusterPlan plan, Inventory.Host host) {
+    SiteFile core = fileSystem(plan, new SiteFile("core-site.xml"));
+    return core.set("hadoop.tmp.dir", plan.inventory().dataDirsOf(host).get(0) + "/tmp",
+        "on the first data disk: Hadoop's default /tmp/hadoop-${user.name} is wiped on reboot");
+  }
+
+  private static SiteFile hdfsSite(ClusterPlan plan, Inventory.Host host) {
+    SiteFile h = blocks(plan, new SiteFile("hdfs-site.xml"));
+    List<String> disks = plan.inventory().dataDirsOf(host);
+    if (host.isMaster()) {
+      h.set("dfs.namenode.name.dir", YarnSite.fileUris(disks, "/dfs/name"), "the NameNode's metadata, a copy on each disk of "
+          + host.profile().name() + " (Hadoop's default is under /tmp)");
+      h.set("dfs.namenode.http-address", host.name() + ":" + HadoopPorts.NAMENODE_HTTP,
+          "the NameNode's web UI on the master");
+      h.set("dfs.namenode.safemode.min.datanodes", 1, "the NameNode leaves safe mode only once a"
+          + " DataNode has registered, so 'hdfs dfsadmin -safemode wait' means HDFS takes writes"
+          + " (the start order waits for it before the ResourceManager and JobHistory server)");
+    } else {
+      h.set("dfs.datanode.data.dir", YarnSite.fileUris(disks, "/dfs/data"), "one per disk of " + host.profile().name()
+          + " (Hadoop's default is under /tmp)");
+    }
+    return h;
+  }
+
+  private static SiteFile blocks(ClusterPlan plan, SiteFile h) {
+    return h
         .set(Setting.BLOCK_SIZE_MB.hadoopKey(), Setting.BLOCK_SIZE_MB.hadoopValue(plan.blockSizeMb()),
             "cluster-wide: the smallest block size of the slave profiles ("
             + plan.blockSizeMb() + " MB); " + sourceOf(plan, Setting.BLOCK_SIZE_MB))
@@ -73,94 +118,22 @@ public final class ClusterRenderer {
     return from.name() + ": " + from.sourced(setting).source();
   }
 
-  private static SiteFile yarnSite(ClusterPlan plan, Inventory.Host host) {
-    Profile profile = host.profile();
-    String master = masterHost(plan);
-    SiteFile y = new SiteFile("yarn-site.xml");
-    y.set("yarn.resourcemanager.hostname", master, "the ResourceManager runs on the brawny master");
-    y.set(Setting.NODE_MEMORY_MB.hadoopKey(), profile.get(Setting.NODE_MEMORY_MB),
-        profile.name() + ": " + profile.sourced(Setting.NODE_MEMORY_MB).source());
-    y.set(Setting.VCORES.hadoopKey(), profile.get(Setting.VCORES),
-        profile.name() + ": " + profile.sourced(Setting.VCORES).source());
-    y.set("yarn.scheduler.minimum-allocation-mb", plan.schedulerMinMb(), "cluster-wide: the"
-        + " greatest common divisor of the map, reduce and AM sizes, so no request is rounded up,"
-        + " and not above the smallest NodeManager (the RM shuts down NodeManagers below it)");
-    y.set("yarn.scheduler.maximum-allocation-mb", plan.schedulerMaxMb(),
-        "cluster-wide: the largest NodeManager");
-    y.set("yarn.scheduler.maximum-allocation-vcores", plan.schedulerMaxVcores(),
-        "cluster-wide: the largest NodeManager");
-    y.set("yarn.node-labels.enabled", true, "ApplicationMasters go to the NodeManager labelled "
-        + MASTER_LABEL);
-    y.set("yarn.node-labels.fs-store.root-dir", "hdfs://" + master + ":" + NAMENODE_PORT
-        + "/yarn/node-labels", "the ResourceManager keeps the cluster's labels here");
-    y.set("yarn.node-labels.configuration-type", "distributed",
-        "each NodeManager reports its own label from its yarn-site.xml");
-    if (host.isMaster()) {
-      y.set("yarn.nodemanager.node-labels.provider", "config",
-          "this NodeManager's label comes from the next key");
-      y.set("yarn.nodemanager.node-labels.provider.configured-node-partition", MASTER_LABEL,
-          "the master's NodeManager runs only ApplicationMasters");
-    }
-    energy(y, plan.inventory(), host);
-    y.set(PROFILE_KEY, profile.name(), "the profile this host was rendered from");
-    y.set(ROLE_KEY, profile.role().yamlName(), "the host's role, for fawn profile validate");
-    y.set(HOST_MEMORY_KEY, profile.resources().memoryMb().intValue(),
-        profile.name() + ": " + profile.resources().memoryMb().source());
-    return y;
-  }
-
-  private static void energy(SiteFile y, Inventory inventory, Inventory.Host host) {
-    y.set("yarn.nodemanager.aux-services", "mapreduce_shuffle,fawn_energy",
-        "the shuffle, and the energy collector (docs/energy.md)");
-    y.set("yarn.nodemanager.aux-services.mapreduce_shuffle.class",
-        "org.apache.hadoop.mapred.ShuffleHandler", "MapReduce's shuffle");
-    y.set("yarn.nodemanager.aux-services.fawn_energy.class", ENERGY_SERVICE,
-        "the energy collector");
-    y.set("yarn.nodemanager.aux-services.fawn_energy.classpath", inventory.energyJar(),
-        "the collector's jar, loaded by its own class loader");
-    Profile profile = host.profile();
-    Optional<Profile.Power> power = profile.power();
-    List<String> meters = new ArrayList<>(host.meters());
-    if (meters.isEmpty()) {
-      if (power.isEmpty()) {
-        // No meter and no measured power: the collector runs with no meter (every sample a
-        // gap), which validate reports as a warning rather than inventing figures.
-        y.set(EnergyKeys.METERS.name(), "", "no meter in the inventory and no power figures in "
-            + profile.name() + ": unmetered");
-        return;
-      }
-      meters.add("model");
-      y.set(EnergyKeys.meterKey("model", "type"), "model",
-          "no meter in the inventory: the profile's power model, an estimate");
-      y.set(EnergyKeys.meterKey("model", "idle-watts"), power.get().idleWatts().value(),
-          profile.name() + ": " + power.get().idleWatts().source());
-      y.set(EnergyKeys.meterKey("model", "busy-watts"), power.get().busyWatts().value(),
-          profile.name() + ": " + power.get().busyWatts().source());
-    } else {
-      for (String meter : meters) {
-        inventory.meters().get(meter).forEach((k, v) -> y.set(EnergyKeys.METER_PREFIX + meter + "."
-            + k, v, "inventory meter " + meter));
-        List<String> fed = inventory.hostsOf(meter);
-        if (fed.size() > 1) {
-          y.set(EnergyKeys.meterKey(meter, "hosts"), String.join(",", fed), "the meter feeds "
-              + fed.size() + " hosts; each books an equal share");
-        }
-      }
-    }
-    y.set(EnergyKeys.METERS.name(), String.join(",", meters), "this host's meters");
-    power.ifPresent(p -> y.set(EnergyKeys.NODE_IDLE_WATTS.name(), p.idleWatts().value(),
-        profile.name() + ": " + p.idleWatts().source()));
-  }
-
   private static SiteFile mapredSite(ClusterPlan plan) {
     String master = masterHost(plan);
     Profile job = plan.jobProfile();
     Profile am = plan.masterProfile();
     SiteFile m = new SiteFile("mapred-site.xml");
     m.set("mapreduce.framework.name", "yarn", "run jobs on the cluster");
-    m.set("mapreduce.jobhistory.address", master + ":10020", "the JobHistory server on the master");
-    m.set("mapreduce.jobhistory.webapp.address", master + ":19888",
+    m.set("mapreduce.jobhistory.address", master + ":" + HadoopPorts.JOBHISTORY,
         "the JobHistory server on the master");
+    m.set("mapreduce.jobhistory.webapp.address", master + ":" + HadoopPorts.JOBHISTORY_HTTP,
+        "the JobHistory server on the master");
+    String home = "HADOOP_MAPRED_HOME=" + plan.inventory().hadoopHome();
+    for (String key : ENV_KEYS) {
+      m.set(key, home, "MapReduce's classpath ($HADOOP_MAPRED_HOME/share/hadoop/mapreduce/*)"
+          + " needs it in every container, or the AM fails with 'Could not find or load main"
+          + " class MRAppMaster' (the inventory's hadoop-home)");
+    }
     for (Setting s : List.of(Setting.MAP_MEMORY_MB, Setting.MAP_HEAP_MB, Setting.IO_SORT_MB,
         Setting.REDUCE_MEMORY_MB, Setting.REDUCE_HEAP_MB)) {
       m.set(s.hadoopKey(), s.hadoopValue(job.get(s)), "cluster-wide from " + job.name()

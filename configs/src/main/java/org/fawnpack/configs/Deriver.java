@@ -15,9 +15,11 @@ import java.util.Optional;
  *
  * <p>Below 2 GB those rules reserve all or most of the memory, so a second branch takes its
  * numbers from the Edison measurements of seed 003 §5.2 (OS 260 MB, DataNode + NodeManager
- * another 100 MB) and sizes tasks the way the paper did: two light maps per container slot,
- * small fixed heap margins. On Edison's resources (2 cores, 960 MB, 1 disk) it gives the paper's
- * settings exactly.
+ * another 100 MB) and the paper's container size, and sizes each JVM with what a Java 17 JVM
+ * holds besides its heap ({@link JvmMemory}, measured): the paper's 10 and 40 MB margins held
+ * Java 7 JVMs, not Java 17 ones.
+ *
+ * <p>Every heap leaves its container that non-heap memory.
  */
 public final class Deriver {
 
@@ -71,14 +73,14 @@ public final class Deriver {
     t.put(Setting.CONTAINER_MB, Sourced.of(ram, HDP + ": max(" + minContainer + ", " + usable
         + "/" + containers + ")"));
     t.put(Setting.MAP_MEMORY_MB, Sourced.of(ram, HDP + ": map = container"));
-    t.put(Setting.MAP_HEAP_MB, Sourced.of(ram * 8 / 10, HDP + ": heap = 0.8 x map"));
+    t.put(Setting.MAP_HEAP_MB, hdpHeap(ram, "map", JvmMemory.TASK_NON_HEAP_MB));
     t.put(Setting.IO_SORT_MB, Sourced.of(ram * 4 / 10, HDP + ": io.sort.mb = 0.4 x map"));
     int twice = Math.min(2 * ram, node);
     String capped = twice < 2 * ram ? " (capped at the node's " + node + " MB)" : "";
     t.put(Setting.REDUCE_MEMORY_MB, Sourced.of(twice, HDP + ": reduce = 2 x container" + capped));
-    t.put(Setting.REDUCE_HEAP_MB, Sourced.of(twice * 8 / 10, HDP + ": heap = 0.8 x reduce"));
+    t.put(Setting.REDUCE_HEAP_MB, hdpHeap(twice, "reduce", JvmMemory.TASK_NON_HEAP_MB));
     t.put(Setting.AM_MEMORY_MB, Sourced.of(twice, HDP + ": AM = 2 x container" + capped));
-    t.put(Setting.AM_HEAP_MB, Sourced.of(twice * 8 / 10, HDP + ": heap = 0.8 x AM"));
+    t.put(Setting.AM_HEAP_MB, hdpHeap(twice, "AM", JvmMemory.AM_NON_HEAP_MB));
     t.put(Setting.BLOCK_SIZE_MB, blockSize(ram));
     t.put(Setting.REPLICATION, Sourced.of(3, "Hadoop's default (dfs.replication)"));
     return t;
@@ -94,10 +96,22 @@ public final class Deriver {
     }
     int containers = containers(cores, disks, usable, 256);
     int ram = floorTo(usable / containers, 50);
-    int map = floorTo(ram / 2, 10);
-    int mapHeap = map - 10;
-    int reduceHeap = ram - 40;
-    int am = Math.max(50, floorTo(ram / 3, 50));
+    int map = ceilTo(JvmMemory.TASK_NON_HEAP_MB + JvmMemory.MIN_MAP_HEAP_MB, 50);
+    if (map > ram) {
+      throw new IllegalArgumentException("--memory " + memoryMb + " MB gives containers of " + ram
+          + " MB, less than one map of " + map + " MB (a " + JvmMemory.MIN_MAP_HEAP_MB
+          + " MB heap and the " + JvmMemory.TASK_NON_HEAP_MB + " MB a Java 17 JVM holds"
+          + " besides it)");
+    }
+    int mapHeap = JvmMemory.taskHeapMb(map);
+    int reduceHeap = JvmMemory.taskHeapMb(ram);
+    int am = ram;
+    int amHeap = JvmMemory.amHeapMb(am);
+    if (amHeap < 1) {
+      throw new IllegalArgumentException("--memory " + memoryMb + " MB gives containers of " + ram
+          + " MB: no room for an ApplicationMaster, which holds " + JvmMemory.AM_NON_HEAP_MB
+          + " MB besides its heap on Java 17");
+    }
     t.put(Setting.NODE_MEMORY_MB, Sourced.of(usable, SMALL + ": " + memoryMb + " MB - "
         + SMALL_RESERVED_MB + " MB (OS 260 MB + DataNode/NodeManager 100 MB, seed 003 §5.2),"
         + " down to 50 MB"));
@@ -105,17 +119,23 @@ public final class Deriver {
     t.put(Setting.CONTAINER_MB, Sourced.of(ram, SMALL + ": " + usable + " MB / min(2x" + cores
         + " cores, ceil(1.8x" + disks + " disks), " + usable + "/256) = " + containers
         + " containers, down to 50 MB"));
-    t.put(Setting.MAP_MEMORY_MB, Sourced.of(map, SMALL + ": half a container, two light maps per"
-        + " slot (seed 003 §5.2.1)"));
-    t.put(Setting.MAP_HEAP_MB, Sourced.of(mapHeap, SMALL + ": map - 10 MB (seed 003 §5.2.1)"));
-    t.put(Setting.IO_SORT_MB, Sourced.of(mapHeap / 2, SMALL + ": half the map heap (seed 003"
-        + " §5.2.1)"));
+    t.put(Setting.MAP_MEMORY_MB, Sourced.of(map, SMALL + ": a " + JvmMemory.MIN_MAP_HEAP_MB
+        + " MB heap + " + JvmMemory.TASK_NON_HEAP_MB + " MB a Java 17 task JVM holds besides it"
+        + " (measured, docs/profiles.md), up to 50 MB (seed 003 §5.2.1's 150 MB maps held"
+        + " Java 7 JVMs)"));
+    t.put(Setting.MAP_HEAP_MB, Sourced.of(mapHeap, SMALL + ": map - " + JvmMemory.TASK_NON_HEAP_MB
+        + " MB, the measured Java 17 non-heap (seed 003 §5.2.1 left 10 MB)"));
+    t.put(Setting.IO_SORT_MB, Sourced.of(mapHeap * 4 / 10, SMALL + ": 0.4 x the map heap (seed"
+        + " 003 §5.2.1 gave half; the buffer sits in the old generation, two thirds of the heap,"
+        + " beside the job's own data)"));
     t.put(Setting.REDUCE_MEMORY_MB, Sourced.of(ram, SMALL + ": one container"));
-    t.put(Setting.REDUCE_HEAP_MB, Sourced.of(reduceHeap, SMALL + ": reduce - 40 MB (seed 003"
-        + " §5.2.1)"));
-    t.put(Setting.AM_MEMORY_MB, Sourced.of(am, SMALL + ": a third of a container, down to 50 MB"
-        + " (seed 003 §5.2)"));
-    t.put(Setting.AM_HEAP_MB, Sourced.of(am * 8 / 10, HDP + ": heap = 0.8 x AM"));
+    t.put(Setting.REDUCE_HEAP_MB, Sourced.of(reduceHeap, SMALL + ": reduce - "
+        + JvmMemory.TASK_NON_HEAP_MB + " MB, the measured Java 17 non-heap (seed 003 §5.2.1 left"
+        + " 40 MB)"));
+    t.put(Setting.AM_MEMORY_MB, Sourced.of(am, SMALL + ": one container (seed 003 §5.2's 100 MB"
+        + " AM holds no Java 17 AM)"));
+    t.put(Setting.AM_HEAP_MB, Sourced.of(amHeap, SMALL + ": AM - " + JvmMemory.AM_NON_HEAP_MB
+        + " MB, the measured Java 17 AM non-heap"));
     t.put(Setting.BLOCK_SIZE_MB, blockSize(ram));
     t.put(Setting.REPLICATION, Sourced.of(2, SMALL + ": 2, ~95% data-local maps on 35 nodes"
         + " (seed 003 §5.2)"));
@@ -142,8 +162,22 @@ public final class Deriver {
     t.put(Setting.VCORES, slave.get(Setting.VCORES));
     t.put(Setting.AM_MEMORY_MB, Sourced.of(am, HDP + ": AM = 2 x the minimum container ("
         + (am / 2) + " MB for this memory), so the master holds many"));
-    t.put(Setting.AM_HEAP_MB, Sourced.of(am * 8 / 10, HDP + ": heap = 0.8 x AM"));
+    t.put(Setting.AM_HEAP_MB, memoryMb < 2048 ? slave.get(Setting.AM_HEAP_MB)
+        : hdpHeap(am, "AM", JvmMemory.AM_NON_HEAP_MB));
     return t;
+  }
+
+  /**
+   * HDP's heap = 0.8 x container, unless that leaves the container less than what a Java 17 JVM
+   * holds besides its heap (measured): then container - that.
+   */
+  private static Sourced hdpHeap(int containerMb, String what, int nonHeapMb) {
+    int hdp = containerMb * 8 / 10;
+    if (hdp + nonHeapMb <= containerMb) {
+      return Sourced.of(hdp, HDP + ": heap = 0.8 x " + what);
+    }
+    return Sourced.of(containerMb - nonHeapMb, what + " - " + nonHeapMb + " MB, the measured"
+        + " Java 17 non-heap (HDP's 0.8 x " + what + " = " + hdp + " MB leaves less)");
   }
 
   private static int containers(int cores, int disks, int usableMb, int minContainerMb) {
@@ -184,5 +218,9 @@ public final class Deriver {
 
   private static int floorTo(int value, int step) {
     return value / step * step;
+  }
+
+  private static int ceilTo(int value, int step) {
+    return (value + step - 1) / step * step;
   }
 }

@@ -55,7 +55,8 @@ public final class InventoryReader {
   /** Parses an inventory; relative profile paths resolve against {@code dir}. */
   public static Inventory parse(String file, String text, Path dir) {
     YamlNode root = YamlNode.parse(file, text);
-    root.onlyKeys(Set.of("cluster", "energy-collector-jar", "hadoop-conf-dir", "meters", "hosts"));
+    root.onlyKeys(Set.of("cluster", "energy-collector-jar", "hadoop-conf-dir", "hadoop-home",
+        "data-dirs", "overrides", "meters", "hosts"));
     String cluster = root.string("cluster");
     if (!cluster.matches("[A-Za-z0-9_.-]+")) {
       throw new ConfigFileException(file, "cluster", cluster, "must be [A-Za-z0-9_.-]+");
@@ -68,16 +69,21 @@ public final class InventoryReader {
     List<?> entries = root.list("hosts");
     for (int i = 0; i < entries.size(); i++) {
       YamlNode entry = root.element("hosts", i, entries.get(i));
-      entry.onlyKeys(Set.of("host", "profile", "meters"));
+      entry.onlyKeys(Set.of("host", "profile", "meters", "overrides"));
       String profileName = entry.string("profile");
       Profile profile = profiles.computeIfAbsent(profileName, n -> profile(entry, n, dir));
       List<String> hostMeters = hostMeters(entry, meters);
+      Inventory.Overrides hostOverrides = OverridesReader.read(entry);
       usedMeters.addAll(hostMeters);
       for (String name : expand(entry, entry.string("host"))) {
         if (!seen.add(name)) {
           throw new ConfigFileException(file, entry.key("host"), name, "is listed twice");
         }
-        hosts.add(new Inventory.Host(name, profile, hostMeters));
+        if (name.equals(RenderedCluster.CLIENT_DIR)) {
+          throw new ConfigFileException(file, entry.key("host"), name, "is the name of the"
+              + " rendered client directory; give the host its full name");
+        }
+        hosts.add(new Inventory.Host(name, profile, hostMeters, hostOverrides));
       }
     }
     long masters = hosts.stream().filter(Inventory.Host::isMaster).count();
@@ -96,7 +102,28 @@ public final class InventoryReader {
     }
     return new Inventory(cluster, file,
         root.string("energy-collector-jar", Inventory.DEFAULT_ENERGY_JAR),
-        root.string("hadoop-conf-dir", Inventory.DEFAULT_CONF_DIR), hosts, meters);
+        root.string("hadoop-conf-dir", Inventory.DEFAULT_CONF_DIR),
+        absolute(root, "hadoop-home", Inventory.DEFAULT_HADOOP_HOME), dataDirs(root), hosts,
+        meters, OverridesReader.read(root));
+  }
+
+  private static String absolute(YamlNode root, String key, String defaultValue) {
+    String path = root.string(key, defaultValue);
+    if (!path.startsWith("/")) {
+      throw new ConfigFileException(root.file(), root.key(key), path, "must be an absolute path"
+          + " (the same on every host)");
+    }
+    return path;
+  }
+
+  /** The data-disk pattern: absolute, with {disk} so each disk gets its own directory. */
+  private static String dataDirs(YamlNode root) {
+    String pattern = absolute(root, "data-dirs", Inventory.DEFAULT_DATA_DIRS);
+    if (!pattern.contains("{disk}")) {
+      throw new ConfigFileException(root.file(), root.key("data-dirs"), pattern, "needs {disk}"
+          + " (1, 2, ... for each disk of the host's profile), e.g. /data/{disk}/hadoop");
+    }
+    return pattern;
   }
 
   private static Profile profile(YamlNode entry, String name, Path dir) {

@@ -8,30 +8,38 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The rendered configuration of a cluster, in memory: per host its files, the workers list and
- * the README. {@link #write} lays it out as {@code DIR/<host>/*.xml}, {@code DIR/<host>/workers},
- * {@code DIR/workers} and {@code DIR/README.md}.
+ * The rendered configuration of a cluster, in memory: per host its files, the client's files, the
+ * workers list and the README. {@link #write} lays it out as {@code DIR/<host>/*.xml},
+ * {@code DIR/<host>/workers}, {@code DIR/client/*.xml}, {@code DIR/workers} and
+ * {@code DIR/README.md}.
  */
 public record RenderedCluster(String cluster, Map<String, Map<String, SiteFile>> hosts,
-    List<String> workers, String readme) {
+    Map<String, SiteFile> client, List<String> workers, String readme) {
+  /** The client configuration's directory under the rendered one (no host may have this name). */
+  public static final String CLIENT_DIR = "client";
 
   public void write(Path dir) throws IOException {
     Files.createDirectories(dir);
     String workersText = String.join("\n", workers) + "\n";
     for (Map.Entry<String, Map<String, SiteFile>> host : hosts.entrySet()) {
       Path hostDir = dir.resolve(host.getKey());
-      Files.createDirectories(hostDir);
-      for (SiteFile file : host.getValue().values()) {
-        Files.writeString(hostDir.resolve(file.name()), file.toXml(), StandardCharsets.UTF_8);
-      }
+      writeFiles(hostDir, host.getValue());
       Files.writeString(hostDir.resolve("workers"), workersText, StandardCharsets.UTF_8);
     }
+    writeFiles(dir.resolve(CLIENT_DIR), client);
     Files.writeString(dir.resolve("workers"), workersText, StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("README.md"), readme, StandardCharsets.UTF_8);
   }
 
-  /** The configurations of every host, as Hadoop would read them (for validation). */
+  private static void writeFiles(Path dir, Map<String, SiteFile> files) throws IOException {
+    Files.createDirectories(dir);
+    for (SiteFile file : files.values()) {
+      Files.writeString(dir.resolve(file.name()), file.toXml(), StandardCharsets.UTF_8);
+    }
+  }
+
+  /** The configurations of every host and the client, as Hadoop would read them. */
   public ClusterConfs confs() {
-    return ClusterConfs.of(cluster, hosts, workers);
+    return ClusterConfs.of(cluster, hosts, client, workers);
   }
 }

@@ -67,10 +67,10 @@ public enum Setting {
     return null;
   }
 
-  /** The value as Hadoop wants it in the file: heaps as -Xmx, block size in bytes. */
+  /** The value as Hadoop wants it in the file: heaps as JVM options, block size in bytes. */
   public String hadoopValue(int value) {
     if (isHeap()) {
-      return "-Xmx" + value + "m";
+      return JvmMemory.options(value);
     }
     if (this == BLOCK_SIZE_MB) {
       return Long.toString(value * 1024L * 1024L);

@@ -13,7 +13,8 @@ import org.fawnpack.energy.EnergyKeys;
  * Each rule names the host, file, key and value it objects to:
  *
  * <ul>
- * <li>a task or AM heap ({@code -Xmx}) at or above its container size;</li>
+ * <li>a task or AM heap ({@code -Xmx}) that leaves its container less than what a Java 17 JVM
+ *     holds besides its heap ({@link JvmMemory});</li>
  * <li>{@code mapreduce.task.io.sort.mb} at or above the map heap;</li>
  * <li>a map or reduce container larger than a slave's NodeManager memory, or larger than
  *     {@code yarn.scheduler.maximum-allocation-mb};</li>
@@ -25,6 +26,8 @@ import org.fawnpack.energy.EnergyKeys;
  * <li>{@code dfs.blocksize} below {@code dfs.namenode.fs-limits.min-block-size} or not a
  *     multiple of {@code dfs.bytes-per-checksum} (the NameNode refuses such files);</li>
  * <li>{@code dfs.replication} above the number of DataNodes;</li>
+ * <li>what a real install needs ({@link InstallRules}): HADOOP_MAPRED_HOME in MapReduce's
+ *     containers, fixed ports under NodeManager recovery, data directories off /tmp;</li>
  * <li>warnings: vcores a slave cannot use because its memory holds fewer maps, or more than two
  *     maps per vcore; a host with no energy meter.</li>
  * </ul>
@@ -90,6 +93,11 @@ public final class Validator {
     applicationMaster(master);
     blockSize(master);
     replication(master);
+    if (confs.hasClient()) {
+      heaps(RenderedCluster.CLIENT_DIR);
+      sortBuffer(RenderedCluster.CLIENT_DIR);
+    }
+    findings.addAll(InstallRules.check(confs, master));
   }
 
   private String master() {
@@ -107,18 +115,24 @@ public final class Validator {
   /** Rule: the JVM's heap must leave room for its non-heap memory inside the container. */
   private void heaps(String host) {
     Configuration m = confs.conf(host, MAPRED);
-    heap(host, m, "mapreduce.map.java.opts", "mapreduce.map.memory.mb");
-    heap(host, m, "mapreduce.reduce.java.opts", "mapreduce.reduce.memory.mb");
-    heap(host, m, "yarn.app.mapreduce.am.command-opts", "yarn.app.mapreduce.am.resource.mb");
+    heap(host, m, "mapreduce.map.java.opts", "mapreduce.map.memory.mb",
+        JvmMemory.TASK_NON_HEAP_MB);
+    heap(host, m, "mapreduce.reduce.java.opts", "mapreduce.reduce.memory.mb",
+        JvmMemory.TASK_NON_HEAP_MB);
+    heap(host, m, "yarn.app.mapreduce.am.command-opts", "yarn.app.mapreduce.am.resource.mb",
+        JvmMemory.AM_NON_HEAP_MB);
   }
 
-  private void heap(String host, Configuration m, String optsKey, String memoryKey) {
+  private void heap(String host, Configuration m, String optsKey, String memoryKey,
+      int nonHeapMb) {
     long heap = heapMb(m.get(optsKey));
     int container = m.getInt(memoryKey, -1);
-    if (heap > 0 && container > 0 && heap >= container) {
-      error(host, MAPRED, optsKey, m.get(optsKey), "heap " + heap + " MB >= container " + container
-          + " MB (" + memoryKey + "): the JVM's non-heap memory would push it over and the"
-          + " NodeManager kills it; keep the heap near 0.8 x container");
+    if (heap > 0 && container > 0 && heap + nonHeapMb > container) {
+      error(host, MAPRED, optsKey, m.get(optsKey), "heap " + heap + " MB + the " + nonHeapMb
+          + " MB a Java 17 JVM holds besides it (measured, docs/profiles.md) > container "
+          + container + " MB (" + memoryKey + "): the NodeManager's physical-memory check kills"
+          + " it; at most -Xmx" + Math.max(0, container - nonHeapMb) + "m, or a container of "
+          + (heap + nonHeapMb) + " MB");
     }
   }
 

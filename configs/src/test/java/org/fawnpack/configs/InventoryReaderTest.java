@@ -123,4 +123,33 @@ class InventoryReaderTest {
         + "  - {host: m, profile: brawny-master}\n  - {host: e, profile: edison}\n")
         .contains("meters.spare: is used by no host"));
   }
+
+  @Test
+  void parse_overridesOfAFileNotRendered_refused() {
+    String message = fails("cluster: c\noverrides:\n  site.xml: {a: b}\nhosts:\n"
+        + "  - {host: m, profile: brawny-master}\n  - {host: e, profile: edison}\n");
+    assertTrue(message.contains("overrides.site.xml"), message);
+    assertTrue(message.contains("yarn-site.xml"), message);
+  }
+
+  @Test
+  void parse_hostNamedLikeTheClientDirectory_refused() {
+    String message = fails("cluster: c\nhosts:\n"
+        + "  - {host: m, profile: brawny-master}\n  - {host: client, profile: edison}\n");
+    assertTrue(message.contains("client"), message);
+  }
+
+  @Test
+  void parse_dataDirsWithoutDisk_refused() {
+    String message = fails("cluster: c\ndata-dirs: /data/hadoop\nhosts:\n"
+        + "  - {host: m, profile: brawny-master}\n  - {host: e, profile: edison}\n");
+    assertTrue(message.contains("data-dirs") && message.contains("{disk}"), message);
+  }
+
+  @Test
+  void parse_relativeHadoopHome_refused() {
+    String message = fails("cluster: c\nhadoop-home: opt/hadoop\nhosts:\n"
+        + "  - {host: m, profile: brawny-master}\n  - {host: e, profile: edison}\n");
+    assertTrue(message.contains("hadoop-home"), message);
+  }
 }

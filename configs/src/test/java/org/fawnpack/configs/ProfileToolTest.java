@@ -87,7 +87,7 @@ class ProfileToolTest {
     assertEquals(0, run("derive", "--cores", "2", "--memory", "960m", "--disks", "1",
         "--name", "edison-like"), err());
     Profile p = ProfileReader.parse("stdout", out());
-    assertEquals(150, p.get(Setting.MAP_MEMORY_MB));
+    assertEquals(250, p.get(Setting.MAP_MEMORY_MB));
     assertEquals("edison-like", p.name());
   }
 
@@ -103,9 +103,9 @@ class ProfileToolTest {
     // Hadoop 3.5.0's documented defaults (yarn-default.xml, mapred-default.xml, hdfs-default).
     assertTrue(out().matches("(?s).*yarn.nodemanager.resource.memory-mb\\s+8192\\s+600\\s+seed 003.*"),
         out());
-    assertTrue(out().matches("(?s).*mapreduce.task.io.sort.mb\\s+100\\s+70\\s.*"), out());
+    assertTrue(out().matches("(?s).*mapreduce.task.io.sort.mb\\s+100\\s+48\\s.*"), out());
     assertTrue(out().matches("(?s).*dfs.blocksize\\s+134217728\\s+16777216\\s.*"), out());
-    assertTrue(out().matches("(?s).*yarn.app.mapreduce.am.resource.mb\\s+1536\\s+100\\s.*"),
+    assertTrue(out().matches("(?s).*yarn.app.mapreduce.am.resource.mb\\s+1536\\s+300\\s.*"),
         out());
   }
 

@@ -71,13 +71,18 @@ public final class EnergyKeys {
       "fawn.energy.client.timeout-ms", 5000, 1, 600_000, "How long a task waits for its"
       + " collector's answer before it counts itself unmetered.");
 
+  public static final ConfigKey<Integer> CLIENT_RESTART_WAIT_MS = ConfigKey.intKey(
+      "fawn.energy.client.restart-wait-ms", 30_000, 0, 600_000, "How long a task whose collector"
+      + " refuses the connection (its NodeManager restarting; the collector keeps its port) keeps"
+      + " asking, once a second, before it counts itself unmetered. 0: it asks once.");
+
   public static final ConfigKey<String> METERING_OUTPUT_FORMAT = ConfigKey.stringKey(
       "fawn.energy.metering.output-format", null, "The job's real output format behind the"
       + " metering wrapper; set by `EnergyMetering.enable`.");
 
   /** The job side's keys, in the order of the reference table. */
   public static final List<ConfigKey<?>> JOB_KEYS =
-      List.of(METERING, CLIENT_TIMEOUT_MS, METERING_OUTPUT_FORMAT);
+      List.of(METERING, CLIENT_TIMEOUT_MS, CLIENT_RESTART_WAIT_MS, METERING_OUTPUT_FORMAT);
 
   /** Every fixed key. */
   public static final List<ConfigKey<?>> KEYS = concat(COLLECTOR_KEYS, JOB_KEYS);

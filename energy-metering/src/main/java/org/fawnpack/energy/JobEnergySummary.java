@@ -83,7 +83,18 @@ public record JobEnergySummary(long energyMillijoules, long idleMillijoules, lon
         joules(), seconds(), perJoule(work / joules()), unit) + tail();
   }
 
+  /** The line for a job that failed before any of its tasks finished. */
+  public static String failedBeforeAnyTask() {
+    return "Energy: none (the job failed before any task finished, so no task asked a "
+        + EnergyProtocol.SERVICE_NAME + " collector; see the job's diagnostics)";
+  }
+
   private String notMetered() {
+    if (tasksMetered + tasksUnmetered == 0) {
+      // No task reached its end: nothing was asked, so "no collector answered" would mislead.
+      return "Energy: not metered (no task finished, so none asked a "
+          + EnergyProtocol.SERVICE_NAME + " collector)";
+    }
     return String.format(Locale.ROOT, "Energy: not metered (no %s collector answered for any of "
         + "the %d tasks; see docs/energy.md)", EnergyProtocol.SERVICE_NAME,
         tasksMetered + tasksUnmetered);

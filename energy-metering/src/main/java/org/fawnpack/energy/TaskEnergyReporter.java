@@ -1,6 +1,7 @@
 package org.fawnpack.energy;
 
 import java.io.IOException;
+import java.net.ConnectException;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -25,10 +26,21 @@ final class TaskEnergyReporter {
   private static final Map<String, ContainerEnergy> REPORTED = new ConcurrentHashMap<>();
   private static final Set<String> LOGGED_CAUSES = ConcurrentHashMap.newKeySet();
 
+  /** Waits between attempts; tests pass their own. */
+  interface Pause {
+    void millis(long millis) throws InterruptedException;
+  }
+
   private final Map<String, String> environment;
+  private final Pause pause;
 
   TaskEnergyReporter(Map<String, String> environment) {
+    this(environment, Thread::sleep);
+  }
+
+  TaskEnergyReporter(Map<String, String> environment, Pause pause) {
     this.environment = environment;
+    this.pause = pause;
   }
 
   void report(TaskAttemptContext context) {
@@ -51,10 +63,11 @@ final class TaskEnergyReporter {
       context.getCounter(EnergyCounter.TASKS_UNMETERED).increment(1);
       return;
     }
-    int timeout = clientTimeoutMillis(context.getConfiguration());
+    int timeout = setting(context.getConfiguration(), EnergyKeys.CLIENT_TIMEOUT_MS);
+    int restartWait = setting(context.getConfiguration(), EnergyKeys.CLIENT_RESTART_WAIT_MS);
     try {
       int port = EnergyProtocol.decodePort(metadata);
-      ContainerEnergy total = new CollectorClient(port, timeout).containerEnergy(containerId);
+      ContainerEnergy total = ask(new CollectorClient(port, timeout), containerId, restartWait);
       ContainerEnergy earlier = REPORTED.getOrDefault(containerId, ContainerEnergy.NONE);
       ContainerEnergy delta = total.minus(earlier);
       REPORTED.put(containerId, total);
@@ -63,6 +76,33 @@ final class TaskEnergyReporter {
       logOnce("query-failed", "The energy collector did not answer for " + containerId + ": " + e
           + "; the task reports no energy");
       context.getCounter(EnergyCounter.TASKS_UNMETERED).increment(1);
+    }
+  }
+
+  /**
+   * The container's account; while the collector refuses connections (its NodeManager is
+   * restarting: the collector was there when the container started, and comes back on the same
+   * port), asks again once a second for up to {@code restartWaitMillis}.
+   */
+  private ContainerEnergy ask(CollectorClient client, String containerId, int restartWaitMillis)
+      throws IOException {
+    for (int waited = 0; ; waited += 1000) {
+      try {
+        return client.containerEnergy(containerId);
+      } catch (ConnectException e) {
+        if (waited >= restartWaitMillis) {
+          throw e;
+        }
+        logOnce("refused", "The energy collector refused the connection for " + containerId
+            + " (its NodeManager restarting?); asking again for up to " + restartWaitMillis
+            + " ms");
+        try {
+          pause.millis(1000);
+        } catch (InterruptedException interrupted) {
+          Thread.currentThread().interrupt();
+          throw e;
+        }
+      }
     }
   }
 
@@ -94,13 +134,14 @@ final class TaskEnergyReporter {
     }
   }
 
-  /** The job never fails because of metering: a bad timeout is logged and the default used. */
-  private static int clientTimeoutMillis(org.apache.hadoop.conf.Configuration conf) {
+  /** The job never fails because of metering: a bad setting is logged and the default used. */
+  private static int setting(org.apache.hadoop.conf.Configuration conf,
+      org.fawnpack.conf.ConfigKey<Integer> key) {
     try {
-      return EnergyKeys.CLIENT_TIMEOUT_MS.read(conf::get);
+      return key.read(conf::get);
     } catch (IllegalArgumentException e) {
-      LOG.warn("{}; using {} ms", e.getMessage(), EnergyKeys.CLIENT_TIMEOUT_MS.defaultValue());
-      return EnergyKeys.CLIENT_TIMEOUT_MS.defaultValue();
+      LOG.warn("{}; using {} ms", e.getMessage(), key.defaultValue());
+      return key.defaultValue();
     }
   }
 }

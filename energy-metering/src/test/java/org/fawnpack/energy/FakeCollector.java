@@ -39,8 +39,13 @@ final class FakeCollector implements AutoCloseable {
   private final List<Socket> sockets = new CopyOnWriteArrayList<>();
 
   FakeCollector(String... replies) throws IOException {
+    this(0, replies);
+  }
+
+  /** A collector on a given loopback port (0: any), as a restarted one comes back on its own. */
+  FakeCollector(int port, String... replies) throws IOException {
     this.replies.addAll(List.of(replies));
-    server = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
+    server = new ServerSocket(port, 50, InetAddress.getLoopbackAddress());
     threads.execute(this::acceptLoop);
   }
 

@@ -161,8 +161,14 @@ class JobEnergySummaryTest {
     counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).setValue(7);
     JobEnergySummary s = JobEnergySummary.of(counters, 10);
     assertEquals(new JobEnergySummary(0, 0, 0, 0, 0, 0, 0, 7, 0, 10), s);
-    Matcher m = UNMETERED.matcher(s.describe());
-    assertTrue(m.matches(), s.describe());
-    assertEquals(0, Integer.parseInt(m.group(1)));
+    assertEquals("Energy: not metered (no task finished, so none asked a fawn_energy collector)",
+        s.describe());
+  }
+
+  @Test
+  void failedBeforeAnyTask_saysSoAndNotThatNoCollectorAnswered() {
+    String line = JobEnergySummary.failedBeforeAnyTask();
+    assertTrue(line.startsWith("Energy: none (the job failed before any task finished"), line);
+    assertFalse(UNMETERED.matcher(line).matches(), line);
   }
 }

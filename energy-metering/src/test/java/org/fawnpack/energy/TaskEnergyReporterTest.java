@@ -33,6 +33,7 @@ class TaskEnergyReporterTest {
   private static Configuration conf() {
     Configuration conf = new Configuration(false);
     conf.setInt(TaskEnergyReporter.CLIENT_TIMEOUT_KEY, TIMEOUT_MS);
+    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 0);
     return conf;
   }
 
@@ -214,6 +215,63 @@ class TaskEnergyReporterTest {
     }
     assertUnmetered(report(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
         "CONTAINER_ID", TaskContexts.newContainerId())));
+  }
+
+  @Test
+  void report_collectorRefusesBeyondTheRestartWait_unmeteredAfterThatManyPauses() throws Exception {
+    int port = closedPort();
+    Configuration conf = conf();
+    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 3000);
+    List<Long> pauses = new ArrayList<>();
+    CountersReporter reporter = new CountersReporter();
+    new TaskEnergyReporter(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
+        "CONTAINER_ID", TaskContexts.newContainerId()), pauses::add).report(
+        TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 0), reporter));
+
+    assertUnmetered(reporter.counters);
+    assertEquals(List.of(1000L, 1000L, 1000L), pauses);
+  }
+
+  @Test
+  void report_collectorBackAfterARestart_metered() throws Exception {
+    // The NodeManager is down when the task ends; its collector comes back on its own port
+    // during the second pause.
+    String container = TaskContexts.newContainerId();
+    int port = closedPort();
+    Configuration conf = conf();
+    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 30_000);
+    List<Long> pauses = new ArrayList<>();
+    List<FakeCollector> restarted = new ArrayList<>();
+    CountersReporter reporter = new CountersReporter();
+    try {
+      new TaskEnergyReporter(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
+          "CONTAINER_ID", container), millis -> {
+            pauses.add(millis);
+            if (pauses.size() == 2) {
+              try {
+                restarted.add(new FakeCollector(port,
+                    "OK energy_uj=2000000 idle_uj=0 samples=2 gaps=0 estimated=false"));
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          }).report(TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 0),
+              reporter));
+    } finally {
+      for (FakeCollector c : restarted) {
+        c.close();
+      }
+    }
+
+    assertEquals(List.of(1000L, 1000L), pauses);
+    assertEquals(1, value(reporter.counters, TASKS_METERED));
+    assertEquals(2000, value(reporter.counters, ENERGY_MILLIJOULES));
+  }
+
+  private static int closedPort() throws IOException {
+    try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      return closed.getLocalPort();
+    }
   }
 
   @Test

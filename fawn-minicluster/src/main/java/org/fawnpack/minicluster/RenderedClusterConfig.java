@@ -17,7 +17,8 @@ import org.fawnpack.configs.ClusterRenderer;
  * {@code master} label, and the cluster-wide settings (scheduler allocation, capacity
  * scheduler, block size, replication, task and AM sizes) come from the master's files.
  *
- * <p>Left out: host addresses (the embedded cluster picks its own ports), the node-label store
+ * <p>Left out: host addresses (the embedded cluster picks its own ports), data directories and
+ * the containers' HADOOP_MAPRED_HOME (it puts its own classpath in the jobs), the node-label store
  * and provider (the embedded cluster labels the master's NodeManager through the RM), and the aux
  * services (the embedded cluster installs the energy collector through a manifest).
  */
@@ -25,7 +26,10 @@ public final class RenderedClusterConfig {
 
   private static final Set<String> HOST_SPECIFIC = Set.of("fs.defaultFS",
       "yarn.resourcemanager.hostname", "mapreduce.framework.name", "mapreduce.jobhistory.address",
-      "mapreduce.jobhistory.webapp.address", "mapreduce.client.submit.file.replication");
+      "mapreduce.jobhistory.webapp.address", "mapreduce.client.submit.file.replication",
+      // a real install's directories and environment: the embedded cluster has its own
+      "dfs.namenode.name.dir", "dfs.datanode.data.dir", "dfs.namenode.http-address",
+      "yarn.app.mapreduce.am.env", "mapreduce.map.env", "mapreduce.reduce.env");
   private static final List<String> SCHEDULER_KEYS = List.of(
       "yarn.scheduler.minimum-allocation-mb", "yarn.scheduler.maximum-allocation-mb",
       "yarn.scheduler.maximum-allocation-vcores");
@@ -70,8 +74,15 @@ public final class RenderedClusterConfig {
     // The harness's JVM flags for short-lived task JVMs (EmbeddedClusterSpec): the heap stays
     // the profile's; only the collector and compiler are chosen for a many-JVMs-on-2-cores box.
     for (String key : HEAP_KEYS) {
-      if (mapred.get(key) != null) {
-        builder.set(key, mapred.get(key) + " " + EmbeddedClusterSpec.SHORT_LIVED_JVM);
+      String opts = mapred.get(key);
+      if (opts != null) {
+        StringBuilder all = new StringBuilder(opts);
+        for (String flag : EmbeddedClusterSpec.SHORT_LIVED_JVM.split(" ")) {
+          if (!List.of(opts.split("\\s+")).contains(flag)) { // the render may state the GC
+            all.append(' ').append(flag);
+          }
+        }
+        builder.set(key, all.toString());
       }
     }
     return builder;

@@ -134,6 +134,10 @@ public abstract class JobTool extends Configured implements Tool {
     if (counters == null) {
       out.printf("%s %s in %.1f s (no counters)%n", name(), ok ? "succeeded" : "FAILED",
           lastWallMillis / 1000.0);
+      if (!ok) {
+        out.println(name() + " " + JobEnergySummary.failedBeforeAnyTask());
+        LOG.error("Job {} failed: {}", job.getJobID(), job.getStatus().getFailureInfo());
+      }
       return;
     }
     out.printf("%s %s in %.1f s: %d map containers, %d input records, %d output records%n",
@@ -142,7 +146,10 @@ public abstract class JobTool extends Configured implements Tool {
         counters.findCounter(TaskCounter.MAP_INPUT_RECORDS).getValue(),
         counters.findCounter(TaskCounter.REDUCE_OUTPUT_RECORDS).getValue());
     if (EnergyMetering.isEnabled(job.getConfiguration())) {
-      out.println(name() + " " + JobEnergySummary.of(counters, lastWallMillis).describe());
+      JobEnergySummary energy = JobEnergySummary.of(counters, lastWallMillis);
+      boolean noTaskFinished = energy.tasksMetered() + energy.tasksUnmetered() == 0;
+      out.println(name() + " " + (!ok && noTaskFinished ? JobEnergySummary.failedBeforeAnyTask()
+          : energy.describe()));
     }
     if (!ok) {
       LOG.error("Job {} failed: {}", job.getJobID(), job.getStatus().getFailureInfo());

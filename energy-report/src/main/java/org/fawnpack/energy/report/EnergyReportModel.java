@@ -245,6 +245,16 @@ public final class EnergyReportModel {
     return summary.recordsPerJoule();
   }
 
+  /** The job's work in its own unit (pi's points, md5search's MD5s, ...), from its counters. */
+  WorkMeasure work() {
+    return WorkMeasure.of(counters(), Math.max(0, job().reducesTotal()));
+  }
+
+  /** Work in the job's own unit per joule of its tasks; NaN without task energy. */
+  public double workPerJoule() {
+    return summary.energyMillijoules() > 0 ? work().perJoule(taskJoules()) : Double.NaN;
+  }
+
   public double bytesPerJoule() {
     return summary.bytesPerJoule();
   }

@@ -80,10 +80,11 @@ public final class TextReport {
         ? unit(fixed(m.taskJoules(), 3), "J") : NA + " (no task was metered)"));
     tasks.add(new Row("idle share", s.energyMillijoules() > 0
         ? unit(fixed(m.idleJoules(), 3), "J") + " (" + percent(m.idleShare()) + ")" : NA));
-    tasks.add(new Row("records/J", unit(fixed(m.recordsPerJoule(), 3), "records/J")
-        + " (" + s.inputRecords() + " map input records)"));
-    tasks.add(new Row("bytes/J", unit(fixed(m.bytesPerJoule(), 3), "B/J")
-        + " (" + s.inputBytes() + " bytes read)"));
+    WorkMeasure work = m.work();
+    tasks.add(new Row("work/J", unit(fixed(m.workPerJoule(), 3), work.unit() + "/J")
+        + " (" + work.amount() + " " + work.unit() + ")"));
+    tasks.add(new Row("bytes/J", s.inputBytes() == 0 ? NA + " (no input bytes counted)"
+        : unit(fixed(m.bytesPerJoule(), 3), "B/J") + " (" + s.inputBytes() + " bytes read)"));
     sections.add(new Section("Task counters (the job's task containers)", tasks));
 
     List<Row> nodes = new ArrayList<>();

@@ -72,7 +72,7 @@ class EnergyReportTest {
     assertEquals(5000.0, number(text, "node energy", "J"), EPS);
     assertEquals(50.0, number(text, "average power", "W"), EPS);
     assertEquals(1520.0, number(text, "application energy", "J"), EPS);
-    assertEquals(2000.0, number(text, "records/J", "records/J"), EPS);
+    assertEquals(2000.0, number(text, "work/J", "input records/J"), EPS);
     assertEquals(100_000.0, number(text, "bytes/J", "B/J"), EPS);
     assertEquals("2 (4 containers recorded)", value(text, "nodes with history"));
     assertTrue(value(text, "history directory").startsWith("file:/"), text);
@@ -100,7 +100,7 @@ class EnergyReportTest {
     int rc = run("report", JOB_ID, "--jhs", jhs.address(), "--history-dir", historyUri());
     assertEquals(0, rc, err());
     assertEquals(1500.0, number(out(), "task energy", "J"), EPS);
-    assertEquals(2000.0, number(out(), "records/J", "records/J"), EPS);
+    assertEquals(2000.0, number(out(), "work/J", "input records/J"), EPS);
     String where = value(out(), "history files");
     assertTrue(where.startsWith("not found in file:/"), where);
     assertTrue(where.contains("/history/" + APP_ID + " "), where);

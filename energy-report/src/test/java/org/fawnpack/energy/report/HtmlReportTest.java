@@ -32,7 +32,7 @@ class HtmlReportTest {
     assertEquals("1500.000 J", cell(html, "task energy"));
     assertEquals("5000.000 J (whole nodes, job window)", cell(html, "node energy"));
     assertEquals("50.000 W (node energy / wall time)", cell(html, "average power"));
-    assertEquals("2000.000 records/J (3000000 map input records)", cell(html, "records/J"));
+    assertEquals("2000.000 input records/J (3000000 input records)", cell(html, "work/J"));
     assertEquals("100000.000 B/J (150000000 bytes read)", cell(html, "bytes/J"));
     assertEquals("3 of 3", cell(html, "tasks metered"));
     assertEquals("20 (1 with gaps, 5.0 %)", cell(html, "history samples"));

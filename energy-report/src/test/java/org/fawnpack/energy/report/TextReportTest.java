@@ -32,7 +32,7 @@ class TextReportTest {
     assertEquals(1500.0, number(text, "task energy", "J"), EPS);
     assertEquals(300.0, number(text, "idle share", "J"), EPS);
     assertTrue(value(text, "idle share").endsWith("(20.0 %)"));
-    assertEquals(2000.0, number(text, "records/J", "records/J"), EPS);
+    assertEquals(2000.0, number(text, "work/J", "input records/J"), EPS);
     assertEquals(100_000.0, number(text, "bytes/J", "B/J"), EPS);
     assertEquals(5000.0, number(text, "node energy", "J"), EPS);
     assertEquals(50.0, number(text, "average power", "W"), EPS);
@@ -72,6 +72,24 @@ class TextReportTest {
   }
 
   @Test
+  void print_piJob_countsItsPointsNotItsMapsRecords() {
+    // pi's maps read one record each (their point ranges); its work is the points (PiCounter).
+    JobInfo job = new JobInfo(Fixtures.JOB_ID, "pi", "alice", "default", "SUCCEEDED",
+        Fixtures.T0 - 3000, Fixtures.T0, Fixtures.T0 + 10_000, 6, 6, 0, 0);
+    CounterValues counters = new CounterValues(Map.of(
+        "org.fawnpack.energy.EnergyCounter", Map.of("ENERGY_MILLIJOULES", 200_000L,
+            "TASKS_METERED", 6L),
+        "org.apache.hadoop.mapreduce.TaskCounter", Map.of("MAP_INPUT_RECORDS", 6L,
+            "MAP_OUTPUT_RECORDS", 0L),
+        "org.fawnpack.jobs.pi.PiCounter", Map.of("SAMPLES", 600_000_000L)));
+    String text = TextReport.render(EnergyReportModel.build(job, counters, List.of(),
+        "file:/tmp/none", null));
+
+    assertEquals("3000000.000 points/J (600000000 points)", value(text, "work/J"));
+    assertEquals("n/a (no input bytes counted)", value(text, "bytes/J"));
+  }
+
+  @Test
   void print_noHistoryFiles_saysWhereItLookedAndNa() {
     JobInfo job = new JobInfo(Fixtures.JOB_ID, null, null, null, "FAILED", 0, 0, 0, -1, -1, -1,
         -1);
@@ -86,7 +104,8 @@ class TextReportTest {
       assertEquals("n/a", value(text, label), label);
     }
     assertEquals("n/a (no task was metered)", value(text, "task energy"));
-    assertEquals("n/a (0 map input records)", value(text, "records/J"));
+    assertEquals("n/a (0 input records)", value(text, "work/J"));
+    assertEquals("n/a (no input bytes counted)", value(text, "bytes/J"));
     assertEquals("0 (0 with gaps, n/a)", value(text, "task samples"));
     assertFalse(text.contains("Per node"), text);
   }
