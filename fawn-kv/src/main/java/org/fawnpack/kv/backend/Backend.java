@@ -71,6 +71,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private volatile Ring ring;
   private volatile Member self;
   private volatile int advertisedPort;
+  private volatile String domain; // null: its host
   private Closeable metrics = () -> { };
   /**
    * The last run did not stop cleanly: its files serve nothing ({@link CleanShutdown}), until
@@ -230,11 +231,16 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     advertisedPort = port;
   }
 
-  /** This back-end as a ring member: its id, host and the port others reach it at. */
+  /** Its failure domain ({@link Member}); null: its host. Call before it registers. */
+  public void placeInDomain(String failureDomain) {
+    domain = failureDomain;
+  }
+
+  /** This back-end as a ring member: its id, host, the port others reach it at, its domain. */
   public Member member() {
     InetSocketAddress address = server.address();
     return new Member(id, address.getAddress().getHostAddress(),
-        advertisedPort > 0 ? advertisedPort : address.getPort());
+        advertisedPort > 0 ? advertisedPort : address.getPort(), domain);
   }
 
   /**

@@ -50,7 +50,9 @@ final class ClusterInspection {
       }
       out.println(ring);
       ring.members().stream().sorted(Comparator.comparing(Member::id))
-          .forEach(m -> out.println("  back-end " + m + (ring.isDown(m.id()) ? " (down)"
+          .forEach(m -> out.println("  back-end " + m
+              + (m.hasOwnDomain() ? " in domain " + m.domain() : "")
+              + (ring.isDown(m.id()) ? " (down)"
               : ring.leaving().contains(m.id()) ? " (leaving)"
               : ring.pendingArcsOf(m.id()).isEmpty() ? ""
               : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));

@@ -35,6 +35,13 @@ public final class KvKeys {
       "Virtual nodes per back-end on the ring; used when the first ring is made.");
   public static final ConfigKey<Integer> REPLICAS = ConfigKey.intKey("fawn.kv.replicas", 3, 1,
       16, "Members of each replica chain, on distinct hosts; used when the first ring is made.");
+  public static final ConfigKey<String> BACKEND_DOMAIN = ConfigKey.stringKey(
+      "fawn.kv.backend.domain", null, "a word without spaces or '=', or unset",
+      org.fawnpack.kv.ring.Member::validDomain,
+      "A back-end's failure domain: what it shares a fate with, such as a box of boards on one"
+      + " supply and one switch (e.g. box3). Chains take their members from distinct domains"
+      + " while there are at least fawn.kv.replicas of them, then from distinct hosts. Unset:"
+      + " its host. Fixed for the life of the back-end (a new domain is a new back-end id).");
   public static final ConfigKey<Integer> BOOTSTRAP_BACKENDS = ConfigKey.intKey(
       "fawn.kv.bootstrap-backends", 3, 1, 100_000,
       "Back-ends that must have registered before the coordinator makes the first ring.");
@@ -77,7 +84,7 @@ public final class KvKeys {
 
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
-      REPLICAS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
+      REPLICAS, BACKEND_DOMAIN, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
 
   private KvKeys() {}

@@ -74,6 +74,7 @@ final class KvNodes {
       parts.add(backend);
       backend.fenceUnknown(); // no write before it has read the slice map (SliceFenceFollower)
       backend.advertisePort(advertisedPort);
+      backend.placeInDomain(settings.domain());
       backend.durableAtEveryMember(settings.durability().equals("every-member"));
       backend.meterEnergyWith(energy);
       ClusterPaths paths = new ClusterPaths(settings.cluster());

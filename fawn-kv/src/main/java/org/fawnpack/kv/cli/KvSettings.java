@@ -18,7 +18,8 @@ import org.fawnpack.kv.store.DatastoreConfig;
 record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String durability,
     int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
-    long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts) {
+    long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
+    String domain) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -43,7 +44,8 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         home(KvKeys.SECRET_FILE.read(settings::get)), DatastoreConfig.fromMap(store),
         cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)),
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
-        KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get));
+        KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
+        KvKeys.BACKEND_DOMAIN.read(settings::get));
   }
 
   /**

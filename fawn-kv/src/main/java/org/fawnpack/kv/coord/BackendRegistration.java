@@ -16,13 +16,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A back-end's liveness in ZooKeeper: an ephemeral node {@code backends/<id>} holding
- * "host port" (and "crashed" when its last run did not stop cleanly), alive as long as the
+ * "host port" (then "domain=D" when it names a failure domain, and "crashed" when its last
+ * run did not stop cleanly), alive as long as the
  * back-end's ZooKeeper session (and made again by Curator after a reconnect with a new
  * session).
  */
 public final class BackendRegistration implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BackendRegistration.class);
   private static final String CRASHED = "crashed";
+  private static final String DOMAIN = "domain=";
   private final PersistentNode node;
   private final CuratorFramework zk;
   private final String stoppedMark;
@@ -54,8 +56,7 @@ public final class BackendRegistration implements Closeable {
    */
   public static BackendRegistration register(CuratorFramework zk, ClusterPaths paths,
       Member self, boolean crashed) throws IOException {
-    byte[] data = (self.host() + " " + self.port() + (crashed ? " " + CRASHED : ""))
-        .getBytes(StandardCharsets.UTF_8);
+    byte[] data = text(self, crashed).getBytes(StandardCharsets.UTF_8);
     replaceEarlierSession(zk, paths.backend(self.id()), data);
     PersistentNode node = new PersistentNode(zk, CreateMode.EPHEMERAL, false,
         paths.backend(self.id()), data);
@@ -95,7 +96,7 @@ public final class BackendRegistration implements Closeable {
   public void clearCrashed() {
     try {
       node.waitForInitialCreate(10, java.util.concurrent.TimeUnit.SECONDS);
-      node.setData((self.host() + " " + self.port()).getBytes(StandardCharsets.UTF_8));
+      node.setData(text(self, false).getBytes(StandardCharsets.UTF_8));
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
@@ -139,16 +140,34 @@ public final class BackendRegistration implements Closeable {
   /** A registration as read back: the member, and whether its last run crashed. */
   record Registered(Member member, boolean crashed) {}
 
-  /** What a registration node says ("host port", then "crashed" after an unclean stop). */
+  /** "host port", then "domain=D" for a failure domain of its own, then "crashed". */
+  private static String text(Member self, boolean crashed) {
+    return self.host() + " " + self.port() + (self.hasOwnDomain() ? " " + DOMAIN
+        + self.domain() : "") + (crashed ? " " + CRASHED : "");
+  }
+
+  /** What a registration node says ({@link #text}). */
   static Registered read(String id, byte[] data) {
     String text = new String(data, StandardCharsets.UTF_8);
     String[] words = text.split(" ");
-    boolean crashed = words.length == 3 && words[2].equals(CRASHED);
-    if (words.length != 2 && !crashed) {
-      throw new IllegalArgumentException("registration of back-end " + id + " is '" + text
-          + "', expected 'host port' or 'host port " + CRASHED + "'");
+    String domain = null;
+    boolean crashed = false;
+    for (int i = 2; i < words.length; i++) {
+      if (words[i].equals(CRASHED) && !crashed) {
+        crashed = true;
+      } else if (words[i].startsWith(DOMAIN) && domain == null && !crashed) {
+        domain = words[i].substring(DOMAIN.length());
+      } else {
+        words = new String[0];
+        break;
+      }
     }
-    return new Registered(new Member(id, words[0], Integer.parseInt(words[1])), crashed);
+    if (words.length < 2) {
+      throw new IllegalArgumentException("registration of back-end " + id + " is '" + text
+          + "', expected 'host port', then 'domain=D' and/or '" + CRASHED + "'");
+    }
+    return new Registered(new Member(id, words[0], Integer.parseInt(words[1]), domain),
+        crashed);
   }
 
   /**

@@ -159,12 +159,13 @@ public final class Coordinator implements Closeable {
             name, m.id());
         continue;
       }
-      if (inRing != null && !inRing.host().equals(m.host())) {
-        // Chains are placed by host: this registration is not the member the ring knows, so
-        // that member counts as gone.
-        LOG.error("coordinator {}: back-end {} registered from host {} but is in the ring on"
-            + " host {}; it must join under a new id, not counted as registered", name, m.id(),
-            m.host(), inRing.host());
+      if (inRing != null && (!inRing.host().equals(m.host())
+          || !inRing.domain().equals(m.domain()))) {
+        // Chains are placed by host and domain: this registration is not the member the ring
+        // knows, so that member counts as gone.
+        LOG.error("coordinator {}: back-end {} registered from host {} in domain {} but is in"
+            + " the ring on host {} in domain {}; it must join under a new id, not counted as"
+            + " registered", name, m.id(), m.host(), m.domain(), inRing.host(), inRing.domain());
         continue;
       }
       registered.add(m.id());

@@ -24,6 +24,7 @@ import org.fawnpack.kv.ring.RingHash;
  * replicas 3
  * member b0 10.0.0.11 7070
  * member b1 10.0.0.12 7070
+ * member b2 10.0.1.13 7070 box2
  * down b1
  * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
  * joining b9 10.0.0.19 7070
@@ -33,7 +34,8 @@ import org.fawnpack.kv.ring.RingHash;
  * lost 9f00000000000000
  * </pre>
  *
- * <p>A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
+ * <p>A {@code member} line's fifth word is the back-end's failure domain, when it has one other
+ * than its host. A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
  * {@code joining} line a back-end about to join (its frozen arcs follow from the rest); a
  * {@code leaving} line a member handing its arcs over before it leaves; an {@code orphaned}
  * line an arc every serving member of which is down, with its last chain that served, head
@@ -51,8 +53,7 @@ public final class RingCodec {
         .append("vnodes ").append(ring.vnodesPerMember()).append('\n')
         .append("replicas ").append(ring.replicas()).append('\n');
     ring.members().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
-        text.append("member ").append(m.id()).append(' ').append(m.host()).append(' ')
-            .append(m.port()).append('\n'));
+        text.append("member ").append(memberWords(m)).append('\n'));
     ring.down().stream().sorted().forEach(id -> text.append("down ").append(id).append('\n'));
     ring.pending().forEach((id, arcs) -> {
       text.append("pending ").append(id);
@@ -61,8 +62,7 @@ public final class RingCodec {
       text.append('\n');
     });
     ring.joining().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
-        text.append("joining ").append(m.id()).append(' ').append(m.host()).append(' ')
-            .append(m.port()).append('\n'));
+        text.append("joining ").append(memberWords(m)).append('\n'));
     ring.leaving().stream().sorted().forEach(id -> text.append("leaving ").append(id)
         .append('\n'));
     ring.orphans().lastChains().forEach((end, ids) -> text.append("orphaned ")
@@ -106,12 +106,12 @@ public final class RingCodec {
           case "vnodes" -> vnodes = Integer.parseInt(only(words, 2, at)[1]);
           case "replicas" -> replicas = Integer.parseInt(only(words, 2, at)[1]);
           case "member" -> {
-            only(words, 4, at);
+            between(words, 4, 5, at);
             members.add(member(words, at));
           }
           case "down" -> down.add(only(words, 2, at)[1]);
           case "joining" -> {
-            only(words, 4, at);
+            between(words, 4, 5, at);
             joining.add(member(words, at));
           }
           case "leaving" -> leaving.add(only(words, 2, at)[1]);
@@ -140,7 +140,7 @@ public final class RingCodec {
   private static Member member(String[] words, String at) {
     int port = Integer.parseInt(words[3]); // a NumberFormatException is reported by the caller
     try {
-      return new Member(words[1], words[2], port);
+      return new Member(words[1], words[2], port, words.length > 4 ? words[4] : null);
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(at + ": " + e.getMessage(), e);
     }
@@ -160,6 +160,21 @@ public final class RingCodec {
           + " digits)");
     }
     return Long.parseUnsignedLong(word, 16);
+  }
+
+  /**
+   * "id host port", then the failure domain when it is not the host's own (so a ring without
+   * domains reads as it always has).
+   */
+  private static String memberWords(Member m) {
+    return m.id() + " " + m.host() + " " + m.port() + (m.hasOwnDomain() ? " " + m.domain() : "");
+  }
+
+  private static String[] between(String[] words, int min, int max, String at) {
+    if (words.length < min || words.length > max) {
+      throw new IllegalArgumentException(at + ": expected " + min + " to " + max + " words");
+    }
+    return words;
   }
 
   private static String[] atLeast(String[] words, int count, String at) {

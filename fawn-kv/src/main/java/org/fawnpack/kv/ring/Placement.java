@@ -94,9 +94,12 @@ final class Placement {
   }
 
   /**
-   * The first {@code replicas} live members clockwise from virtual node {@code arc}, each on
-   * a host not seen before in the walk; a down member is skipped but keeps its host out, so the
-   * order of hosts never depends on who is down.
+   * The first {@code replicas} live members clockwise from virtual node {@code arc}, each in a
+   * failure domain and on a host not seen before in the walk; then, while the chain is short
+   * (fewer domains than replicas), members on hosts not seen before, in walk order. A down
+   * member is skipped but keeps its host and domain out, so the order of hosts never depends
+   * on who is down. Members without a domain of their own are their host's domain: the walk
+   * is then by host alone.
    */
   List<Member> liveWalk(int arc) {
     return walk(arc, true);
@@ -114,14 +117,28 @@ final class Placement {
     int n = owners.length;
     List<Member> chain = new ArrayList<>(replicas);
     Set<String> hosts = new HashSet<>();
+    Set<String> domains = new HashSet<>();
     for (int step = 0; step < n && chain.size() < replicas; step++) {
       Member m = owners[(arc + step) % n];
-      if (hosts.add(m.host()) && !down.contains(m.id())
-          && !(skipLeaving && leaving.contains(m.id()))) {
+      if (!hosts.contains(m.host()) && domains.add(m.domain())) {
+        hosts.add(m.host());
+        if (serves(m, skipLeaving)) {
+          chain.add(m);
+        }
+      }
+    }
+    // Fewer domains than replicas: a shared domain beats a short chain.
+    for (int step = 0; step < n && chain.size() < replicas; step++) {
+      Member m = owners[(arc + step) % n];
+      if (hosts.add(m.host()) && serves(m, skipLeaving)) {
         chain.add(m);
       }
     }
     return chain;
+  }
+
+  private boolean serves(Member m, boolean skipLeaving) {
+    return !down.contains(m.id()) && !(skipLeaving && leaving.contains(m.id()));
   }
 
   /**

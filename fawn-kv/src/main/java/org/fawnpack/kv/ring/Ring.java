@@ -14,7 +14,8 @@ import java.util.TreeSet;
 
 /**
  * One epoch of the ring: the back-ends, each as {@code vnodes} virtual nodes at positions from
- * {@link RingHash}, and replica chains of {@code replicas} members on distinct hosts. Immutable;
+ * {@link RingHash}, and replica chains of {@code replicas} members on distinct hosts (and failure
+ * domains, {@link Member}). Immutable;
  * every change (a member down or back, a join, a leave) makes the next epoch. The states a
  * member goes through (down, pending, joining, leaving) are described in the package's
  * documentation ({@code package-info.java}).
@@ -126,7 +127,7 @@ public final class Ring {
 
   /**
    * The next epoch with {@code moved} (members by id) at their new ports: the same arcs,
-   * chains, down and pending members, since placement depends on ids and hosts only. A
+   * chains, down and pending members, since placement depends on ids, hosts and domains only. A
    * back-end restarted on another port keeps its place this way.
    *
    * @throws IllegalArgumentException when one is not a live member, or names another host

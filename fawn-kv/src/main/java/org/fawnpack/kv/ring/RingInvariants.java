@@ -107,13 +107,21 @@ final class RingInvariants {
     }
   }
 
-  /** A member keeps its host (chains are placed by host), moving or {@code comingBack}. */
+  /**
+   * A member keeps its host and failure domain (chains are placed by both), moving or
+   * {@code comingBack}.
+   */
   static void checkSameHost(Member before, Member now, boolean comingBack) {
     if (!before.host().equals(now.host())) {
       throw new IllegalArgumentException("back-end " + now.id() + (comingBack
           ? " comes back on host " + now.host() + ", not " + before.host()
           : " moved from host " + before.host() + " to " + now.host())
           + ": chains are placed by host, so it must join as a new back-end");
+    }
+    if (!before.domain().equals(now.domain())) {
+      throw new IllegalArgumentException("back-end " + now.id() + " names failure domain "
+          + now.domain() + ", not " + before.domain() + ": chains are placed by domain, so it"
+          + " must join as a new back-end");
     }
   }
 

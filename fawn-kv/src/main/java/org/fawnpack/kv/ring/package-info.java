@@ -6,7 +6,10 @@
  * successor rule of Chord and FAWN. The arc's chain is its owner followed by the next virtual
  * nodes clockwise, skipping any whose host is already in the chain (FAWN's footnote 3, made a
  * rule: a chain never has two members on one host, so losing one machine costs a chain at most
- * one replica).
+ * one replica). Members may name a failure domain (a box on one supply): the walk then skips
+ * a domain already in the chain as well, and fills a chain that is still short (fewer domains
+ * than replicas) from new hosts, so losing one box costs a chain at most one replica while
+ * there are enough boxes. A member without a domain is its host's own.
  *
  * <p>A member may be <em>down</em>: its ZooKeeper session ended, so the coordinator marked it in
  * the next epoch. A down member keeps its virtual nodes, so the arcs do not move, and keeps its

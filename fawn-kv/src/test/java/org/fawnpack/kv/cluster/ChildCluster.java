@@ -56,6 +56,8 @@ final class ChildCluster implements Closeable {
   /** Back-end id to the proxy in front of it, when the cluster is proxied. */
   final Map<String, LoopbackProxy> proxies = new java.util.TreeMap<>();
   final Map<String, String> settings;
+  /** Each back-end's settings: the cluster's and its own. */
+  private final Map<String, Map<String, String>> backendSettings = new java.util.HashMap<>();
   final CuratorFramework zk;
   final ClusterSecret secret;
   final RingStore ringStore;
@@ -72,6 +74,12 @@ final class ChildCluster implements Closeable {
    * its links; its ZooKeeper session does not go through it.
    */
   ChildCluster(Path dir, int backendCount, boolean proxied) throws Exception {
+    this(dir, backendCount, proxied, i -> Map.of());
+  }
+
+  /** {@code own}: settings of back-end {@code b<i>} beside the cluster's (its domain, say). */
+  ChildCluster(Path dir, int backendCount, boolean proxied,
+      java.util.function.IntFunction<Map<String, String>> own) throws Exception {
     this.dir = dir;
     this.backendCount = backendCount;
     try {
@@ -95,8 +103,10 @@ final class ChildCluster implements Closeable {
           options = List.of("--port", Integer.toString(port), "--advertise-port",
               Integer.toString(proxy.port()));
         }
-        NodeProcess b = NodeProcess.backend("b" + i, host, dir.resolve("b" + i), settings,
-            options);
+        Map<String, String> its = new java.util.HashMap<>(settings);
+        its.putAll(own.apply(i));
+        backendSettings.put("b" + i, its);
+        NodeProcess b = NodeProcess.backend("b" + i, host, dir.resolve("b" + i), its, options);
         backends.add(b);
         open.add(b);
       }
@@ -196,7 +206,7 @@ final class ChildCluster implements Closeable {
       old.stop();
     }
     NodeProcess again = NodeProcess.backend(id, "127.0.0." + (at + 1), dir.resolve(id),
-        settings);
+        backendSettings.getOrDefault(id, settings));
     backends.set(at, again);
     open.set(open.indexOf(old), again);
   }

@@ -25,9 +25,14 @@ abstract class ChildClusterTest {
     return false;
   }
 
+  /** Settings of back-end {@code b<i>} of its own, beside the cluster's (default: none). */
+  java.util.Map<String, String> ownSettings(int i) {
+    return java.util.Map.of();
+  }
+
   @BeforeEach
   void startCluster() throws Exception {
-    cluster = new ChildCluster(dir, backends(), proxied());
+    cluster = new ChildCluster(dir, backends(), proxied(), this::ownSettings);
   }
 
   @AfterEach

@@ -25,6 +25,22 @@ class RingCodecTest {
         new String(RingCodec.encode(ring), StandardCharsets.UTF_8));
   }
 
+  /** A failure domain other than the host is a fifth word; a host's own is not written. */
+  @Test
+  void decode_ringWithDomains_keepsThemAndTheirChains() {
+    Ring ring = Ring.empty(HASH, 3, 2).withMember(new Member("b0", "10.0.0.1", 7070, "box1"))
+        .withMember(new Member("b1", "10.0.0.2", 7070, "box1"))
+        .withMember(new Member("b2", "10.0.0.3", 7070));
+    String text = new String(RingCodec.encode(ring), StandardCharsets.UTF_8);
+    assertTrue(text.contains("member b0 10.0.0.1 7070 box1\nmember b1 10.0.0.2 7070 box1\n"
+        + "member b2 10.0.0.3 7070\n"), text);
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(new java.util.HashSet<>(ring.members()), new java.util.HashSet<>(back.members()));
+    assertEquals("box1", back.member("b1").domain());
+    assertEquals("10.0.0.3", back.member("b2").domain());
+    assertEquals(ring.chains(), back.chains());
+  }
+
   @Test
   void decode_ringWithDownAndPendingMembers_keepsThemAndItsChains() {
     Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
@@ -75,7 +91,10 @@ class RingCodecTest {
     String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
     assertMessage("fawn-kv-ring 2\n", "line 1");
     assertMessage(good.replace("epoch 2", "epoch two"), "line 2 'epoch two': not a number");
-    assertMessage(good.replace("member b0 h 7070", "member b0 h"), "expected 4 words");
+    assertMessage(good.replace("member b0 h 7070", "member b0 h"), "expected 4 to 5 words");
+    assertMessage(good.replace("member b0 h 7070", "member b0 h 7070 box 1"),
+        "expected 4 to 5 words");
+    assertMessage(good.replace("member b0 h 7070", "member b0 h 7070 a=b"), "failure domain");
     assertMessage(good + "colour blue\n", "unknown setting");
     assertMessage(good.replace("replicas 2\n", ""), "all needed");
     assertMessage(good + "member b0 h2 7071\n", "listed twice");
@@ -85,7 +104,7 @@ class RingCodecTest {
     assertMessage(good + "pending b0\n", "expected at least 3 words");
     assertMessage(good + "pending b0 0000000000000012\n", "not an arc it belongs to");
     assertMessage(good + "joining b0 h 7071\n", "b0 is joining but is a member already");
-    assertMessage(good + "joining b5 h\n", "expected 4 words");
+    assertMessage(good + "joining b5 h\n", "expected 4 to 5 words");
   }
 
   private static void assertMessage(String text, String part) {
