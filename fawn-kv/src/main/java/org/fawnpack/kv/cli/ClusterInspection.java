@@ -66,10 +66,25 @@ final class ClusterInspection {
                 : lastChain != null ? " (no live member: recovered once " + lastChain
                 + " are back and reported their files)"
                 : source != null ? " (recovered from " + source + "'s own file)"
-                : chain.isShort() ? " (short: writes refused)" : ""));
+                : chain.isShort() ? " (short: writes refused)" : "")
+            + sharedDomains(chain));
       }
     }
     return KvCommand.EXIT_OK;
+  }
+
+  /**
+   * Said of a chain with two members in one failure domain (the ring has fewer domains than
+   * replicas, or some are down): one fault of that domain takes both.
+   */
+  static String sharedDomains(Chain chain) {
+    java.util.Map<String, Long> perDomain = new java.util.TreeMap<>();
+    for (Member m : chain.members()) {
+      perDomain.merge(m.domain(), 1L, Long::sum);
+    }
+    perDomain.values().removeIf(n -> n < 2);
+    return perDomain.isEmpty() ? "" : " (domains shared: " + perDomain.keySet()
+        + "; too few live domains for one member each)";
   }
 
   int stats(int intervalMs) throws IOException {
