@@ -76,10 +76,6 @@ final class BatchCall {
       List<Integer> failed = new ArrayList<>();
       java.util.Map<Connection, Boolean> frozen = new java.util.IdentityHashMap<>();
       for (int k = 0; k < left.size(); k++) {
-        if (settled.contains(left.get(k))) {
-          failed.add(left.get(k));
-          continue;
-        }
         int i = left.get(k);
         try {
           Connection c = used.get(k);
@@ -104,14 +100,17 @@ final class BatchCall {
             continue;
           }
           if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
-              && answer.type() != MessageType.UNKNOWN_OUTCOME) {
+              && answer.type() != MessageType.UNKNOWN_OUTCOME
+              && answer.type() != MessageType.LOST) {
             answers[i] = answer;
             continue;
           }
-          mayHaveApplied[i] |= write && answer.type() != MessageType.REFUSED;
+          mayHaveApplied[i] |= write && answer.type() != MessageType.REFUSED
+              && answer.type() != MessageType.LOST;
           problems[i] = MessageType.messageOf(answer);
-          if (answer.type() == MessageType.UNKNOWN_OUTCOME) {
-            settled.add(i); // no try can tell more: it fails with an unknown outcome
+          if (answer.type() == MessageType.UNKNOWN_OUTCOME
+              || answer.type() == MessageType.LOST) {
+            settled.add(i); // no try can tell more (or do better): it fails as it is, unsent
             continue;
           }
         } catch (java.util.concurrent.ExecutionException
@@ -131,9 +130,6 @@ final class BatchCall {
         failed.add(i);
       }
       left = failed;
-      if (settled.containsAll(left)) {
-        break;
-      }
       for (Connection c : used) {
         if (c != null && c.isBroken()) {
           routes.broken(c);
@@ -146,10 +142,14 @@ final class BatchCall {
       }
       FawnKvClient.pause(pauseMs);
     }
-    if (!left.isEmpty()) {
-      boolean refused = left.stream().noneMatch(i -> mayHaveApplied[i]);
-      throw new KvException(left.size() + " of " + payloads.size() + " "
-          + MessageType.name(type) + "s failed; the first: " + problems[left.get(0)], refused);
+    List<Integer> unanswered = new ArrayList<>(left);
+    unanswered.addAll(settled);
+    java.util.Collections.sort(unanswered);
+    if (!unanswered.isEmpty()) {
+      boolean refused = unanswered.stream().noneMatch(i -> mayHaveApplied[i]);
+      throw new KvException(unanswered.size() + " of " + payloads.size() + " "
+          + MessageType.name(type) + "s failed; the first: " + problems[unanswered.get(0)],
+          refused);
     }
     return List.of(answers);
   }

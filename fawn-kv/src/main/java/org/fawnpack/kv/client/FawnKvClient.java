@@ -218,6 +218,8 @@ public final class FawnKvClient implements Closeable {
     boolean mayHaveApplied = false; // some try of a write may have taken effect
     String lastProblem = null;
     int wrongSliceHops = 0;
+    Frame lost = null;
+    int lostAfter = 0;
     for (int attempt = 1; ; attempt++) {
       Frame answer = null;
       Connection c = null;
@@ -232,6 +234,11 @@ public final class FawnKvClient implements Closeable {
           wrongSliceHops++;
           attempt--;
           continue;
+        }
+        if (answer.type() == MessageType.LOST) { // for good: no try will do better
+          lost = answer;
+          lostAfter = attempt;
+          break;
         }
         if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
             && answer.type() != MessageType.UNKNOWN_OUTCOME
@@ -264,6 +271,8 @@ public final class FawnKvClient implements Closeable {
       LOG.debug("{} again in {} ms after: {}", MessageType.name(type), pauseMs, lastProblem);
       pause(pauseMs);
     }
+    throw new KvException(MessageType.name(type) + " failed after " + lostAfter + " tries: "
+        + MessageType.messageOf(lost), !mayHaveApplied);
   }
 
   /**
@@ -288,9 +297,10 @@ public final class FawnKvClient implements Closeable {
   }
 
   private static Frame expect(Frame answer, byte type) throws IOException {
-    if (answer.type() == MessageType.ERROR || answer.type() == MessageType.REFUSED) {
+    if (answer.type() == MessageType.ERROR || answer.type() == MessageType.REFUSED
+        || answer.type() == MessageType.LOST) {
       throw new KvException(MessageType.messageOf(answer),
-          answer.type() == MessageType.REFUSED);
+          answer.type() != MessageType.ERROR);
     }
     if (answer.type() != type) {
       throw new KvException("expected " + MessageType.name(type) + ", the front-end answered "

@@ -330,11 +330,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     boolean get = request.type() == MessageType.GET;
     // A short chain's head still answers retries of writes it committed; it refuses new ones.
     if (chain.isEmpty()) {
-      replies.send(refused(request, current.orphans().lost().contains(
-          chain.range().endInclusive()) ? "arc " + chain.range() + " is lost (an operator"
-              + " declared every copy gone; ring epoch " + current.epoch() + ")"
-          : "every member of the chain of " + chain.range() + " is down in ring epoch "
-              + current.epoch()));
+      replies.send(current.orphans().lost().contains(chain.range().endInclusive())
+          ? MessageType.lost(request, "arc " + chain.range() + " is lost (an operator"
+              + " declared every copy gone; ring epoch " + current.epoch() + ")")
+          : refused(request, "every member of the chain of " + chain.range()
+              + " is down in ring epoch " + current.epoch()));
       return;
     }
     Member target = get ? chain.tail() : chain.head();

@@ -92,6 +92,11 @@ public final class MessageType {
    * again by its current map, or says it no longer serves the key.
    */
   public static final byte FENCED = 75;
+  /**
+   * A request for a key whose arc an operator declared lost (every copy gone): refused for
+   * good, so a client fails it at once instead of retrying. Payload: a message.
+   */
+  public static final byte LOST = 76;
 
   private MessageType() {}
 
@@ -123,6 +128,7 @@ public final class MessageType {
       case WRONG_SLICE -> "WRONG_SLICE";
       case SCAN_PAGE -> "SCAN_PAGE";
       case FENCED -> "FENCED";
+      case LOST -> "LOST";
       default -> "type " + (type & 0xff);
     };
   }
@@ -137,8 +143,13 @@ public final class MessageType {
     return withMessage(REFUSED, request, message);
   }
 
+  /** A LOST reply to {@code request}: its key's arc is gone; not applied, never will be. */
+  public static Frame lost(Frame request, String message) {
+    return withMessage(LOST, request, message);
+  }
+
   /**
-   * The text of a REFUSED or ERROR reply (what {@link #refused} and {@link #error} wrote), or
+   * The text of a REFUSED, LOST or ERROR reply (what {@link #refused} and {@link #error} wrote), or
    * a note saying it has none.
    */
   public static String messageOf(Frame reply) {

@@ -23,8 +23,9 @@ import org.junit.jupiter.api.Test;
  * A power cut after which one arc's every copy is gone (its file deleted on each member of its
  * last chain): the arc cannot be recovered, and while it waits no copier anywhere is promoted.
  * {@code fawn kv lost --arc END} (a child JVM) declares it gone; then every other arc heals,
- * the lost arc's keys fail by name, and every other key holds what was written (the oracle: a
- * map of the acknowledged puts, with no other writer).
+ * the lost arc's keys fail by name (at once: LOST is final, not retried), alone or in a batch,
+ * and every other key holds what was written (the oracle: a map of the acknowledged puts, with
+ * no other writer).
  */
 class LostArcTest extends ChildClusterTest {
   private static final Duration DEADLINE = Duration.ofSeconds(15);
@@ -89,6 +90,14 @@ class LostArcTest extends ChildClusterTest {
           .endInclusive() != gone).findFirst().orElseThrow();
       kv.put(bytes(other), bytes("after"));
       assertArrayEquals(bytes("after"), kv.get(bytes(other)), "the healed arcs take writes");
+      // A batch with keys of the lost arc: those fail at once, by name; the rest are stored.
+      String inLost = written.keySet().stream().filter(k -> healed.chainForKey(bytes(k))
+          .range().endInclusive() == gone).findFirst().orElseThrow();
+      KvException batch = assertThrows(KvException.class, () -> kv.putAll(
+          List.of(bytes(inLost), bytes(other)), List.of(bytes("x"), bytes("batched"))));
+      assertTrue(batch.refused() && batch.getMessage().startsWith("1 of 2 PUTs failed")
+          && batch.getMessage().contains("is lost"), batch.getMessage());
+      assertArrayEquals(bytes("batched"), kv.get(bytes(other)), "the batch's other put");
     }
   }
 
