@@ -26,20 +26,28 @@ public final class ClusterConfs {
   private final Map<String, Map<String, Configuration>> hosts;
   private final Map<String, Configuration> client;
   private final List<String> workers;
+  /** The rendered directory, or null in memory. */
+  private final Path dir;
+  /** In memory: the plain files every host and the client have alike. */
+  private final Map<String, String> plainFiles;
 
   private ClusterConfs(String where, Map<String, Map<String, Configuration>> hosts,
-      Map<String, Configuration> client, List<String> workers) {
+      Map<String, Configuration> client, List<String> workers, Path dir,
+      Map<String, String> plainFiles) {
     this.where = where;
     this.hosts = hosts;
     this.client = client;
     this.workers = List.copyOf(workers);
+    this.dir = dir;
+    this.plainFiles = Map.copyOf(plainFiles);
   }
 
   static ClusterConfs of(String cluster, Map<String, Map<String, SiteFile>> rendered,
-      Map<String, SiteFile> client, List<String> workers) {
+      Map<String, SiteFile> client, Map<String, String> plainFiles, List<String> workers) {
     Map<String, Map<String, Configuration>> hosts = new LinkedHashMap<>();
     rendered.forEach((host, files) -> hosts.put(host, confsOf(files)));
-    return new ClusterConfs("cluster " + cluster, hosts, confsOf(client), workers);
+    return new ClusterConfs("cluster " + cluster, hosts, confsOf(client), workers, null,
+        plainFiles);
   }
 
   private static Map<String, Configuration> confsOf(Map<String, SiteFile> files) {
@@ -79,7 +87,7 @@ public final class ClusterConfs {
     }
     Path clientDir = dir.resolve(RenderedCluster.CLIENT_DIR);
     Map<String, Configuration> client = Files.isDirectory(clientDir) ? readDir(clientDir) : null;
-    return new ClusterConfs(dir.toString(), hosts, client, workers(dir));
+    return new ClusterConfs(dir.toString(), hosts, client, workers(dir), dir, Map.of());
   }
 
   private static Map<String, Configuration> readDir(Path dir) {
@@ -148,6 +156,30 @@ public final class ClusterConfs {
   public Configuration conf(String host, String file) {
     return host.equals(RenderedCluster.CLIENT_DIR) && client != null ? client.get(file)
         : hosts.get(host).get(file);
+  }
+
+  /**
+   * A plain file of a host's (or the client's) directory, such as the rack table, or null when
+   * the directory has none.
+   */
+  public String plainFile(String host, String name) {
+    if (dir == null) {
+      return plainFiles.get(name);
+    }
+    Path file = pathOf(host, name);
+    if (!Files.isRegularFile(file)) {
+      return null;
+    }
+    try {
+      return Files.readString(file, StandardCharsets.UTF_8);
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + file, e);
+    }
+  }
+
+  /** Where a host's file is (or would be), for messages. */
+  public Path pathOf(String host, String name) {
+    return (dir == null ? Path.of(host) : dir.resolve(host)).resolve(name);
   }
 
   /** Whether there is a client directory ({@code DIR/client}). */

@@ -35,7 +35,9 @@ final class ClusterReadme {
         .append(plan.masterProfile().name()).append("`\n");
     r.append("- Hadoop installed in `").append(inv.hadoopHome()).append("` on every host (tasks"
         + " get it as `HADOOP_MAPRED_HOME`); data directories `").append(inv.dataDirs())
-        .append("`, one per disk of each host's profile\n\n");
+        .append("`, one per disk of each host's profile\n");
+    racks(r, inv);
+    r.append('\n');
     r.append("Each directory `<host>/` is that host's `HADOOP_CONF_DIR`; `client/` is the"
         + " configuration to submit jobs with (`HADOOP_CONF_DIR=client hadoop jar fawn-jobs.jar"
         + " wordcount2 /in /out`). Every property has a `<description>` saying why it has its"
@@ -59,6 +61,22 @@ final class ClusterReadme {
         + " the energy collector on the same port. To stop the whole cluster, stop the daemons in"
         + " the reverse order of the list above.\n");
     return r.toString();
+  }
+
+  /** The failure domains, when the hosts span more than one (else Hadoop's flat default). */
+  private static void racks(StringBuilder r, Inventory inv) {
+    Map<String, Integer> racks = new TreeMap<>();
+    inv.domains().values().forEach(d -> racks.merge(d, 1, Integer::sum));
+    if (racks.size() < 2) {
+      r.append("- racks: none rendered, every host is in one failure domain (Hadoop's"
+          + " `/default-rack`)\n");
+      return;
+    }
+    r.append("- racks (failure domains; HDFS writes a block's second replica into another one): ");
+    r.append(String.join(", ", racks.entrySet().stream()
+        .map(e -> "`" + e.getKey() + "` " + e.getValue()).toList()));
+    r.append(" host(s); `").append(TopologyTable.FILE).append("` in every directory, read at `")
+        .append(TopologyTable.installedPath(inv)).append("` by Hadoop's TableMapping\n");
   }
 
   /** The start order, with the first-start steps marked. */

@@ -6,8 +6,9 @@ import java.util.Map;
 
 /**
  * Renders an inventory into one Hadoop configuration directory per host (core-site, hdfs-site,
- * yarn-site with the fawn_energy collector and its meters, mapred-site, capacity-scheduler) and a
- * client directory to submit jobs with. Settings that must agree come from {@link ClusterPlan};
+ * yarn-site with the fawn_energy collector and its meters, mapred-site, capacity-scheduler, and
+ * the rack table when the hosts span failure domains, {@link TopologyTable}) and a client
+ * directory to submit jobs with. Settings that must agree come from {@link ClusterPlan};
  * node sizes, directories and addresses from each host's own profile and name; the inventory's
  * {@code overrides} are applied last, so the operator's own settings survive a re-render.
  */
@@ -30,10 +31,11 @@ public final class ClusterRenderer {
 
   public static RenderedCluster render(Inventory inventory) {
     ClusterPlan plan = ClusterPlan.of(inventory);
+    String table = TopologyTable.render(inventory);
     Map<String, Map<String, SiteFile>> hosts = new LinkedHashMap<>();
     for (Inventory.Host host : inventory.hosts()) {
       Map<String, SiteFile> files = new LinkedHashMap<>();
-      files.put("core-site.xml", coreSite(plan, host));
+      files.put("core-site.xml", racks(table, inventory, coreSite(plan, host)));
       files.put("hdfs-site.xml", hdfsSite(plan, host));
       files.put("yarn-site.xml", YarnSite.render(plan, host));
       files.put("mapred-site.xml", mapredSite(plan));
@@ -43,14 +45,22 @@ public final class ClusterRenderer {
       hosts.put(host.name(), files);
     }
     Map<String, SiteFile> client = new LinkedHashMap<>();
-    client.put("core-site.xml", fileSystem(plan, new SiteFile("core-site.xml")));
+    // The client's too: a job's configuration (job.xml) is the client's, and the AM resolves
+    // the racks of its splits' hosts with it, on the master, where the installed table is.
+    client.put("core-site.xml", racks(table, inventory,
+        fileSystem(plan, new SiteFile("core-site.xml"))));
     client.put("hdfs-site.xml", blocks(plan, new SiteFile("hdfs-site.xml")));
     client.put("yarn-site.xml", YarnSite.client(plan));
     client.put("mapred-site.xml", mapredSite(plan));
     applyOverrides(client, inventory.overrides(), "the inventory's overrides");
     List<String> workers = inventory.slaves().stream().map(Inventory.Host::name).toList();
-    return new RenderedCluster(inventory.cluster(), hosts, client, workers,
+    Map<String, String> plain = table == null ? Map.of() : Map.of(TopologyTable.FILE, table);
+    return new RenderedCluster(inventory.cluster(), hosts, client, plain, workers,
         ClusterReadme.text(plan));
+  }
+
+  private static SiteFile racks(String table, Inventory inventory, SiteFile core) {
+    return table == null ? core : TopologyTable.configure(core, inventory);
   }
 
   /** Writes the operator's properties over (or after) the rendered ones. */

@@ -14,10 +14,19 @@ public record Inventory(String cluster, String file, String energyJar, String co
     String hadoopHome, String dataDirs, List<Host> hosts, Map<String, Map<String, String>> meters,
     Overrides overrides) {
 
-  /** One host of the cluster; its overrides win over the cluster's. */
-  public record Host(String name, Profile profile, List<String> meters, Overrides overrides) {
+  /**
+   * One host of the cluster; its overrides win over the cluster's. {@code domain} is the
+   * inventory's {@code domain:} (null: derived, see {@link #domains()}); {@code address} its IPv4
+   * address for the rack table, or null.
+   */
+  public record Host(String name, Profile profile, List<String> meters, Overrides overrides,
+      String domain, String address) {
     public Host(String name, Profile profile, List<String> meters) {
       this(name, profile, meters, Overrides.NONE);
+    }
+
+    public Host(String name, Profile profile, List<String> meters, Overrides overrides) {
+      this(name, profile, meters, overrides, null, null);
     }
 
     public boolean isMaster() {
@@ -70,6 +79,14 @@ public record Inventory(String cluster, String file, String energyJar, String co
   /** The hosts a meter feeds, in inventory order. */
   public List<String> hostsOf(String meter) {
     return hosts.stream().filter(h -> h.meters().contains(meter)).map(Host::name).toList();
+  }
+
+  /**
+   * Every host's failure domain (an HDFS rack path), in inventory order: its {@code domain:}, else
+   * the shared supply it is on, else /default-rack ({@link FailureDomains}).
+   */
+  public Map<String, String> domains() {
+    return FailureDomains.of(this);
   }
 
   /** The data directories of a host: one per disk of its profile, from {@link #dataDirs}. */

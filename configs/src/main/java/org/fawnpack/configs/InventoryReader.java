@@ -25,12 +25,14 @@ import java.util.regex.Pattern;
  *   box1: {type: scpi, address: "10.0.5.1:5025"}
  * hosts:
  *   - {host: master, profile: brawny-master}
- *   - {host: "edison-[01-07]", profile: edison, meters: [box1]}
+ *   - {host: "edison-[01-07]", profile: edison, meters: [box1], address: "10.0.1.[11-17]"}
+ *   - {host: edison-08, profile: edison, domain: /box2}
  * </pre>
  *
  * A host name may hold one numeric range {@code [01-07]} (the width of the first bound is kept).
  * A profile is a built-in name or a file path relative to the inventory. Exactly one host must
- * have a master profile.
+ * have a master profile. {@code domain:} is the host's failure domain (an HDFS rack path,
+ * {@link FailureDomains}), {@code address:} its IPv4 address ({@link HostAddresses}).
  */
 public final class InventoryReader {
   private static final Pattern RANGE = Pattern.compile("^(.*)\\[(\\d+)-(\\d+)\\](.*)$");
@@ -65,17 +67,23 @@ public final class InventoryReader {
     List<Inventory.Host> hosts = new ArrayList<>();
     Set<String> seen = new LinkedHashSet<>();
     Set<String> usedMeters = new LinkedHashSet<>();
+    Set<String> seenAddresses = new LinkedHashSet<>();
     Map<String, Profile> profiles = new HashMap<>();
     List<?> entries = root.list("hosts");
     for (int i = 0; i < entries.size(); i++) {
       YamlNode entry = root.element("hosts", i, entries.get(i));
-      entry.onlyKeys(Set.of("host", "profile", "meters", "overrides"));
+      entry.onlyKeys(Set.of("host", "profile", "meters", "overrides", "domain", "address"));
       String profileName = entry.string("profile");
       Profile profile = profiles.computeIfAbsent(profileName, n -> profile(entry, n, dir));
       List<String> hostMeters = hostMeters(entry, meters);
       Inventory.Overrides hostOverrides = OverridesReader.read(entry);
       usedMeters.addAll(hostMeters);
-      for (String name : expand(entry, entry.string("host"))) {
+      List<String> names = expand(entry, entry.string("host"));
+      String domain = entry.has("domain") ? FailureDomains.checkForm(file, entry.key("domain"),
+          entry.string("host"), entry.string("domain")) : null;
+      List<String> addresses = HostAddresses.of(entry, names);
+      for (int n = 0; n < names.size(); n++) {
+        String name = names.get(n);
         if (!seen.add(name)) {
           throw new ConfigFileException(file, entry.key("host"), name, "is listed twice");
         }
@@ -83,7 +91,12 @@ public final class InventoryReader {
           throw new ConfigFileException(file, entry.key("host"), name, "is the name of the"
               + " rendered client directory; give the host its full name");
         }
-        hosts.add(new Inventory.Host(name, profile, hostMeters, hostOverrides));
+        if (addresses.get(n) != null && !seenAddresses.add(addresses.get(n))) {
+          throw new ConfigFileException(file, entry.key("address"), addresses.get(n), "host "
+              + name + ": the address is given to another host too");
+        }
+        hosts.add(new Inventory.Host(name, profile, hostMeters, hostOverrides, domain,
+            addresses.get(n)));
       }
     }
     long masters = hosts.stream().filter(Inventory.Host::isMaster).count();
@@ -100,11 +113,14 @@ public final class InventoryReader {
         throw new ConfigFileException(file, "meters." + meter, null, "is used by no host");
       }
     }
-    return new Inventory(cluster, file,
+    Inventory inventory = new Inventory(cluster, file,
         root.string("energy-collector-jar", Inventory.DEFAULT_ENERGY_JAR),
-        root.string("hadoop-conf-dir", Inventory.DEFAULT_CONF_DIR),
+        // absolute: the rack table's path in core-site.xml is under it
+        absolute(root, "hadoop-conf-dir", Inventory.DEFAULT_CONF_DIR),
         absolute(root, "hadoop-home", Inventory.DEFAULT_HADOOP_HOME), dataDirs(root), hosts,
         meters, OverridesReader.read(root));
+    inventory.domains(); // a host on two shared supplies, or mixed depths, fails here
+    return inventory;
   }
 
   private static String absolute(YamlNode root, String key, String defaultValue) {
@@ -192,6 +208,18 @@ public final class InventoryReader {
   }
 
   static List<String> expand(YamlNode entry, String pattern) {
+    List<String> names = ranges(entry, "host", pattern);
+    for (String name : names) {
+      if (!HOST.matcher(name).matches()) {
+        throw new ConfigFileException(entry.file(), entry.key("host"), name,
+            "is not a host name (letters, digits, '-' and '.')");
+      }
+    }
+    return names;
+  }
+
+  /** Expands one numeric range {@code [01-07]} of {@code key}'s value (or none). */
+  static List<String> ranges(YamlNode entry, String key, String pattern) {
     Matcher m = RANGE.matcher(pattern);
     List<String> names = new ArrayList<>();
     if (!m.matches()) {
@@ -200,18 +228,12 @@ public final class InventoryReader {
       int from = Integer.parseInt(m.group(2));
       int to = Integer.parseInt(m.group(3));
       if (to < from || to - from > 10_000) {
-        throw new ConfigFileException(entry.file(), entry.key("host"), pattern,
+        throw new ConfigFileException(entry.file(), entry.key(key), pattern,
             "a range [a-b] needs a <= b and at most 10000 hosts");
       }
       int width = m.group(2).length();
       for (int i = from; i <= to; i++) {
         names.add(m.group(1) + String.format(Locale.ROOT, "%0" + width + "d", i) + m.group(4));
-      }
-    }
-    for (String name : names) {
-      if (!HOST.matcher(name).matches()) {
-        throw new ConfigFileException(entry.file(), entry.key("host"), name,
-            "is not a host name (letters, digits, '-' and '.')");
       }
     }
     return names;

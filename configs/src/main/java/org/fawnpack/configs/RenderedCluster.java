@@ -9,12 +9,14 @@ import java.util.Map;
 
 /**
  * The rendered configuration of a cluster, in memory: per host its files, the client's files, the
- * workers list and the README. {@link #write} lays it out as {@code DIR/<host>/*.xml},
- * {@code DIR/<host>/workers}, {@code DIR/client/*.xml}, {@code DIR/workers} and
+ * plain files every host and the client get alike (the rack table), the workers list and the
+ * README. {@link #write} lays it out as {@code DIR/<host>/*.xml}, {@code DIR/<host>/workers},
+ * {@code DIR/<host>/<plain file>}, {@code DIR/client/*}, {@code DIR/workers} and
  * {@code DIR/README.md}.
  */
 public record RenderedCluster(String cluster, Map<String, Map<String, SiteFile>> hosts,
-    Map<String, SiteFile> client, List<String> workers, String readme) {
+    Map<String, SiteFile> client, Map<String, String> plainFiles, List<String> workers,
+    String readme) {
   /** The client configuration's directory under the rendered one (no host may have this name). */
   public static final String CLIENT_DIR = "client";
 
@@ -25,8 +27,10 @@ public record RenderedCluster(String cluster, Map<String, Map<String, SiteFile>>
       Path hostDir = dir.resolve(host.getKey());
       writeFiles(hostDir, host.getValue());
       Files.writeString(hostDir.resolve("workers"), workersText, StandardCharsets.UTF_8);
+      writePlain(hostDir);
     }
     writeFiles(dir.resolve(CLIENT_DIR), client);
+    writePlain(dir.resolve(CLIENT_DIR));
     Files.writeString(dir.resolve("workers"), workersText, StandardCharsets.UTF_8);
     Files.writeString(dir.resolve("README.md"), readme, StandardCharsets.UTF_8);
   }
@@ -38,8 +42,14 @@ public record RenderedCluster(String cluster, Map<String, Map<String, SiteFile>>
     }
   }
 
+  private void writePlain(Path dir) throws IOException {
+    for (Map.Entry<String, String> file : plainFiles.entrySet()) {
+      Files.writeString(dir.resolve(file.getKey()), file.getValue(), StandardCharsets.UTF_8);
+    }
+  }
+
   /** The configurations of every host and the client, as Hadoop would read them. */
   public ClusterConfs confs() {
-    return ClusterConfs.of(cluster, hosts, client, workers);
+    return ClusterConfs.of(cluster, hosts, client, plainFiles, workers);
   }
 }

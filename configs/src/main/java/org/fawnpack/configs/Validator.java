@@ -28,6 +28,8 @@ import org.fawnpack.energy.EnergyKeys;
  * <li>{@code dfs.replication} above the number of DataNodes;</li>
  * <li>what a real install needs ({@link InstallRules}): HADOOP_MAPRED_HOME in MapReduce's
  *     containers, fixed ports under NodeManager recovery, data directories off /tmp;</li>
+ * <li>rack awareness ({@link TopologyRules}): the rack table core-site.xml names must be there
+ *     and list every host; replicas all in one failure domain (warning);</li>
  * <li>warnings: vcores a slave cannot use because its memory holds fewer maps, or more than two
  *     maps per vcore; a host with no energy meter.</li>
  * </ul>
@@ -98,6 +100,7 @@ public final class Validator {
       sortBuffer(RenderedCluster.CLIENT_DIR);
     }
     findings.addAll(InstallRules.check(confs, master));
+    findings.addAll(TopologyRules.check(confs, master));
   }
 
   private String master() {
