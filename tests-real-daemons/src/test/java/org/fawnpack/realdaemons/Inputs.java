@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.fs.FileStatus;
@@ -79,6 +80,45 @@ final class Inputs {
       }
     }
     return counts;
+  }
+
+  /**
+   * Files of {@code key TAB value} lines, keys under three prefixes ("sensor/", "node/", none);
+   * returns what they hold (each key once).
+   */
+  static Map<String, String> keyValues(FileSystem fs, String dir, int files, int lines)
+      throws IOException {
+    Map<String, String> written = new TreeMap<>();
+    for (int f = 0; f < files; f++) {
+      StringBuilder text = new StringBuilder();
+      for (int l = 0; l < lines; l++) {
+        int i = f * lines + l;
+        String key = (i % 3 == 0 ? "sensor/" : i % 3 == 1 ? "node/" : "") + "k" + i;
+        String value = "reading " + (i * 7919 % 1000);
+        text.append(key).append('\t').append(value).append('\n');
+        written.put(key, value);
+      }
+      write(fs, new Path(dir, "kv-" + f + ".tsv"), text.toString());
+    }
+    return written;
+  }
+
+  /**
+   * kvcount's lines for these entries: per prefix (the key up to its first '/', or "" without
+   * one), {@code prefix TAB records TAB key and value bytes}, sorted.
+   */
+  static List<String> prefixCounts(Map<String, String> entries) {
+    Map<String, long[]> counts = new TreeMap<>();
+    entries.forEach((k, v) -> {
+      int at = k.indexOf('/');
+      long[] c = counts.computeIfAbsent(at < 0 ? "" : k.substring(0, at), p -> new long[2]);
+      c[0]++;
+      c[1] += k.getBytes(StandardCharsets.UTF_8).length
+          + v.getBytes(StandardCharsets.UTF_8).length;
+    });
+    List<String> lines = new ArrayList<>();
+    counts.forEach((p, c) -> lines.add(p + "\t" + c[0] + "\t" + c[1]));
+    return lines.stream().sorted().toList();
   }
 
   private static void write(FileSystem fs, Path file, String text) throws IOException {

@@ -22,11 +22,15 @@ import org.fawnpack.configs.StartStep;
  *
  * <p>The inventory's overrides hold what only several hosts on one machine need: the shuffle's
  * and the collector's ports (both bind every address, or loopback), and each DataNode's ports
- * (the NameNode sees every DataNode from 127.0.0.1, so they must differ).
+ * (the NameNode sees every DataNode from 127.0.0.1, so they must differ). Each host's address
+ * and box are given, so HDFS places replicas by the rendered rack table.
  */
 final class LoopbackCluster implements AutoCloseable {
   static final String MASTER = "127.0.0.2";
   static final List<String> SLAVES = List.of("127.0.0.3", "127.0.0.4", "127.0.0.5");
+  /** Each host's box (failure domain, an HDFS rack): the master alone, the slaves in two. */
+  static final Map<String, String> BOXES = Map.of(MASTER, "/box0", "127.0.0.3", "/box1",
+      "127.0.0.4", "/box2", "127.0.0.5", "/box2");
   /** Seconds any one start step or wait may take. */
   static final long STEP_SECONDS = 180;
 
@@ -50,6 +54,8 @@ final class LoopbackCluster implements AutoCloseable {
     StringBuilder y = new StringBuilder();
     y.append("cluster: loopback\n");
     y.append("hadoop-home: ").append(layout.home()).append('\n');
+    // Every host's directory holds the same topology.table; the master's is the one named.
+    y.append("hadoop-conf-dir: ").append(confOf(MASTER)).append('\n');
     y.append("data-dirs: ").append(dir.resolve("data")).append("/{host}/disk{disk}\n");
     y.append("energy-collector-jar: ").append(energyJar).append('\n');
     y.append("hosts:\n");
@@ -64,6 +70,8 @@ final class LoopbackCluster implements AutoCloseable {
     StringBuilder h = new StringBuilder();
     h.append("  - host: ").append(name).append('\n');
     h.append("    profile: ").append(profile).append('\n');
+    h.append("    address: ").append(name).append('\n');
+    h.append("    domain: ").append(BOXES.get(name)).append('\n');
     h.append("    overrides:\n");
     h.append("      yarn-site.xml: {fawn.energy.port: ").append(13564 + 10 * index).append("}\n");
     // In mapred-site: the NodeManager loads mapred-default.xml (13562) after its yarn-site.

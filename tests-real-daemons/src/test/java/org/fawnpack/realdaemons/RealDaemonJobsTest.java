@@ -9,17 +9,21 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
+import org.fawnpack.kv.client.FawnKvClient;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -30,8 +34,8 @@ import org.junit.jupiter.api.TestMethodOrder;
 /**
  * The operator's path on real daemons: render a loopback cluster (a brawny master, three
  * Edisons), validate it, start each daemon in its own JVM in the rendered order with its host's
- * directory, and run every job of fawn-jobs.jar (the FAWN-KV ones aside: they need a FAWN-KV
- * cluster) with the rendered client directory, each checked against an answer computed here and
+ * directory, and run every job of fawn-jobs.jar with the rendered client directory (the FAWN-KV
+ * ones against a FAWN-KV cluster on loopback), each checked against an answer computed here and
  * the JobHistory server's own counters. Then a NodeManager is killed during a terasort.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -136,6 +140,34 @@ class RealDaemonJobsTest {
         job.counters().toString());
   }
 
+  /**
+   * HDFS places a block's replicas in two boxes: the rendered rack table (Hadoop's own
+   * TableMapping in the NameNode) puts 127.0.0.3 in /box1 and .4 and .5 in /box2, so each
+   * block written with two replicas must have one in each (HDFS's default policy puts the
+   * second replica off the first's rack). Without the table every DataNode is in
+   * /default-rack and this fails.
+   */
+  @Test
+  @Order(0)
+  void hdfs_replicasOfEveryBlock_spanTwoBoxes() throws Exception {
+    org.apache.hadoop.fs.Path file = new org.apache.hadoop.fs.Path("/racks/file");
+    long block = 1024 * 1024;
+    try (var out = fs.create(file, true, 64 * 1024, (short) 2, block)) {
+      out.write(new byte[(int) (6 * block)]);
+    }
+    org.apache.hadoop.fs.BlockLocation[] blocks = fs.getFileBlockLocations(
+        fs.getFileStatus(file), 0, 6 * block);
+    assertEquals(6, blocks.length);
+    for (org.apache.hadoop.fs.BlockLocation b : blocks) {
+      List<String> racks = new ArrayList<>();
+      for (String path : b.getTopologyPaths()) {
+        racks.add(path.substring(0, path.lastIndexOf('/')));
+      }
+      assertEquals(List.of("/box1", "/box2"), racks.stream().sorted().toList(),
+          "block at " + b.getOffset() + ": " + List.of(b.getTopologyPaths()));
+    }
+  }
+
   @Test
   @Order(1)
   void wordcount2_runsWithTheRenderedDirectoriesAlone() throws Exception {
@@ -204,13 +236,59 @@ class RealDaemonJobsTest {
   }
 
   /**
+   * kvload, kvcount and kvexport against a FAWN-KV cluster on loopback (ZooKeeper in this JVM,
+   * three back-ends as child JVMs on 127.0.0.1-3, a front-end here), named to the jobs with -D
+   * as an operator would: the tasks on the slaves reach it with the cluster secret carried in
+   * the job's credentials. A client reads every loaded key back; kvcount's and kvexport's
+   * outputs are checked against what the test wrote.
+   */
+  @Test
+  @Order(7)
+  void kvloadKvcountKvexport_roundTripThroughAFawnKvCluster() throws Exception {
+    try (org.fawnpack.kv.cli.LoopbackCluster kv = org.fawnpack.kv.cli.LoopbackCluster.start(
+        cluster.dir.resolve("fawn-kv"), 3, 1, Map.of())) {
+      Map<String, String> written = Inputs.keyValues(fs, "/kv/in", 4, 500);
+      String[] store = {"-Dfawn.kv.zookeeper.quorum=" + kv.zooKeeperQuorum(),
+          "-Dfawn.kv.secret-file=" + kv.secretFile()};
+      assertSucceededAndMetered(hadoopJar("kvload", concat("kvload", store, "/kv/in")));
+      try (FawnKvClient client = FawnKvClient.connect(kv.frontEndAddresses(),
+          Duration.ofSeconds(30), kv.secret())) {
+        for (Map.Entry<String, String> e : written.entrySet()) {
+          byte[] value = client.get(e.getKey().getBytes(StandardCharsets.UTF_8));
+          assertEquals(e.getValue(), value == null ? null
+              : new String(value, StandardCharsets.UTF_8), e.getKey());
+        }
+      }
+      assertSucceededAndMetered(hadoopJar("kvcount", concat("kvcount", store, "/kv/counts")));
+      assertEquals(Inputs.prefixCounts(written),
+          Inputs.lines(fs, "/kv/counts").stream().sorted().toList());
+      assertSucceededAndMetered(hadoopJar("kvexport",
+          concat("kvexport", store, "--text", "/kv/export")));
+      Map<String, String> exported = new TreeMap<>();
+      for (String line : Inputs.lines(fs, "/kv/export")) {
+        int tab = line.indexOf('\t');
+        assertEquals(null, exported.put(line.substring(0, tab), line.substring(tab + 1)),
+            "exported twice: " + line);
+      }
+      assertEquals(written, exported);
+    }
+  }
+
+  private static String[] concat(String job, String[] options, String... args) {
+    List<String> all = new ArrayList<>(List.of(job));
+    all.addAll(List.of(options));
+    all.addAll(List.of(args));
+    return all.toArray(String[]::new);
+  }
+
+  /**
    * Not a check: measures what a task and an AM JVM hold besides their heaps (run with
    * -Dfawn.real-daemons.measure=true; docs/profiles.md has the figures). Each JVM touches its
    * whole heap at start (AlwaysPreTouch), so its peak resident set less -Xmx is the rest; the
    * containers are made large enough that the NodeManager does not kill them meanwhile.
    */
   @Test
-  @Order(8)
+  @Order(9)
   @org.junit.jupiter.api.condition.EnabledIfSystemProperty(named = "fawn.real-daemons.measure",
       matches = "true")
   void taskJvms_nonHeapMemory_measured() throws Exception {
@@ -247,7 +325,7 @@ class RealDaemonJobsTest {
 
   /** A slave's NodeManager killed (SIGKILL) mid-terasort and started again 10 s later. */
   @Test
-  @Order(7)
+  @Order(8)
   void nodeManagerRestart_losesNoJobAndNoTasksJoules() throws Exception {
     long rows = 300_000;
     assertSucceededAndMetered(hadoopJar("teragen-restart", "teragen", Long.toString(rows),
