@@ -38,12 +38,19 @@ final class JavaProcess {
 
   static JavaProcess start(String name, HadoopLayout layout, Path confDir, Path logDir,
       String heap, String main, String... args) throws IOException {
+    return start(name, layout, confDir, logDir, heap, main, List.of(args), null);
+  }
+
+  /** As above, with {@code extraClasses} (or null) after the install's class path. */
+  static JavaProcess start(String name, HadoopLayout layout, Path confDir, Path logDir,
+      String heap, String main, List<String> args, Path extraClasses) throws IOException {
+    String classpath = layout.classpath(confDir) + (extraClasses == null ? ""
+        : java.io.File.pathSeparator + extraClasses);
     List<String> command = new ArrayList<>(List.of(
         Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx" + heap,
         "-Dlog4j.configuration=" + JavaProcess.class.getResource("/daemon-log4j.properties"),
-        "-Dhadoop.log.dir=" + logDir, "-Dyarn.log.dir=" + logDir,
-        "-cp", layout.classpath(confDir), main));
-    command.addAll(List.of(args));
+        "-Dhadoop.log.dir=" + logDir, "-Dyarn.log.dir=" + logDir, "-cp", classpath, main));
+    command.addAll(args);
     Files.createDirectories(logDir);
     Path log = logDir.resolve(name + ".log");
     ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true)

@@ -77,11 +77,19 @@ final class LoopbackCluster implements AutoCloseable {
     // In mapred-site: the NodeManager loads mapred-default.xml (13562) after its yarn-site.
     h.append("      mapred-site.xml: {mapreduce.shuffle.port: ").append(13562 + 10 * index)
         .append("}\n");
-    if (dataNode) {
+    if (!dataNode) {
+      // 127.0.0.3-5 have no reverse DNS here; a real cluster's names resolve.
+      h.append("      hdfs-site.xml: {dfs.namenode.datanode.registration.ip-hostname-check:")
+          .append(" false}\n");
+    } else {
       int port = 19860 + 10 * index;
       h.append("      hdfs-site.xml: {dfs.datanode.address: \"0.0.0.0:").append(port)
           .append("\", dfs.datanode.http.address: \"0.0.0.0:").append(port + 1)
-          .append("\", dfs.datanode.ipc.address: \"0.0.0.0:").append(port + 2).append("\"}\n");
+          .append("\", dfs.datanode.ipc.address: \"0.0.0.0:").append(port + 2)
+          .append("\", hadoop.rpc.socket.factory.class.DatanodeProtocolPB: ")
+          .append(HostBoundSocketFactory.class.getName()).append(", ")
+          .append(HostBoundSocketFactory.BIND_ADDRESS).append(": ").append(name)
+          .append("}\n");
     }
     return h.toString();
   }
@@ -170,7 +178,18 @@ final class LoopbackCluster implements AutoCloseable {
 
   void daemon(String host, String name, String heap, String main) throws IOException {
     String key = host + "-" + name;
-    daemons.put(key, JavaProcess.start(key, layout, confOf(host), logs, heap, main));
+    daemons.put(key, JavaProcess.start(key, layout, confOf(host), logs, heap, main,
+        List.of(), name.equals("datanode") ? testClasses() : null));
+  }
+
+  /** Where {@link HostBoundSocketFactory} is, for the DataNodes' class path. */
+  private static Path testClasses() throws IOException {
+    try {
+      return Path.of(HostBoundSocketFactory.class.getProtectionDomain().getCodeSource()
+          .getLocation().toURI());
+    } catch (java.net.URISyntaxException e) {
+      throw new IOException(e);
+    }
   }
 
   JavaProcess daemonOf(String host, String name) {

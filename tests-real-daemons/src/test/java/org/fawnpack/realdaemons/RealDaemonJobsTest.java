@@ -145,7 +145,9 @@ class RealDaemonJobsTest {
    * TableMapping in the NameNode) puts 127.0.0.3 in /box1 and .4 and .5 in /box2, so each
    * block written with two replicas must have one in each (HDFS's default policy puts the
    * second replica off the first's rack). Without the table every DataNode is in
-   * /default-rack and this fails.
+   * /default-rack and this fails (it did, before the DataNodes' calls left from their own
+   * addresses: the NameNode knew all three as 127.0.0.1). The ResourceManager places each
+   * NodeManager by the same table.
    */
   @Test
   @Order(0)
@@ -166,6 +168,14 @@ class RealDaemonJobsTest {
       assertEquals(List.of("/box1", "/box2"), racks.stream().sorted().toList(),
           "block at " + b.getOffset() + ": " + List.of(b.getTopologyPaths()));
     }
+    // The ResourceManager reads the same table: each NodeManager in its host's box.
+    JsonNode nodes = new ObjectMapper().readTree(LoopbackCluster.get("http://"
+        + LoopbackCluster.MASTER + ":8088/ws/v1/cluster/nodes")).path("nodes").path("node");
+    Map<String, String> racksOfNodes = new TreeMap<>();
+    for (JsonNode node : nodes) {
+      racksOfNodes.put(node.path("nodeHostName").asText(), node.path("rack").asText());
+    }
+    assertEquals(new TreeMap<>(LoopbackCluster.BOXES), racksOfNodes);
   }
 
   @Test
