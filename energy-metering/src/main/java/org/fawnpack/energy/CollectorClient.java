@@ -43,8 +43,12 @@ public final class CollectorClient {
       if (line.startsWith(EnergyProtocol.OK)) {
         return line.substring(EnergyProtocol.OK.length()).trim();
       }
-      throw new IOException("collector on port " + port + " answered '" + line + "' to '"
-          + request + "'");
+      String message = "collector on port " + port + " answered '" + line + "' to '" + request
+          + "'";
+      if (line.startsWith(EnergyProtocol.ERR + " " + EnergyProtocol.UNKNOWN_CONTAINER)) {
+        throw new UnknownContainerException(message);
+      }
+      throw new IOException(message);
     }
   }
 }

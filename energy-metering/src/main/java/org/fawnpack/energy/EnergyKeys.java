@@ -74,7 +74,9 @@ public final class EnergyKeys {
   public static final ConfigKey<Integer> CLIENT_RESTART_WAIT_MS = ConfigKey.intKey(
       "fawn.energy.client.restart-wait-ms", 30_000, 0, 600_000, "How long a task whose collector"
       + " refuses the connection (its NodeManager restarting; the collector keeps its port) keeps"
-      + " asking, once a second, before it counts itself unmetered. 0: it asks once.");
+      + " asking, once a second, before it counts itself unmetered; after such a refusal, an"
+      + " answer of 'unknown container' (the NodeManager has not yet told the restarted collector"
+      + " of the container) is asked again within the same wait. 0: it asks once.");
 
   public static final ConfigKey<String> METERING_OUTPUT_FORMAT = ConfigKey.stringKey(
       "fawn.energy.metering.output-format", null, "The job's real output format behind the"

@@ -19,6 +19,8 @@ public final class EnergyProtocol {
   /** {@code NODE} → {@code OK watts=.. metered_uj=.. node_idle_uj=.. samples=.. gaps=..}. */
   public static final String NODE = "NODE";
   public static final String OK = "OK";
+  /** What follows {@link #ERR} when the collector has no account for the container asked. */
+  public static final String UNKNOWN_CONTAINER = "unknown container";
   public static final String ERR = "ERR";
 
   private EnergyProtocol() {

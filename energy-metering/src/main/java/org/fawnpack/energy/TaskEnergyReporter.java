@@ -82,20 +82,29 @@ final class TaskEnergyReporter {
   /**
    * The container's account; while the collector refuses connections (its NodeManager is
    * restarting: the collector was there when the container started, and comes back on the same
-   * port), asks again once a second for up to {@code restartWaitMillis}.
+   * port), asks again once a second for up to {@code restartWaitMillis}. A collector back from
+   * such a restart may not know the container yet (the NodeManager tells it of the containers
+   * it recovers after the collector listens again; one started just before the restart is not
+   * in the collector's last checkpoint): within the same wait, that answer is asked again too.
    */
   private ContainerEnergy ask(CollectorClient client, String containerId, int restartWaitMillis)
       throws IOException {
+    boolean restarted = false;
     for (int waited = 0; ; waited += 1000) {
       try {
         return client.containerEnergy(containerId);
-      } catch (ConnectException e) {
-        if (waited >= restartWaitMillis) {
+      } catch (ConnectException | UnknownContainerException e) {
+        boolean refused = e instanceof ConnectException;
+        restarted |= refused;
+        if (!restarted || waited >= restartWaitMillis) {
           throw e;
         }
-        logOnce("refused", "The energy collector refused the connection for " + containerId
-            + " (its NodeManager restarting?); asking again for up to " + restartWaitMillis
-            + " ms");
+        logOnce(refused ? "refused" : "unknown-after-restart", refused
+            ? "The energy collector refused the connection for " + containerId + " (its"
+                + " NodeManager restarting?); asking again for up to " + restartWaitMillis + " ms"
+            : "The restarted energy collector does not know " + containerId + " yet (its"
+                + " NodeManager recovers it); asking again for up to " + restartWaitMillis
+                + " ms");
         try {
           pause.millis(1000);
         } catch (InterruptedException interrupted) {

@@ -268,6 +268,54 @@ class TaskEnergyReporterTest {
     assertEquals(2000, value(reporter.counters, ENERGY_MILLIJOULES));
   }
 
+  /**
+   * The collector comes back from its NodeManager's restart before the NodeManager has told it
+   * of the recovered container: "unknown container" twice, then the account. A collector that
+   * never restarted and does not know the container is not asked again.
+   */
+  @Test
+  void report_restartedCollectorLearnsTheContainerLate_metered_unknownWithoutRestartNotRetried()
+      throws Exception {
+    int port = closedPort();
+    Configuration conf = conf();
+    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 30_000);
+    List<Long> pauses = new ArrayList<>();
+    List<FakeCollector> restarted = new ArrayList<>();
+    CountersReporter reporter = new CountersReporter();
+    String unknown = EnergyProtocol.ERR + " " + EnergyProtocol.UNKNOWN_CONTAINER + " c";
+    try {
+      new TaskEnergyReporter(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
+          "CONTAINER_ID", TaskContexts.newContainerId()), millis -> {
+            pauses.add(millis);
+            if (pauses.size() == 1) {
+              try {
+                restarted.add(new FakeCollector(port, unknown, unknown,
+                    "OK energy_uj=3000000 idle_uj=0 samples=1 gaps=0 estimated=true"));
+              } catch (IOException e) {
+                throw new IllegalStateException(e);
+              }
+            }
+          }).report(TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 0),
+              reporter));
+    } finally {
+      for (FakeCollector c : restarted) {
+        c.close();
+      }
+    }
+    assertEquals(List.of(1000L, 1000L, 1000L), pauses);
+    assertEquals(1, value(reporter.counters, TASKS_METERED));
+    assertEquals(3000, value(reporter.counters, ENERGY_MILLIJOULES));
+
+    List<Long> noPauses = new ArrayList<>();
+    CountersReporter second = new CountersReporter();
+    try (FakeCollector never = new FakeCollector(unknown)) {
+      new TaskEnergyReporter(never.environment(TaskContexts.newContainerId()), noPauses::add)
+          .report(TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 1), second));
+    }
+    assertEquals(List.of(), noPauses);
+    assertUnmetered(second.counters);
+  }
+
   private static int closedPort() throws IOException {
     try (ServerSocket closed = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
       return closed.getLocalPort();

@@ -194,7 +194,7 @@ public class EnergyCollectorService extends AuxiliaryService {
       sampler.tickIfOlderThan(FRESH_SAMPLE_NANOS);
       return ledger.energyOf(words[1])
           .map(energy -> EnergyProtocol.OK + " " + energy.toWire())
-          .orElse(EnergyProtocol.ERR + " unknown container " + words[1]);
+          .orElse(EnergyProtocol.ERR + " " + EnergyProtocol.UNKNOWN_CONTAINER + " " + words[1]);
     }
     if (words.length == 1 && words[0].equals(EnergyProtocol.NODE)) {
       return EnergyProtocol.OK + " watts=" + sampler.lastWatts() + " metered_uj="
