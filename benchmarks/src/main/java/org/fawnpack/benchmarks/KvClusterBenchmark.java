@@ -31,6 +31,7 @@ public final class KvClusterBenchmark {
         case "routing" -> KvRoutingPart.run(options);
         case "scan" -> KvScanPart.run(options);
         case "mapreduce" -> KvMapReducePart.run(options);
+        case "soak" -> KvSoakPart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

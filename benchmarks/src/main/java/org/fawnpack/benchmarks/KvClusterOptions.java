@@ -7,15 +7,20 @@ import java.util.Set;
 
 /** The options of {@code ./fawn bench-kv-cluster}, shared by its parts. */
 record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, int ycsbRecords,
-    int moveMegabytes, Path dir) {
+    int moveMegabytes, int soakMinutes, int soakKeys, int soakRate, Path dir) {
 
+  /** What runs without --part. */
   static final List<String> ALL_PARTS = List.of("figure10", "ycsb", "moves", "routing",
       "scan", "mapreduce");
+  /** Every part --part accepts: the soak runs only when asked for (it takes long). */
+  static final List<String> PARTS = List.of("figure10", "ycsb", "moves", "routing",
+      "scan", "mapreduce", "soak");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
       [--seconds S per cell (5)] [--clients C (8)] [--ycsb-records N (20000)] \
-      [--move-mb M (256)] [--dir D (target/bench-kv-cluster)]
+      [--move-mb M (256)] [--soak-minutes M (15)] [--soak-keys N (50000)] \
+      [--soak-rate OPS (1000)] [--dir D (target/bench-kv-cluster)]
         The FAWN-KV cluster on loopback, 4 back-ends as child JVMs (chains of 3), parts:
           figure10  1 front-end; gets/s from uniform to one key, cache off and on (~2 min)
           ycsb      YCSB workloads A, B, C (uniform, zipfian) against FAWN-KV and redis-server
@@ -30,6 +35,10 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
                     over FAWN-KV, the snapshot and SequenceFiles on the embedded Hadoop
                     cluster, with joules; kvload bulk against batched puts (--keys; ~5 min
                     at 200000)
+          soak      only when named: --soak-minutes of overwrites, deletes and gets at
+                    --soak-rate ops/s on --soak-keys keys of 1000 bytes, against a cluster
+                    that never compacts and one that compacts (cut retention 0): log bytes
+                    over live bytes every 10 s, get and put p50/p99 (2 x M minutes)
         Each part rewrites its own section of docs/benchmarks.md.""";
 
   /** Parses the arguments; throws IllegalArgumentException naming a bad one. */
@@ -40,6 +49,9 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
     int clients = 8;
     int ycsbRecords = 20_000;
     int moveMegabytes = 256;
+    int soakMinutes = 15;
+    int soakKeys = 50_000;
+    int soakRate = 1_000;
     Path dir = Path.of("target/bench-kv-cluster");
     for (int i = 0; i < args.length; i++) {
       String option = args[i];
@@ -51,9 +63,9 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
         case "--part" -> {
           parts = new LinkedHashSet<>(List.of(value.split(",")));
           for (String part : parts) {
-            if (!ALL_PARTS.contains(part)) {
+            if (!PARTS.contains(part)) {
               throw new IllegalArgumentException("--part: no part '" + part + "'; parts are "
-                  + ALL_PARTS);
+                  + PARTS);
             }
           }
         }
@@ -62,11 +74,15 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
         case "--clients" -> clients = positive(option, value);
         case "--ycsb-records" -> ycsbRecords = positive(option, value);
         case "--move-mb" -> moveMegabytes = positive(option, value);
+        case "--soak-minutes" -> soakMinutes = positive(option, value);
+        case "--soak-keys" -> soakKeys = positive(option, value);
+        case "--soak-rate" -> soakRate = positive(option, value);
         case "--dir" -> dir = Path.of(value);
         default -> throw new IllegalArgumentException("unknown option " + option);
       }
     }
-    return new KvClusterOptions(parts, keys, seconds, clients, ycsbRecords, moveMegabytes, dir);
+    return new KvClusterOptions(parts, keys, seconds, clients, ycsbRecords, moveMegabytes,
+        soakMinutes, soakKeys, soakRate, dir);
   }
 
   private static int positive(String option, String value) {

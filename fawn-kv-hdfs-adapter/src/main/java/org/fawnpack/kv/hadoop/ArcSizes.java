@@ -77,7 +77,8 @@ final class ArcSizes {
     if (arc.keys() == 0) {
       return 1;
     }
-    double live = arc.lastSequence() <= arc.keys() ? 1 : (double) arc.keys() / arc.lastSequence();
+    long records = arc.recordsEstimate(); // fewer than writes once a compaction ran
+    double live = records <= arc.keys() ? 1 : (double) arc.keys() / records;
     return Math.max(1, (long) (arc.logBytes() * live));
   }
 

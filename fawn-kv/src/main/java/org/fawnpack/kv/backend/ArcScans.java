@@ -77,19 +77,68 @@ final class ArcScans {
       problem = "backend " + id + " holds " + chain.range() + " up to sequence "
           + arc.store().lastSequence() + ", before the scan's cut " + scan.cut();
     }
+    if (problem == null && atCut && scan.cut() < arc.store().historyFrom()
+        && !keptAt(scan, arc)) {
+      problem = historyGone(chain, arc.store().historyFrom(), scan.cut());
+    }
     if (problem != null) {
       replies.send(refused(request, problem));
       return;
     }
     Scan kept = take(scan, arc);
     ScanPage page;
-    synchronized (kept) {
-      page = kept.next(scan.pageBytes());
+    try {
+      synchronized (kept) {
+        page = kept.next(scan.pageBytes());
+      }
+    } catch (java.nio.channels.ClosedChannelException e) {
+      // A compaction swapped the file under the kept view: go on in a view of the new one
+      // from the same point (a cut kept open here was pinned, so the new file answers it).
+      StoreView view = arc.store().readView();
+      if (atCut && scan.cut() < view.historyFrom()) {
+        replies.send(refused(request, historyGone(chain, view.historyFrom(), scan.cut())));
+        return;
+      }
+      kept = new Scan(scan, arc, view);
+      synchronized (kept) {
+        page = kept.next(scan.pageBytes());
+      }
     }
     if (!page.done()) {
       keep(scan.scanId(), kept);
     }
     replies.send(reply(request, MessageType.SCAN_PAGE, page.encode()));
+  }
+
+  private String historyGone(Chain chain, long historyFrom, long cut) {
+    return "backend " + id + " holds " + chain.range() + " from sequence " + historyFrom
+        + " on (a compaction dropped the versions older cuts need), after the scan's cut "
+        + cut + ": a point-in-time read is kept answerable for fawn.kv.compaction"
+        + ".cut-retention-ms after its cut is taken; read again with a new cut";
+  }
+
+  /** Whether a scan kept here goes on from {@code scan}'s point (its view predates any drop). */
+  private boolean keptAt(ScanRequest scan, ArcStore arc) {
+    synchronized (scans) {
+      Scan kept = scans.get(scan.scanId());
+      return kept != null && kept.continues(scan, arc);
+    }
+  }
+
+  /**
+   * The lowest cut of the scans kept open on {@code arc} (Long.MAX_VALUE when none): a
+   * compaction keeps the history they need, so that their next view answers them too.
+   */
+  long lowestCut(ArcStore arc) {
+    synchronized (scans) {
+      long lowest = Long.MAX_VALUE;
+      for (Scan s : scans.values()) {
+        if (s.arc == arc && s.request.cut() > 0) {
+          lowest = Math.min(lowest, s.request.cut());
+        }
+      }
+      return lowest;
+    }
   }
 
   /** The kept scan that goes on from {@code scan}'s point, or a new one from there. */

@@ -9,7 +9,6 @@ import java.net.InetSocketAddress;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -17,7 +16,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
-import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
@@ -84,6 +82,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final java.util.concurrent.ScheduledExecutorService timer;
   private final SliceFence fence;
   private final TailReads tailReads;
+  private final ArcsOfRing arcsOfRing;
+  /** Null until {@link #compactWith}: the cluster does not compact. */
+  private volatile ArcCompactions compactions;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, boolean crashed) throws IOException {
@@ -117,6 +118,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.tailReads = new TailReads(id, arcs, counts, missing, () -> self);
     this.retired = new RetiredArcs(id, dir);
     this.scans = new ArcScans(id, arcs);
+    this.arcsOfRing = new ArcsOfRing(id, dir, config, arcs, forwarder, crashedRun, retired);
   }
 
   /**
@@ -135,9 +137,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     Backend backend = new Backend(id, bind, dir, config, secret, crashed);
     backend.server.start();
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
-        id, backend.counts, () -> StatsReport.of(backend.self, backend.counts,
-            backend.arcs.values(), org.fawnpack.kv.energy.NodeEnergy.NONE,
-            backend.bytesCopiedIn()), backend::epoch,
+        id, backend.counts, () -> backend.report(org.fawnpack.kv.energy.NodeEnergy.NONE),
+        backend::epoch,
         backend::bytesCopiedIn));
     return backend;
   }
@@ -215,6 +216,17 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     chainMessages.durableAtEveryMember(everyMember);
   }
 
+  /**
+   * Compacts its arc files from now on by {@code settings} ({@code fawn.kv.compaction.*}):
+   * see {@link ArcCompactions}.
+   */
+  public synchronized void compactWith(CompactionSettings settings) {
+    if (compactions != null) {
+      compactions.close();
+    }
+    compactions = new ArcCompactions(id, arcs, () -> self, scans, settings);
+  }
+
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
   public void meterEnergyWith(org.fawnpack.kv.energy.NodeEnergy source) {
     this.energy = source;
@@ -256,6 +268,20 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     if (ring != null && next.epoch() <= ring.epoch()) {
       return; // a watch may deliver an epoch late
     }
+    ArcCompactions compacting = compactions;
+    if (compacting == null) {
+      applyRing(next);
+      return;
+    }
+    compacting.ringChangeStarts(); // a split or retirement must not wait for a compaction
+    try {
+      applyRing(next);
+    } finally {
+      compacting.ringChangeEnds();
+    }
+  }
+
+  private void applyRing(Ring next) throws IOException {
     boolean first = ring == null;
     Member me = member();
     // Restarted on another port, it is not in its first ring under this address: the epoch
@@ -264,52 +290,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     forwarder.use(me);
     crashedRun.beforeRing(next);
     ArcSplits.splitCutArcs(id, dir, arcs, next, config);
-    Set<Long> beingCopied = new HashSet<>();
-    for (Chain chain : next.chains()) {
-      long end = chain.range().endInclusive();
-      if (!chain.pending().isEmpty()) {
-        beingCopied.add(end);
-      }
-      ArcStore arc = arcs.get(end);
-      if (arc != null) {
-        synchronized (arc) {
-          forwarder.chainChanged(arc, arc.chain(), chain, next.epoch());
-          if (chain.members().indexOf(me) == 0) {
-            arc.syncArrived(); // the head: no predecessor has more to give
-          }
-          if (RetiredArcs.servedBy(chain, id)) {
-            arc.served();
-          } else if (!RetiredArcs.copyingWith(chain, id, arc)) {
-            // Down, displaced by a member that came back, or copying it again: this file
-            // serves nothing now and may miss writes from here on.
-            arcs.remove(end);
-            arc.close();
-            retired.add(end);
-          }
-        }
-      } else if (chain.members().contains(me)) {
-        if (crashedRun.recoversFromOwnFile(next, end)) {
-          arcs.put(end, ArcStore.open(dir, chain, next.epoch(), config));
-          LOG.info("backend {}: serves arc {} from its own file in epoch {}: every member went"
-              + " down and its file holds the most writes; its chain copies it", id,
-              chain.range(), next.epoch());
-        } else if (crashedRun.crashed()) {
-          LOG.warn("backend {}: epoch {} has it serve arc {}, but its last run did not stop"
-              + " cleanly, so its file may lack writes its chain holds; not serving it (the"
-              + " coordinator marks this back-end down)", id, next.epoch(), chain.range());
-        } else if (first || arriving && Files.exists(ArcStore.fileOf(dir, end))) {
-          ArcStore opened = ArcStore.open(dir, chain, next.epoch(), config);
-          arcs.put(end, opened);
-          synchronized (opened) {
-            forwarder.opened(opened); // after a restart the successor may lack writes
-          }
-        } else {
-          // Only a copy that finished makes a member serve an arc after the first ring.
-          LOG.error("backend {}: epoch {} has it serve arc {}, of which it has no copy; not"
-              + " serving it", id, next.epoch(), chain.range());
-        }
-      }
-    }
+    Set<Long> beingCopied = arcsOfRing.apply(next, me, first, arriving);
     for (long end : crashedRun.recoveryOver(next)) {
       if (!arcs.containsKey(end) && !next.pendingArcsOf(id).contains(end)) {
         retired.add(end); // kept for a recovery another member's file won
@@ -322,6 +303,12 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     source.keepOnlyArcsBeingCopied(beingCopied);
     receiver.ringChanged(next);
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
+  }
+
+  private StatsReport report(org.fawnpack.kv.energy.NodeEnergy meter) {
+    ArcCompactions c = compactions;
+    return StatsReport.of(self, counts, arcs.values(), meter, bytesCopiedIn(),
+        c == null ? 0 : c.compactions.sum(), c == null ? 0 : c.bytesReclaimed.sum());
   }
 
   /** Closes and forgets a copy made from a tail that is gone (the receiver copies again). */
@@ -387,7 +374,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
-          StatsReport.of(self, counts, arcs.values(), energy, bytesCopiedIn()).encode()));
+          report(energy).encode()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
           + MessageType.name(request.type())));
@@ -396,6 +383,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   @Override
   public void close() throws IOException {
+    if (compactions != null) {
+      compactions.close();
+    }
     metrics.close();
     server.close();
     receiver.close();

@@ -94,4 +94,14 @@ final class BackendMetrics implements BackendMetricsMXBean {
   public long getBytesCopiedIn() {
     return bytesCopiedIn.getAsLong();
   }
+
+  @Override
+  public long getCompactions() {
+    return report.get().compactions();
+  }
+
+  @Override
+  public long getBytesReclaimed() {
+    return report.get().bytesReclaimed();
+  }
 }

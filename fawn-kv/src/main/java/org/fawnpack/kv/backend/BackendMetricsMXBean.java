@@ -41,4 +41,10 @@ public interface BackendMetricsMXBean {
 
   /** Bytes it received copying arcs since it started. */
   long getBytesCopiedIn();
+
+  /** Compactions of its arc files since it started. */
+  long getCompactions();
+
+  /** Log bytes its compactions gave back since it started. */
+  long getBytesReclaimed();
 }

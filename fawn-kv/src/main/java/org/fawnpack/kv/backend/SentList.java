@@ -22,6 +22,8 @@ final class SentList {
 
   private final TreeMap<Long, SentWrite> unconfirmed = new TreeMap<>();
   private boolean resendNeeded;
+  /** The highest write the tail confirmed through this list (0: none since this run began). */
+  private long maxConfirmed;
 
   synchronized void add(SentWrite write) {
     unconfirmed.put(write.sequence(), write);
@@ -30,6 +32,19 @@ final class SentList {
   /** The tail committed {@code sequence}: it is on every member after this one. */
   synchronized void confirmed(long sequence) {
     unconfirmed.remove(sequence);
+    maxConfirmed = Math.max(maxConfirmed, sequence);
+  }
+
+  /**
+   * The highest sequence number such that every write up to it is on every member after this
+   * one: writes enter the list in sequence order and leave it only when the tail committed
+   * them, so all below the oldest one still listed and up to the highest confirmed are there.
+   * 0 until a confirmation arrives in this run (a restarted member knows nothing of its
+   * successors' files until then). What a member may compact below ({@link ArcCompactions}).
+   */
+  synchronized long confirmedThrough() {
+    return unconfirmed.isEmpty() ? maxConfirmed
+        : Math.min(maxConfirmed, unconfirmed.firstKey() - 1);
   }
 
   /** A send failed: the successor may lack it, so everything goes again before what follows. */

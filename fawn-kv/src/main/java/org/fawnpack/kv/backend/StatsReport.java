@@ -19,18 +19,33 @@ import org.fawnpack.kv.wire.MalformedFrameException;
  * started and, per arc it holds, its role in the chain, live keys, log bytes and last sequence
  * number; and its node's energy so far in microjoules (-1 when not metered), from the energy
  * collector or a power model ({@code energyEstimated}); and the bytes of arc files it received
- * by whole-file transfer since it started (joins, re-replication).
+ * by whole-file transfer since it started (joins, re-replication); and the compactions of its
+ * arc files since it started, with the bytes they gave back.
  */
 public record StatsReport(long uptimeMs, long gets, long writes, long chainWrites,
-    List<Arc> arcs, long microjoules, boolean energyEstimated, long bytesCopiedIn) {
+    List<Arc> arcs, long microjoules, boolean energyEstimated, long bytesCopiedIn,
+    long compactions, long bytesReclaimed) {
 
   private static final Logger LOG = LoggerFactory.getLogger(StatsReport.class);
 
   /** What a back-end is to one arc. */
   public enum Role { HEAD, MIDDLE, TAIL, ALONE, COPYING }
 
-  /** One arc a back-end holds. */
-  public record Arc(KeyRange range, Role role, long keys, long logBytes, long lastSequence) {}
+  /**
+   * One arc a back-end holds; {@code historyFrom}: the lowest cut its file answers (a
+   * compaction, split or merge dropped versions below it; 0 when none did).
+   */
+  public record Arc(KeyRange range, Role role, long keys, long logBytes, long lastSequence,
+      long historyFrom) {
+
+    /**
+     * About how many records its file holds: one per write, except that below
+     * {@code historyFrom} at most one per live key is left.
+     */
+    public long recordsEstimate() {
+      return historyFrom == 0 ? lastSequence : keys + lastSequence - historyFrom;
+    }
+  }
 
   public StatsReport {
     arcs = List.copyOf(arcs);
@@ -48,7 +63,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
 
   /** The report of a back-end ({@code self}) with {@code counts} and {@code arcs}. */
   static StatsReport of(Member self, Counts counts, Collection<ArcStore> arcs,
-      NodeEnergy energy, long bytesCopiedIn) {
+      NodeEnergy energy, long bytesCopiedIn, long compactions, long bytesReclaimed) {
     List<Arc> described = new ArrayList<>();
     for (ArcStore arc : arcs) {
       Chain chain = arc.chain();
@@ -57,7 +72,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
           : at == 0 ? Role.HEAD : at == chain.members().size() - 1 ? Role.TAIL : Role.MIDDLE;
       var stats = arc.store().stats();
       described.add(new Arc(chain.range(), role, stats.liveKeys(), stats.logBytes(),
-          stats.lastSequence()));
+          stats.lastSequence(), arc.store().historyFrom()));
     }
     long microjoules;
     try {
@@ -68,7 +83,7 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
     }
     return new StatsReport((System.nanoTime() - counts.started) / 1_000_000,
         counts.gets.sum(), counts.writes.sum(), counts.chainWrites.sum(), described,
-        microjoules, energy.estimated(), bytesCopiedIn);
+        microjoules, energy.estimated(), bytesCopiedIn, compactions, bytesReclaimed);
   }
 
   byte[] encode() {
@@ -77,10 +92,10 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
     for (Arc a : arcs) {
       payload.addLong(a.range().startExclusive()).addLong(a.range().endInclusive())
           .addLong(a.role().ordinal()).addLong(a.keys()).addLong(a.logBytes())
-          .addLong(a.lastSequence());
+          .addLong(a.lastSequence()).addLong(a.historyFrom());
     }
     return payload.addLong(microjoules).addLong(energyEstimated ? 1 : 0)
-        .addLong(bytesCopiedIn).toBytes();
+        .addLong(bytesCopiedIn).addLong(compactions).addLong(bytesReclaimed).toBytes();
   }
 
   /** The report in a STATS reply's payload. */
@@ -102,13 +117,15 @@ public record StatsReport(long uptimeMs, long gets, long writes, long chainWrite
         throw new MalformedFrameException("a STATS reply with role " + role);
       }
       arcs.add(new Arc(range, Role.values()[(int) role], f.nextLong(), f.nextLong(),
-          f.nextLong()));
+          f.nextLong(), f.nextLong()));
     }
     long microjoules = f.nextLong();
     boolean estimated = f.nextLong() != 0;
     long bytesCopiedIn = f.nextLong();
+    long compactions = f.nextLong();
+    long bytesReclaimed = f.nextLong();
     f.end();
     return new StatsReport(uptime, gets, writes, chainWrites, arcs, microjoules, estimated,
-        bytesCopiedIn);
+        bytesCopiedIn, compactions, bytesReclaimed);
   }
 }

@@ -107,9 +107,10 @@ final class ClusterInspection {
       Map<String, FrontEndStats> frontSecond = askFrontEnds(frontEnds);
       double wallSeconds = (System.nanoTime() - start) / 1e9;
       out.println(ring);
-      out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s %9s %10s %12s%n", "back-end",
-          "head/mid/tail/cp", "keys(head)", "keys(all)", "log bytes", "gets", "writes",
-          "gets/s", "writes/s", "joules", "queries/J", "copied in");
+      out.printf("%-10s %-16s %10s %10s %12s %10s %10s %9s %9s %9s %10s %12s %11s %12s%n",
+          "back-end", "head/mid/tail/cp", "keys(head)", "keys(all)", "log bytes", "gets",
+          "writes", "gets/s", "writes/s", "joules", "queries/J", "copied in", "compactions",
+          "reclaimed");
       EnergyTotals energy = new EnergyTotals();
       long headKeys = 0;
       int failed = 0;
@@ -125,7 +126,8 @@ final class ClusterInspection {
         double seconds = Math.max(1, now.uptimeMs() - then.uptimeMs()) / 1000.0;
         long queries = now.gets() - then.gets() + now.writes() - then.writes();
         double joules = energy.add(then, now, queries);
-        out.printf("%-10s %-16s %10d %10d %12d %10d %10d %9.1f %9.1f %9s %10s %12d%n", m.id(),
+        out.printf("%-10s %-16s %10d %10d %12d %10d %10d %9.1f %9.1f %9s %10s %12d %11d %12d%n",
+            m.id(),
             count(now, StatsReport.Role.HEAD) + count(now, StatsReport.Role.ALONE) + "/"
                 + count(now, StatsReport.Role.MIDDLE) + "/" + count(now, StatsReport.Role.TAIL)
                 + "/" + count(now, StatsReport.Role.COPYING),
@@ -134,7 +136,8 @@ final class ClusterInspection {
             now.writes(), (now.gets() - then.gets()) / seconds,
             (now.writes() - then.writes()) / seconds,
             joules < 0 ? "-" : String.format("%.2f", joules),
-            joules <= 0 ? "-" : String.format("%.1f", queries / joules), now.bytesCopiedIn());
+            joules <= 0 ? "-" : String.format("%.1f", queries / joules), now.bytesCopiedIn(),
+            now.compactions(), now.bytesReclaimed());
       }
       ring.down().stream().sorted().forEach(id -> out.printf("%-10s (down)%n", id));
       out.println("keys in the cluster (each counted at its head): " + headKeys);

@@ -82,10 +82,45 @@ public final class KvKeys {
       + " is linear in the back-end process's CPU use over the node's CPUs (as if it ran"
       + " alone), and its figures are marked as estimates.");
 
+  public static final ConfigKey<Boolean> COMPACTION_ENABLED = ConfigKey.booleanKey(
+      "fawn.kv.compaction.enabled", true,
+      "Whether each back-end compacts its arc files (drops overwritten and deleted records its"
+      + " chain and readers no longer need). false: files grow with every write.");
+  public static final ConfigKey<Double> COMPACTION_GARBAGE_RATIO = ConfigKey.doubleKey(
+      "fawn.kv.compaction.garbage-ratio", 0.5, 0.05, 1.0,
+      "An arc file is compacted once its estimated garbage (bytes of overwritten and deleted"
+      + " records over the file's bytes) reaches this; 0.5 keeps a file within about twice its"
+      + " live bytes.");
+  public static final ConfigKey<Long> COMPACTION_BYTES_PER_SECOND = ConfigKey.bytesKey(
+      "fawn.kv.compaction.bytes-per-second", 8L << 20, 64L << 10, 1L << 40,
+      "Pace of a compaction's (and its census's) reads, so that a wimpy node's one disk keeps"
+      + " room for gets and puts; it writes at most as much.");
+  public static final ConfigKey<Long> COMPACTION_CUT_RETENTION_MS = ConfigKey.longKey(
+      "fawn.kv.compaction.cut-retention-ms", 3_600_000, 0, 30L * 86_400_000,
+      "A point-in-time read (a consistent kvcount's or kvexport's scans) stays answerable this"
+      + " long after its cut was taken: compactions keep the versions it needs. Older cuts are"
+      + " refused by name. Scans kept open on a back-end pin their cut there regardless.");
+  public static final ConfigKey<Long> COMPACTION_CHECK_MS = ConfigKey.longKey(
+      "fawn.kv.compaction.check-ms", 10_000, 10, 3_600_000,
+      "How often a back-end looks at its arcs' garbage (and samples what their chains hold).");
+
+  /** The compaction settings these keys give, or null when compaction is off. */
+  public static org.fawnpack.kv.backend.CompactionSettings compaction(
+      java.util.function.UnaryOperator<String> settings) {
+    if (!COMPACTION_ENABLED.read(settings)) {
+      return null;
+    }
+    return new org.fawnpack.kv.backend.CompactionSettings(
+        COMPACTION_GARBAGE_RATIO.read(settings), COMPACTION_BYTES_PER_SECOND.read(settings),
+        COMPACTION_CUT_RETENTION_MS.read(settings), COMPACTION_CHECK_MS.read(settings));
+  }
+
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
       REPLICAS, BACKEND_DOMAIN, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
-      ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS);
+      ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS, COMPACTION_ENABLED,
+      COMPACTION_GARBAGE_RATIO, COMPACTION_BYTES_PER_SECOND, COMPACTION_CUT_RETENTION_MS,
+      COMPACTION_CHECK_MS);
 
   private KvKeys() {}
 

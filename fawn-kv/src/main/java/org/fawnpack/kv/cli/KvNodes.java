@@ -77,6 +77,9 @@ final class KvNodes {
       backend.placeInDomain(settings.domain());
       backend.durableAtEveryMember(settings.durability().equals("every-member"));
       backend.meterEnergyWith(energy);
+      if (settings.compaction() != null) {
+        backend.compactWith(settings.compaction());
+      }
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       backend.reportCopiesTo((epoch, arcs, bytes) ->
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));

@@ -19,6 +19,14 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * A failure before the rename deletes the new file and leaves the datastore as it was. The
  * caller holds the datastore's maintenance lock.
+ *
+ * <p>Bounded by a floor (a chain member's compaction: {@link Datastore#compactThrough}), only
+ * history at or below the floor goes: of the records numbered up to it, each key keeps its
+ * newest put (its newest record being a delete, nothing); every record above it is copied as it
+ * is, superseded or not, since a member after this one in the chain, or a point-in-time read
+ * above the floor, may still need it. The log is in sequence order, so the records at or below
+ * the floor are a prefix of it. The new file's header floor is then the floor + 1, which says
+ * both that no number up to the floor is handed out again and that cuts below it are gone.
  */
 final class Compactor {
 
@@ -26,8 +34,17 @@ final class Compactor {
 
   private Compactor() {}
 
+  /** A floor above every sequence number: all superseded history goes. */
+  static final long UNBOUNDED = Long.MAX_VALUE;
+
   static Datastore.CompactionResult compact(CurrentLog current, Writes writes, DatastoreConfig config,
       TestSeams seams) throws IOException {
+    return compact(current, writes, config, seams, UNBOUNDED, CompactionThrottle.NONE);
+  }
+
+  static Datastore.CompactionResult compact(CurrentLog current, Writes writes,
+      DatastoreConfig config, TestSeams seams, long floor, CompactionThrottle throttle)
+      throws IOException {
     IndexedLog old = current.open();
     Path target = old.log().path();
     Path tmp = StoreFiles.compacting(target);
@@ -37,7 +54,9 @@ final class Compactor {
     try {
       long copiedTo = flushedEnd(old, writes);
       seams.reached(TestSeams.Seam.COMPACTION_RANGE_FIXED);
-      HashIndex index = copyLive(current, old, fresh, copiedTo, config);
+      HashIndex index = floor == UNBOUNDED
+          ? copyLive(current, old, fresh, copiedTo, config, throttle)
+          : copyHistoryBelow(floor, old, fresh, copiedTo, config, throttle);
       seams.reached(TestSeams.Seam.COMPACTION_COPIED);
       long bytesBefore;
       writes.lock().lock();
@@ -53,7 +72,10 @@ final class Compactor {
         }
         long next = writes.nextSequence();
         // Dropped tombstones may have carried the highest sequence numbers: keep them used.
-        fresh.raiseSequenceFloor(next);
+        // Bounded, every dropped record is numbered at most the floor; the header keeps the
+        // floor so that a view of this file refuses cuts below it.
+        fresh.raiseSequenceFloor(floor == UNBOUNDED ? next
+            : Math.max(old.log().sequenceFloor(), Math.min(next, floor + 1)));
         fresh.sync();
         fresh.moveTo(target);
         current.swap(new IndexedLog(fresh, index));
@@ -94,7 +116,7 @@ final class Compactor {
 
   /** Copies the puts the index points at in {@code [header, end)}; returns their new index. */
   private static HashIndex copyLive(CurrentLog current, IndexedLog old, DataLog fresh, long end,
-      DatastoreConfig config) throws IOException {
+      DatastoreConfig config, CompactionThrottle throttle) throws IOException {
     HashIndex index = new HashIndex(HashIndex.bitsFor(
         Math.max(config.expectedKeys(), old.index().live()), config.loadFactor()));
     LogScanner scanner = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
@@ -107,6 +129,51 @@ final class Compactor {
           index = IndexBuilder.insert(index, fresh, config.loadFactor(), hash, offset);
         }
       }
+      throttle.passed(scanner.recordLength());
+    }
+    return index;
+  }
+
+  /**
+   * Copies, of the records in {@code [header, end)}, the newest put of each key among those
+   * numbered up to {@code floor}, then every record above it; returns their new index.
+   */
+  private static HashIndex copyHistoryBelow(long floor, IndexedLog old, DataLog fresh, long end,
+      DatastoreConfig config, CompactionThrottle throttle) throws IOException {
+    HashIndex newestAtFloor = new HashIndex(HashIndex.bitsFor(
+        Math.max(config.expectedKeys(), old.index().live()), config.loadFactor()));
+    long aboveFloor = end;
+    long lastSequence = 0;
+    LogScanner first = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
+    while (first.next()) {
+      if (first.sequence() < lastSequence) {
+        throw new IllegalStateException(old.log().path() + ": record at offset "
+            + first.offset() + " is numbered " + first.sequence() + ", after "
+            + lastSequence + ": the log is not in sequence order, so it cannot be compacted"
+            + " below a floor");
+      }
+      lastSequence = first.sequence();
+      if (lastSequence > floor) {
+        aboveFloor = first.offset();
+        break;
+      }
+      newestAtFloor = IndexBuilder.apply(newestAtFloor, old.log(), config.loadFactor(),
+          first.kind(), first.key(), first.offset());
+      throttle.passed(first.recordLength());
+    }
+    HashIndex index = new HashIndex(newestAtFloor.capacityBits());
+    LogScanner copy = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
+    while (copy.next()) {
+      boolean keep = copy.offset() >= aboveFloor
+          || copy.kind() == RecordFormat.KIND_PUT
+          && newestAtFloor.pointsAt(copy.keyHash(), copy.offset());
+      if (keep) {
+        long offset = fresh.appendEncoded(copy.buffer(), copy.recordStart(),
+            copy.recordLength(), copy.positionTag());
+        index = IndexBuilder.apply(index, fresh, config.loadFactor(), copy.kind(), copy.key(),
+            offset);
+      }
+      throttle.passed(copy.recordLength());
     }
     return index;
   }

@@ -208,9 +208,14 @@ public final class Datastore implements AutoCloseable {
     underMaintenanceLock(() -> LogReads.recordsFrom(current, fromSequence, visitor));
   }
 
-  /** Its live entries now, to read while writes go on ({@link StoreView}): copies the index. */
+  /**
+   * Its live entries now, to read while writes go on ({@link StoreView}): copies the index.
+   * Taken without waiting for a running compaction (which may take minutes when paced): a
+   * compaction that swaps the log afterwards closes the old one, and the view's next read
+   * fails with a {@link java.nio.channels.ClosedChannelException}; take a new view then.
+   */
   public StoreView readView() throws IOException {
-    return underMaintenanceLock(() -> StoreView.take(current, writes));
+    return StoreView.take(current, writes);
   }
 
   /**
@@ -230,6 +235,32 @@ public final class Datastore implements AutoCloseable {
    */
   public CompactionResult compact() throws IOException {
     return underMaintenanceLock(() -> Compactor.compact(current, writes, config, seams));
+  }
+
+  /**
+   * Like {@link #compact}, for a chain member: drops only history numbered up to
+   * {@code floor} (superseded puts, and deletes with what they deleted) and copies every record
+   * above it as it is; the copy's reads are paced by {@code throttle}. Afterwards views refuse
+   * cuts below the floor ({@link StoreView#historyFrom}).
+   *
+   * @throws IllegalArgumentException when {@code floor} is negative
+   */
+  public CompactionResult compactThrough(long floor, CompactionThrottle throttle)
+      throws IOException {
+    if (floor < 0) {
+      throw new IllegalArgumentException(path() + ": a compaction floor is a sequence number,"
+          + " not " + floor);
+    }
+    return underMaintenanceLock(() -> Compactor.compact(current, writes, config, seams, floor,
+        throttle));
+  }
+
+  /**
+   * The lowest cut a point-in-time read of this datastore can be served at: history below it
+   * was dropped by a compaction, split or merge (0 when none was).
+   */
+  public long historyFrom() {
+    return StoreView.historyFrom(current.get().log());
   }
 
   /**
@@ -328,7 +359,7 @@ public final class Datastore implements AutoCloseable {
         lookup.logReads(), lookup.falsePositives(), lastSequence(), durableSequence());
   }
 
-  /** What runs under the maintenance lock: a scan, a view, a snapshot, a compaction. */
+  /** What runs under the maintenance lock: a scan, a snapshot, a compaction. */
   @FunctionalInterface
   private interface Maintenance<T> {
     T run() throws IOException;

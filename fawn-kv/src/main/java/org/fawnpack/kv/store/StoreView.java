@@ -20,15 +20,36 @@ public final class StoreView {
   private final HashIndex index;
   private final long endOffset;
   private final long lastSequence;
+  private final long historyFrom;
 
   private StoreView(DataLog log, HashIndex index, long endOffset, long lastSequence) {
     this.log = log;
     this.index = index;
     this.endOffset = endOffset;
     this.lastSequence = lastSequence;
+    this.historyFrom = historyFrom(log);
   }
 
-  /** Takes the view; the caller holds the maintenance lock, so no compaction swaps the log. */
+  /**
+   * The lowest cut {@code log} answers: its header's sequence floor less one. A compaction
+   * below a floor, a split and a merge copy history only from there on and raise the floor so.
+   */
+  static long historyFrom(DataLog log) {
+    return Math.max(0, log.sequenceFloor() - 1);
+  }
+
+  /**
+   * The lowest cut the view can be read as of ({@link #entriesAt}): below it, versions that a
+   * read at the cut would need were dropped (0 when no history was).
+   */
+  public long historyFrom() {
+    return historyFrom;
+  }
+
+  /**
+   * Takes the view under the writer lock: log, flushed end, index and last sequence number of
+   * one instant. A compaction may swap the log later; this view then fails its next read.
+   */
   static StoreView take(CurrentLog current, Writes writes) throws IOException {
     writes.lock().lock();
     try {
@@ -74,18 +95,40 @@ public final class StoreView {
    * the index points only at their newest versions; without such writes this is
    * {@link #entriesAfter}.
    *
-   * @throws IllegalArgumentException when the view ends before the cut (it lacks writes)
+   * @throws IllegalArgumentException when the view ends before the cut (it lacks writes) or
+   *     its history starts after it ({@link #historyFrom})
    */
   public Entries entriesAt(long cut, long afterSequence, KeyRange range) throws IOException {
     if (cut > lastSequence) {
       throw new IllegalArgumentException("a view up to sequence " + lastSequence
           + " cannot be read as of sequence " + cut + ": it lacks writes");
     }
+    if (cut < historyFrom) {
+      throw new IllegalArgumentException(log.path() + ": a view whose history starts at"
+          + " sequence " + historyFrom + " (compacted below it) cannot be read as of sequence "
+          + cut);
+    }
     if (cut == lastSequence) {
       return entriesAfter(afterSequence, range);
     }
     return new Entries(scanner(), afterSequence, range, cut,
         WrittenAfterCut.find(this::scanner, cut, range));
+  }
+
+  /**
+   * The bytes the view's live records take in its log (what a compaction would keep of them),
+   * in one pass paced by {@code throttle}, which is told every byte the pass reads.
+   */
+  public long liveRecordBytes(CompactionThrottle throttle) throws IOException {
+    Entries entries = entriesAfter(0, KeyRange.wholeRing());
+    long live = 0;
+    long reached = DataLog.HEADER_BYTES;
+    for (Entry e = entries.next(); e != null; e = entries.next()) {
+      live += RecordFormat.alignedLength(e.key().length, e.value().length);
+      throttle.passed(entries.offsetReached() - reached);
+      reached = entries.offsetReached();
+    }
+    return live;
   }
 
   private LogScanner scanner() {

@@ -130,6 +130,9 @@ final class CheckedWorkload {
       }
     }
     assertTrue(operations > 100, "the clients did too little to test anything: " + operations);
+    org.slf4j.LoggerFactory.getLogger(CheckedWorkload.class).info("checked workload: {}"
+        + " operations; compactions by back-end since each started: {}", operations,
+        cluster.compactions());
     LinearizabilityChecker checker = new LinearizabilityChecker(5_000_000);
     for (Map.Entry<ByteBuffer, List<Op>> e : recorder.histories().entrySet()) {
       List<Op> history = new ArrayList<>(e.getValue());

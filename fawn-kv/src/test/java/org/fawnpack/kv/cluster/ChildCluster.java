@@ -91,7 +91,13 @@ final class ChildCluster implements Closeable {
           "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
           "fawn.kv.zookeeper.session-timeout-ms", "4000",
           "fawn.kv.secret-file", secretFile.toString(),
-          "fawn.kv.index.expected-keys", "1024");
+          "fawn.kv.index.expected-keys", "1024",
+          // Compaction as eager as it goes, so that every fault test also runs compactions
+          // under its faults, with their floors checked by its linearizability check.
+          "fawn.kv.compaction.check-ms", "200",
+          "fawn.kv.compaction.garbage-ratio", "0.05",
+          "fawn.kv.compaction.cut-retention-ms", "0",
+          "fawn.kv.compaction.bytes-per-second", "64m");
       for (int i = 1; i <= backendCount; i++) {
         String host = "127.0.0." + i;
         List<String> options = List.of();
@@ -232,6 +238,29 @@ final class ChildCluster implements Closeable {
   long version() {
     org.fawnpack.kv.slice.SliceMap slices = frontEnd.sliceMap();
     return frontEnd.epoch() + (slices == null ? 0 : slices.epoch());
+  }
+
+  /**
+   * Compactions the live back-ends made since they started (STATS), -1 for one that does not
+   * answer: fault tests log it, as evidence that compactions ran under their faults.
+   */
+  java.util.Map<String, Long> compactions() throws IOException {
+    Ring ring = currentRing();
+    java.util.Map<String, Long> byId = new java.util.TreeMap<>();
+    try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(5), 1 << 20, secret)) {
+      for (Member m : ring.members()) {
+        if (ring.isDown(m.id())) {
+          continue;
+        }
+        try {
+          byId.put(m.id(), org.fawnpack.kv.backend.StatsReport.decode(pool.to(m).call(
+              MessageType.STATS, ring.epoch(), null, Duration.ofSeconds(5))).compactions());
+        } catch (IOException e) {
+          byId.put(m.id(), -1L);
+        }
+      }
+    }
+    return byId;
   }
 
   void awaitEpochAbove(long epoch) throws InterruptedException {
@@ -378,7 +407,7 @@ final class ChildCluster implements Closeable {
     }
   }
 
-  private List<String> logs() {
+  List<String> logs() {
     return backends.stream().map(NodeProcess::logFile).toList();
   }
 
