@@ -32,6 +32,7 @@ public final class KvClusterBenchmark {
         case "scan" -> KvScanPart.run(options);
         case "mapreduce" -> KvMapReducePart.run(options);
         case "soak" -> KvSoakPart.run(options);
+        case "powercut" -> KvPowerCutPart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

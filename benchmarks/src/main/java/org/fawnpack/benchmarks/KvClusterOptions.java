@@ -14,7 +14,7 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
       "scan", "mapreduce");
   /** Every part --part accepts: the soak runs only when asked for (it takes long). */
   static final List<String> PARTS = List.of("figure10", "ycsb", "moves", "routing",
-      "scan", "mapreduce", "soak");
+      "scan", "mapreduce", "soak", "powercut");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
@@ -35,6 +35,9 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
                     over FAWN-KV, the snapshot and SequenceFiles on the embedded Hadoop
                     cluster, with joules; kvload bulk against batched puts (--keys; ~5 min
                     at 200000)
+          powercut  only when named: every back-end SIGKILLed at once, three times, after
+                    --move-mb of 16 KB values; seconds from the last restart to every arc
+                    readable and to every chain whole (~3 min)
           soak      only when named: --soak-minutes of overwrites, deletes and gets at
                     --soak-rate ops/s on --soak-keys keys of 1000 bytes, against a cluster
                     that never compacts and one that compacts (cut retention 0): log bytes

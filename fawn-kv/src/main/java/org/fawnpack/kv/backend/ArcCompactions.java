@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 /**
  * A back-end's compactions: on its own thread, every {@code checkMs}, it picks the arc whose
  * file has the most estimated garbage, if past the ratio, and compacts it below a floor
- * ({@link Datastore#compactThrough}), one arc at a time, its reads paced.
+ * ({@link Datastore#compactThrough}), its reads paced; then the next such arc, one at a time,
+ * until none is past the ratio.
  *
  * <p>The floor is the lowest of: what every member after this one holds (the tail: what is
  * durable here; others: what the tail confirmed, {@link SentList#confirmedThrough}), as it was
@@ -91,17 +92,37 @@ final class ArcCompactions implements Closeable {
     }
   }
 
-  /** Samples every arc's committed point, then compacts the one most worth it, if any. */
+  /**
+   * Compacts the arc most worth it, again and again while one is (each at most once per
+   * check): one a check would let a busy back-end's arcs grow for arcs × check-ms between
+   * compactions. The pacing bounds what it costs the disk.
+   */
   void check() throws IOException {
-    if (ringChanges.get() > 0) {
-      return;
+    java.util.Set<ArcStore> done = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>());
+    while (!closed && ringChanges.get() == 0) {
+      ArcStore compacted = compactTheWorst(done);
+      if (compacted == null) {
+        return;
+      }
+      done.add(compacted);
     }
+  }
+
+  /**
+   * Samples every arc's committed point, then compacts the one most worth it, if any but
+   * {@code skip}; returns it, or null.
+   */
+  private ArcStore compactTheWorst(java.util.Set<ArcStore> skip) throws IOException {
     long now = System.nanoTime();
     Member me = self.get();
     ArcStore best = null;
     double bestRatio = 0;
     long bestFloor = 0;
     for (ArcStore arc : arcs.values()) {
+      if (skip.contains(arc)) {
+        continue;
+      }
       ArcState state = states.computeIfAbsent(arc, a -> new ArcState());
       if (!arc.chain().pending().isEmpty()) {
         continue; // a copier will ask for a snapshot, which waits for a compaction
@@ -131,6 +152,7 @@ final class ArcCompactions implements Closeable {
     if (best != null) {
       compact(best, states.get(best), bestFloor, bestRatio);
     }
+    return best;
   }
 
   /**

@@ -85,7 +85,7 @@ public final class LoopbackWorkload {
   }
 
   /** Loaded keys that no longer read back with the value {@link #load} gave them. */
-  List<String> missingLoadedKeys(int count) throws IOException {
+  public List<String> missingLoadedKeys(int count) throws IOException {
     List<String> missing = new ArrayList<>();
     try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, secret)) {
       for (int from = 0; from < count; from += 500) {

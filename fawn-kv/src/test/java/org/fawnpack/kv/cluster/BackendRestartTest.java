@@ -37,7 +37,7 @@ class BackendRestartTest extends ChildClusterTest {
     Member restarted = headOfKey0();
     new CheckedWorkload(cluster).run(List.of(cluster.frontEnd.address()), () -> {
       cluster.restart(restarted.id(), false);
-      awaitMemberMoved(restarted);
+      cluster.awaitMovedFrom(restarted);
     });
     Ring after = cluster.currentRing();
     assertEquals(Set.of(), after.down(), "nobody was marked down: " + after);
@@ -68,19 +68,5 @@ class BackendRestartTest extends ChildClusterTest {
 
   private Member headOfKey0() throws IOException {
     return cluster.currentRing().chainForKey(CheckedWorkload.key(0)).head();
-  }
-
-  private void awaitMemberMoved(Member old) throws Exception {
-    long deadline = System.nanoTime() + ChildCluster.WAIT.toNanos();
-    while (true) {
-      Ring ring = cluster.currentRing();
-      Member now = ring.member(old.id());
-      if (now.port() != old.port() && cluster.frontEnd.epoch() >= ring.epoch()) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, old.id() + " not followed to a new port: "
-          + ring);
-      Thread.sleep(50);
-    }
   }
 }

@@ -263,6 +263,24 @@ final class ChildCluster implements Closeable {
     return byId;
   }
 
+  /**
+   * Waits until the ring names back-end {@code old} (restarted cleanly) at another port, and
+   * the front-end routes by that ring.
+   */
+  void awaitMovedFrom(Member old) throws Exception {
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (true) {
+      Ring ring = currentRing();
+      Member now = ring.member(old.id());
+      if (now.port() != old.port() && frontEnd.epoch() >= ring.epoch()) {
+        return;
+      }
+      assertTrue(System.nanoTime() < deadline, old.id() + " not followed to a new port: "
+          + ring);
+      Thread.sleep(50);
+    }
+  }
+
   void awaitEpochAbove(long epoch) throws InterruptedException {
     long deadline = System.nanoTime() + WAIT.toNanos();
     while (frontEnd.epoch() <= epoch) {

@@ -144,9 +144,10 @@ class ClusterCompactionTest {
     for (Chain chain : cluster.ring.chains()) {
       long cut = lastSequenceAtTail(chain);
       for (Member member : chain.members()) {
-        Map<String, String> read = readAll(new RangeScan(() -> cluster.ring, pool,
-            chain.range(), RangeScan.Options.defaults().withPageBytes(4096)
-                .asOf(cut, host -> host.equals(member.host()))), new HashMap<>());
+        RangeScan scan = new RangeScan(() -> cluster.ring, pool, chain.range(),
+            RangeScan.Options.defaults().withPageBytes(4096)
+                .asOf(cut, host -> host.equals(member.host())));
+        Map<String, String> read = RangeScanTest.readAll(scan, new HashMap<>());
         assertEquals(modelIn(chain.range()), read, member.id() + "'s file of "
             + chain.range());
       }
@@ -172,7 +173,7 @@ class ClusterCompactionTest {
     }
     overwrite(6);
     awaitCompactions(1);
-    readAll(kept, read);
+    RangeScanTest.readAll(kept, read);
     Map<String, String> expected = new HashMap<>(atCut);
     expected.keySet().removeIf(k -> !first.range().contains(position(k)));
     assertEquals(expected, read, "the kept scan's instant");
@@ -180,8 +181,9 @@ class ClusterCompactionTest {
     // No scan kept the second arc's cut: its members compacted past it.
     RangeScan.Options quick = new RangeScan.Options(1024, new byte[0], Duration.ofSeconds(5),
         Duration.ofSeconds(2), secondCut, host -> false);
-    IOException refused = assertThrows(IOException.class, () -> readAll(new RangeScan(
-        () -> cluster.ring, pool, second.range(), quick), new HashMap<>()));
+    RangeScan old = new RangeScan(() -> cluster.ring, pool, second.range(), quick);
+    IOException refused = assertThrows(IOException.class,
+        () -> RangeScanTest.readAll(old, new HashMap<>()));
     assertTrue(refused.getMessage().contains("fawn.kv.compaction.cut-retention-ms"),
         refused.getMessage());
   }
@@ -206,16 +208,6 @@ class ClusterCompactionTest {
 
   private long position(String key) {
     return cluster.ring.hash().position(bytes(key));
-  }
-
-  private static Map<String, String> readAll(RangeScan scan, Map<String, String> read)
-      throws IOException {
-    for (ScanPage.ScanEntry e = scan.next(); e != null; e = scan.next()) {
-      String key = new String(e.key(), StandardCharsets.UTF_8);
-      assertNull(read.put(key, new String(e.value(), StandardCharsets.UTF_8)),
-          key + " read twice");
-    }
-    return read;
   }
 
   private static byte[] bytes(String s) {

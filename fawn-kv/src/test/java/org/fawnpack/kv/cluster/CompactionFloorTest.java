@@ -91,9 +91,9 @@ class CompactionFloorTest extends ChildClusterTest {
     // only the middle member's file can give them to the tail.
     Member head = chain.head();
     cluster.restart(head.id(), false);
-    awaitMovedTo(head);
+    cluster.awaitMovedFrom(head);
     cluster.restart(middle.id(), false);
-    awaitMovedTo(middle);
+    cluster.awaitMovedFrom(middle);
     cluster.proxies.get(tail.id()).heal();
 
     // Every key takes a write again (the chain caught its tail up), and reads it back.
@@ -115,20 +115,6 @@ class CompactionFloorTest extends ChildClusterTest {
         }
         assertArrayEquals(value, kv.get(key));
       }
-    }
-  }
-
-  private void awaitMovedTo(Member old) throws Exception {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (true) {
-      Ring ring = cluster.currentRing();
-      Member now = ring.member(old.id());
-      if (now.port() != old.port() && cluster.frontEnd.epoch() >= ring.epoch()) {
-        return;
-      }
-      assertTrue(System.nanoTime() < deadline, old.id() + " not followed to a new port: "
-          + ring);
-      Thread.sleep(50);
     }
   }
 }

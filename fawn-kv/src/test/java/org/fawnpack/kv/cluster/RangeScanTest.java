@@ -90,7 +90,7 @@ class RangeScanTest {
   }
 
   /** Reads the scan to its end; a key read twice fails the test. */
-  private static Map<String, String> readAll(RangeScan scan, Map<String, String> read)
+  static Map<String, String> readAll(RangeScan scan, Map<String, String> read)
       throws IOException {
     for (ScanPage.ScanEntry e = scan.next(); e != null; e = scan.next()) {
       String key = new String(e.key(), StandardCharsets.UTF_8);
