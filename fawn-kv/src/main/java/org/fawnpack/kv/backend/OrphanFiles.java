@@ -74,8 +74,11 @@ final class OrphanFiles {
     if (!Files.exists(file)) {
       return -1;
     }
-    try (Datastore store = Datastore.open(file, config)) {
-      return store.lastSequence();
+    // Read through its records, not its header nor a checkpoint: a file cut short after a
+    // compaction would claim its compaction floor through either (and a checkpoint written at
+    // this close would repeat the claim), so it is opened without checkpoints.
+    try (Datastore store = Datastore.open(file, config.toBuilder().checkpoint(false).build())) {
+      return store.recordsThroughAtOpen();
     } catch (IOException e) {
       LOG.warn("backend {}: its file of the arc ending at {} does not open ({}); reported as"
           + " not held", id, Long.toHexString(end), e.getMessage());

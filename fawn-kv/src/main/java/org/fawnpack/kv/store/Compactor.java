@@ -22,8 +22,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Bounded by a floor (a chain member's compaction: {@link Datastore#compactThrough}), only
  * history at or below the floor goes: of the records numbered up to it, each key keeps its
- * newest put (its newest record being a delete, nothing); every record above it is copied as it
- * is, superseded or not, since a member after this one in the chain, or a point-in-time read
+ * newest put (its newest record being a delete, nothing), and the last of them stays whatever
+ * it is; every record above it is copied as it is, superseded or not, since a member after this one in the chain, or a point-in-time read
  * above the floor, may still need it. The log is in sequence order, so the records at or below
  * the floor are a prefix of it. The new file's header floor is then the floor + 1, which says
  * both that no number up to the floor is handed out again and that cuts below it are gone.
@@ -144,6 +144,7 @@ final class Compactor {
         Math.max(config.expectedKeys(), old.index().live()), config.loadFactor()));
     long aboveFloor = end;
     long lastSequence = 0;
+    long lastAtFloor = -1;
     LogScanner first = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
     while (first.next()) {
       if (first.sequence() < lastSequence) {
@@ -159,12 +160,16 @@ final class Compactor {
       }
       newestAtFloor = IndexBuilder.apply(newestAtFloor, old.log(), config.loadFactor(),
           first.kind(), first.key(), first.offset());
+      lastAtFloor = first.offset();
       throttle.passed(first.recordLength());
     }
     HashIndex index = new HashIndex(newestAtFloor.capacityBits());
     LogScanner copy = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
     while (copy.next()) {
-      boolean keep = copy.offset() >= aboveFloor
+      // The last record at or below the floor stays even when it is a delete: a file torn
+      // after a compaction then shows, by its last record, how far it really reaches (its
+      // header's floor would claim the floor whatever it lost).
+      boolean keep = copy.offset() >= aboveFloor || copy.offset() == lastAtFloor
           || copy.kind() == RecordFormat.KIND_PUT
           && newestAtFloor.pointsAt(copy.keyHash(), copy.offset());
       if (keep) {

@@ -67,6 +67,7 @@ public final class Datastore implements AutoCloseable {
   private final RecoveryReport recovery;
   private final ReentrantLock maintenanceLock = new ReentrantLock();
   private final TestSeams.Hook seams = new TestSeams.Hook();
+  private final long recordsThroughAtOpen;
   private final CurrentLog current;
   private final Writes writes;
   private final KeyLookup lookup;
@@ -75,6 +76,7 @@ public final class Datastore implements AutoCloseable {
   private Datastore(DatastoreLoader.Loaded loaded, DatastoreConfig config) {
     this.config = config;
     this.recovery = loaded.recovered().report();
+    this.recordsThroughAtOpen = loaded.recovered().recordsThrough();
     this.current = new CurrentLog(new IndexedLog(loaded.log(), loaded.recovered().index()));
     this.writes = new Writes(current, config, seams, loaded.recovered().nextSequence());
     this.lookup = new KeyLookup(current);
@@ -102,6 +104,16 @@ public final class Datastore implements AutoCloseable {
 
   public DatastoreConfig config() {
     return config;
+  }
+
+  /**
+   * The highest sequence number the file was found to hold when opened: its last record's, or
+   * its index checkpoint's; not its header's floor, which a file cut short after a compaction
+   * would still claim (0 for a new file). What a member reports of a file it may recover an
+   * arc from.
+   */
+  public long recordsThroughAtOpen() {
+    return recordsThroughAtOpen;
   }
 
   public RecoveryReport recoveryReport() {

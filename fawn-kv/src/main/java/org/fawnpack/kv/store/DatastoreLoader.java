@@ -37,7 +37,7 @@ final class DatastoreLoader {
       IndexCheckpoint.delete(path);
       HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(),
           config.loadFactor()));
-      return new Loaded(log, new LogRecovery.Result(index, 1, RecoveryReport.empty()));
+      return new Loaded(log, new LogRecovery.Result(index, 1, 0, RecoveryReport.empty()));
     } catch (IOException | RuntimeException e) {
       log.close();
       throw e;

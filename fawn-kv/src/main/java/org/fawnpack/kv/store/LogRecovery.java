@@ -20,7 +20,12 @@ final class LogRecovery {
   private static final Logger LOG = LoggerFactory.getLogger(LogRecovery.class);
 
   /** The recovered index, the next sequence number and the report. */
-  record Result(HashIndex index, long nextSequence, RecoveryReport report) {}
+  /**
+   * {@code recordsThrough}: the highest sequence number the file was found to hold, by its
+   * records or the index checkpoint it was opened with, not by the header's floor alone.
+   */
+  record Result(HashIndex index, long nextSequence, long recordsThrough,
+      RecoveryReport report) {}
 
   private LogRecovery() {}
 
@@ -56,10 +61,12 @@ final class LogRecovery {
           skipped.add(new RecoveryReport.Damage(damageFrom, damageTo, lost));
         });
     long records = 0;
+    long recordsThrough = checkpoint.map(c -> c.nextSequence() - 1).orElse(0L);
     while (scanner.next()) {
       index = IndexBuilder.apply(index, log, config.loadFactor(), scanner.kind(), scanner.key(),
           scanner.offset());
       nextSequence = Math.max(nextSequence, scanner.sequence() + 1);
+      recordsThrough = Math.max(recordsThrough, scanner.sequence());
       records++;
     }
     long truncated = 0;
@@ -79,7 +86,7 @@ final class LogRecovery {
           from, checkpoint.isPresent() ? "after the index checkpoint" : "full scan",
           index.live());
     }
-    return new Result(index, nextSequence, new RecoveryReport(checkpoint.isPresent(), from,
+    return new Result(index, nextSequence, recordsThrough, new RecoveryReport(checkpoint.isPresent(), from,
         records, truncated, truncatedRecords, tailCopy, skipped));
   }
 }

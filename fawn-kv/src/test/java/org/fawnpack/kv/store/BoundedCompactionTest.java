@@ -142,15 +142,48 @@ class BoundedCompactionTest {
       long last = ds.lastSequence();
       Datastore.CompactionResult result = ds.compactThrough(last, CompactionThrottle.NONE);
       assertEquals(modelAt(last).size(), result.liveRecords());
-      // Nothing but one put per live key is left.
+      // Nothing but one put per live key is left, and the last record (a delete), which
+      // shows how far the file reaches.
       List<Long> records = new ArrayList<>();
       ds.recordsFrom(0, (sequence, key, value) -> records.add(sequence));
-      assertEquals(modelAt(last).size(), records.size());
+      assertEquals(modelAt(last).size() + 1, records.size());
+      assertEquals(last, records.get(records.size() - 1).longValue());
     }
     try (Datastore reopened = Datastore.open(path, CONFIG)) {
       long dropped = history.lastKey();
       assertTrue(reopened.put(engineKey("k2"), new byte[] {1}) > dropped,
           "a number a dropped delete carried is not handed out again");
+    }
+  }
+
+  @Test
+  void aFileCutShortAfterACompactionShowsHowFarItsRecordsReach() throws IOException {
+    Path path = dir.resolve("arc.fds");
+    long floor;
+    long last;
+    try (Datastore ds = Datastore.open(path, CONFIG)) {
+      write(ds, 400);
+      floor = ds.lastSequence();
+      ds.compactThrough(floor, CompactionThrottle.NONE);
+      write(ds, 100);
+      last = ds.lastSequence();
+    }
+    try (Datastore whole = Datastore.open(path, CONFIG.toBuilder().checkpoint(false).build())) {
+      assertEquals(last, whole.recordsThroughAtOpen());
+    }
+    // A torn card: the second half of the file gone, the index checkpoint with it.
+    try (java.nio.channels.FileChannel f = java.nio.channels.FileChannel.open(path,
+        java.nio.file.StandardOpenOption.WRITE)) {
+      f.truncate(f.size() / 2);
+    }
+    java.nio.file.Files.deleteIfExists(LogSnapshot.checkpointOf(path));
+    try (Datastore torn = Datastore.open(path, CONFIG.toBuilder().checkpoint(false).build())) {
+      assertTrue(torn.lastSequence() >= floor, "the header still promises numbers past the floor");
+      long[] seen = {0};
+      torn.recordsFrom(0, (sequence, key, value) -> seen[0] = Math.max(seen[0], sequence));
+      long highest = seen[0];
+      assertEquals(highest, torn.recordsThroughAtOpen());
+      assertTrue(highest < floor, highest + " is below the floor " + floor);
     }
   }
 
