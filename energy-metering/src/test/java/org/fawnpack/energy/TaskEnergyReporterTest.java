@@ -232,25 +232,25 @@ class TaskEnergyReporterTest {
     assertEquals(List.of(1000L, 1000L, 1000L), pauses);
   }
 
-  @Test
-  void report_collectorBackAfterARestart_metered() throws Exception {
-    // The NodeManager is down when the task ends; its collector comes back on its own port
-    // during the second pause.
-    String container = TaskContexts.newContainerId();
+  /**
+   * A map of {@code container} reports while its collector's port is closed (its NodeManager
+   * restarting, a restart wait of 30 s); at pause number {@code backAt} a collector comes back
+   * on that port answering {@code answers} in turn. Each pause is added to {@code pauses}.
+   */
+  private static CountersReporter reportWithCollectorBackAtPause(int backAt, String container,
+      List<Long> pauses, String... answers) throws Exception {
     int port = closedPort();
     Configuration conf = conf();
     conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 30_000);
-    List<Long> pauses = new ArrayList<>();
     List<FakeCollector> restarted = new ArrayList<>();
     CountersReporter reporter = new CountersReporter();
     try {
       new TaskEnergyReporter(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
           "CONTAINER_ID", container), millis -> {
             pauses.add(millis);
-            if (pauses.size() == 2) {
+            if (pauses.size() == backAt) {
               try {
-                restarted.add(new FakeCollector(port,
-                    "OK energy_uj=2000000 idle_uj=0 samples=2 gaps=0 estimated=false"));
+                restarted.add(new FakeCollector(port, answers));
               } catch (IOException e) {
                 throw new IllegalStateException(e);
               }
@@ -262,6 +262,17 @@ class TaskEnergyReporterTest {
         c.close();
       }
     }
+    return reporter;
+  }
+
+  @Test
+  void report_collectorBackAfterARestart_metered() throws Exception {
+    // The NodeManager is down when the task ends; its collector comes back on its own port
+    // during the second pause.
+    String container = TaskContexts.newContainerId();
+    List<Long> pauses = new ArrayList<>();
+    CountersReporter reporter = reportWithCollectorBackAtPause(2, container, pauses,
+        "OK energy_uj=2000000 idle_uj=0 samples=2 gaps=0 estimated=false");
 
     assertEquals(List.of(1000L, 1000L), pauses);
     assertEquals(1, value(reporter.counters, TASKS_METERED));
@@ -276,38 +287,19 @@ class TaskEnergyReporterTest {
   @Test
   void report_restartedCollectorLearnsTheContainerLate_metered_unknownWithoutRestartNotRetried()
       throws Exception {
-    int port = closedPort();
-    Configuration conf = conf();
-    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 30_000);
-    List<Long> pauses = new ArrayList<>();
-    List<FakeCollector> restarted = new ArrayList<>();
-    CountersReporter reporter = new CountersReporter();
     String unknown = EnergyProtocol.ERR + " " + EnergyProtocol.UNKNOWN_CONTAINER + " c";
-    try {
-      new TaskEnergyReporter(Map.of(EnergyProtocol.ENV_METADATA, FakeCollector.metadata(port),
-          "CONTAINER_ID", TaskContexts.newContainerId()), millis -> {
-            pauses.add(millis);
-            if (pauses.size() == 1) {
-              try {
-                restarted.add(new FakeCollector(port, unknown, unknown,
-                    "OK energy_uj=3000000 idle_uj=0 samples=1 gaps=0 estimated=true"));
-              } catch (IOException e) {
-                throw new IllegalStateException(e);
-              }
-            }
-          }).report(TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 0),
-              reporter));
-    } finally {
-      for (FakeCollector c : restarted) {
-        c.close();
-      }
-    }
+    List<Long> pauses = new ArrayList<>();
+    CountersReporter reporter = reportWithCollectorBackAtPause(1, TaskContexts.newContainerId(),
+        pauses, unknown, unknown,
+        "OK energy_uj=3000000 idle_uj=0 samples=1 gaps=0 estimated=true");
     assertEquals(List.of(1000L, 1000L, 1000L), pauses);
     assertEquals(1, value(reporter.counters, TASKS_METERED));
     assertEquals(3000, value(reporter.counters, ENERGY_MILLIJOULES));
 
     List<Long> noPauses = new ArrayList<>();
     CountersReporter second = new CountersReporter();
+    Configuration conf = conf();
+    conf.setInt(EnergyKeys.CLIENT_RESTART_WAIT_MS.name(), 30_000);
     try (FakeCollector never = new FakeCollector(unknown)) {
       new TaskEnergyReporter(never.environment(TaskContexts.newContainerId()), noPauses::add)
           .report(TaskContexts.context(conf, TaskContexts.attempt(TaskType.MAP, 0, 1), second));
