@@ -310,6 +310,19 @@ public final class Datastore implements AutoCloseable {
     RangeMover.merge(this, other);
   }
 
+  /**
+   * Appends every live entry of {@code other} to this datastore renumbered after this one's
+   * writes: an entry numbered s there is numbered {@code lastSequence() + s} here, so the log
+   * stays in sequence order and two replicas that absorb equal pieces number them alike,
+   * whatever either compacted. Afterwards the numbering goes on after both, and cuts below
+   * that point are refused ({@link #historyFrom}): {@code other}'s overwritten versions were
+   * not copied. One sequential pass over {@code other}'s log; the caller lets no one write to
+   * either meanwhile and deletes {@code other}. Used where a removal merges two arcs.
+   */
+  public void absorb(Datastore other) throws IOException {
+    RangeMover.absorb(this, other);
+  }
+
   /** Forces everything appended so far to the device. */
   public void sync() throws IOException {
     current.open();

@@ -122,6 +122,37 @@ final class RangeMover {
     }
   }
 
+  /** See {@link Datastore#absorb}. */
+  static void absorb(Datastore target, Datastore other) throws IOException {
+    if (other == target) {
+      throw new IllegalArgumentException("cannot absorb " + target.path() + " into itself");
+    }
+    Datastore first = target.id() < other.id() ? target : other;
+    Datastore second = first == target ? other : target;
+    first.maintenanceLock().lock(); // no compaction swaps either log meanwhile
+    second.maintenanceLock().lock();
+    try {
+      long shift = target.lastSequence();
+      StoreView view = other.readView();
+      StoreView.Entries entries = view.entriesAfter(0, KeyRange.wholeRing());
+      long copied = 0;
+      for (StoreView.Entry e = entries.next(); e != null; e = entries.next()) {
+        if (!target.putAt(e.key(), e.value(), e.sequence() + shift)) {
+          throw new IllegalStateException(target.path() + ": absorbing " + other.path()
+              + " met entry " + e.sequence() + " out of sequence order");
+        }
+        copied++;
+      }
+      target.writes().continueSequencesAfter(view.lastSequence() + shift + 1);
+      target.sync();
+      LOG.info("{}: absorbed {} live entries of {}, numbered after {}; next write {}",
+          target.path(), copied, other.path(), shift, view.lastSequence() + shift + 1);
+    } finally {
+      second.maintenanceLock().unlock();
+      first.maintenanceLock().unlock();
+    }
+  }
+
   /**
    * When the target's index has no room for both key sets it must be rebuilt by a pass over
    * its log (buckets keep only 15 bits of each key). That pass runs on a second thread while
