@@ -29,6 +29,7 @@ import org.fawnpack.kv.ring.RingHash;
  * pending b3 0f3a9c00e1d2b4a7 81c0ffee00000000
  * joining b9 10.0.0.19 7070
  * leaving b0
+ * removing b7
  * orphaned 5a00000000000000 b1,b4,b2
  * recovering 81c0ffee00000000 b4
  * lost 9f00000000000000
@@ -37,7 +38,8 @@ import org.fawnpack.kv.ring.RingHash;
  * <p>A {@code member} line's fifth word is the back-end's failure domain, when it has one other
  * than its host. A {@code pending} line names a back-end and the ends (hex) of the arcs it is copying; a
  * {@code joining} line a back-end about to join (its frozen arcs follow from the rest); a
- * {@code leaving} line a member handing its arcs over before it leaves; an {@code orphaned}
+ * {@code leaving} line a member handing its arcs over before it leaves; a {@code removing} line a
+ * down member about to be removed for good (the arcs it bounds are frozen); an {@code orphaned}
  * line an arc every serving member of which is down, with its last chain that served, head
  * first; a {@code recovering} line an arc served from one member's own file while its walk
  * copies it; a {@code lost} line an arc an operator declared gone (see {@code ring.Orphans}).
@@ -64,6 +66,8 @@ public final class RingCodec {
     ring.joining().stream().sorted(java.util.Comparator.comparing(Member::id)).forEach(m ->
         text.append("joining ").append(memberWords(m)).append('\n'));
     ring.leaving().stream().sorted().forEach(id -> text.append("leaving ").append(id)
+        .append('\n'));
+    ring.removing().stream().sorted().forEach(id -> text.append("removing ").append(id)
         .append('\n'));
     ring.orphans().lastChains().forEach((end, ids) -> text.append("orphaned ")
         .append(String.format("%016x", end)).append(' ').append(String.join(",", ids))
@@ -94,6 +98,7 @@ public final class RingCodec {
     Map<String, Set<Long>> pending = new TreeMap<>();
     List<Member> joining = new ArrayList<>();
     List<String> leaving = new ArrayList<>();
+    List<String> removing = new ArrayList<>();
     Map<Long, List<String>> orphaned = new TreeMap<>();
     Map<Long, String> recovering = new TreeMap<>();
     Set<Long> lost = new HashSet<>();
@@ -115,6 +120,7 @@ public final class RingCodec {
             joining.add(member(words, at));
           }
           case "leaving" -> leaving.add(only(words, 2, at)[1]);
+          case "removing" -> removing.add(only(words, 2, at)[1]);
           case "pending" -> pending.put(atLeast(words, 3, at)[1], arcEnds(words, at));
           case "orphaned" -> orphaned.put(arcEnd(only(words, 3, at)[1], at),
               List.of(words[2].split(",")));
@@ -131,7 +137,7 @@ public final class RingCodec {
     }
     try {
       return Ring.at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving,
-          new Orphans(orphaned, recovering, lost));
+          removing, new Orphans(orphaned, recovering, lost));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException(where + ": " + e.getMessage(), e);
     }

@@ -94,6 +94,21 @@ final class Placement {
   }
 
   /**
+   * The ends of this placement's arcs that {@code after} (this one without some members' virtual
+   * nodes) merges: each arc whose end is gone, and the arc that takes it in.
+   */
+  Set<Long> arcsMergedBy(Placement after) {
+    Set<Long> merged = new HashSet<>();
+    for (int i = 0; i < arcs(); i++) {
+      if (after.arcEndingAt(end(i)) < 0) {
+        merged.add(end(i));
+        merged.add(after.end(after.arcHolding(end(i))));
+      }
+    }
+    return Set.copyOf(merged);
+  }
+
+  /**
    * The first {@code replicas} live members clockwise from virtual node {@code arc}, each in a
    * failure domain and on a host not seen before in the walk; then, while the chain is short
    * (fewer domains than replicas), members on hosts not seen before, in walk order. A down

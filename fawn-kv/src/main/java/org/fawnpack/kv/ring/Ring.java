@@ -35,6 +35,8 @@ public final class Ring {
   private final Set<Long> frozen;
   /** Live members handing their arcs over before they leave, by id. */
   private final Set<String> leaving;
+  /** Down members about to be removed for good: the arcs they bound merge. */
+  private final Set<String> removing;
   /** Arcs every serving member of which is down, and arcs being recovered from one file. */
   private final Orphans orphans;
   private final Placement placement;
@@ -43,7 +45,7 @@ public final class Ring {
 
   private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
-      Set<String> leaving, Orphans orphans) {
+      Set<String> leaving, Set<String> removing, Orphans orphans) {
     this.epoch = epoch;
     this.hash = hash;
     this.vnodes = vnodes;
@@ -61,14 +63,18 @@ public final class Ring {
     this.pending = Map.copyOf(copy);
     this.joining = Map.copyOf(joining);
     this.leaving = Set.copyOf(leaving);
+    this.removing = Set.copyOf(removing);
     this.placement = new Placement(hash, vnodes, replicas, this.members, this.down,
         this.leaving);
     RingInvariants.checkLeaving(epoch, this.members, this.down, this.pending, this.joining,
         this.leaving);
     RingInvariants.check(epoch, this.members, this.down, this.pending, this.joining, placement);
-    this.frozen = joining.isEmpty() ? Set.of() : placement.arcsChangedBy(this.joining,
-        new Placement(hash, vnodes, replicas,
-            withJoiners(this.members, this.joining), this.down));
+    RingInvariants.checkRemoving(epoch, this.members, this.down, this.joining, this.leaving,
+        this.removing);
+    this.frozen = !joining.isEmpty() ? placement.arcsChangedBy(this.joining,
+        new Placement(hash, vnodes, replicas, withJoiners(this.members, this.joining),
+            this.down))
+        : removing.isEmpty() ? Set.of() : placement.arcsMergedBy(withoutRemoving());
     this.orphans = orphans;
     RingInvariants.checkOrphans(epoch, this.members, this.down, this.pending, orphans,
         placement);
@@ -83,7 +89,7 @@ public final class Ring {
   public static Ring empty(RingHash hash, int vnodes, int replicas) {
     RingInvariants.checkSettings(0, vnodes, replicas);
     return new Ring(0, hash, vnodes, replicas, Map.of(), Set.of(), Map.of(), Map.of(),
-        Set.of(), Orphans.NONE);
+        Set.of(), Set.of(), Orphans.NONE);
   }
 
   /** The ring of epoch {@code epoch} with exactly {@code members}, none down. */
@@ -100,17 +106,21 @@ public final class Ring {
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
       Collection<Member> joining, Collection<String> leaving) {
-    return at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving,
+    return at(epoch, hash, vnodes, replicas, members, down, pending, joining, leaving, Set.of(),
         Orphans.NONE);
   }
 
-  /** As above, with arcs orphaned and arcs being recovered ({@link Orphans}). */
+  /**
+   * As above, with down members {@code removing} about to be removed for good, and arcs
+   * orphaned and arcs being recovered ({@link Orphans}).
+   */
   public static Ring at(long epoch, RingHash hash, int vnodes, int replicas,
       Collection<Member> members, Collection<String> down, Map<String, Set<Long>> pending,
-      Collection<Member> joining, Collection<String> leaving, Orphans orphans) {
+      Collection<Member> joining, Collection<String> leaving, Collection<String> removing,
+      Orphans orphans) {
     RingInvariants.checkSettings(epoch, vnodes, replicas);
     return new Ring(epoch, hash, vnodes, replicas, byId(members), new HashSet<>(down), pending,
-        byId(joining), new HashSet<>(leaving), orphans);
+        byId(joining), new HashSet<>(leaving), new HashSet<>(removing), orphans);
   }
 
   /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
@@ -122,7 +132,7 @@ public final class Ring {
     Map<String, Member> next = new TreeMap<>(members);
     next.put(member.id(), member);
     return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of(),
-        Set.of(), Orphans.NONE);
+        Set.of(), Set.of(), Orphans.NONE);
   }
 
   /**
@@ -144,7 +154,7 @@ public final class Ring {
       next.put(m.id(), m);
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining, leaving,
-        orphans);
+        removing, orphans);
   }
 
   /** The next epoch without back-end {@code id}: placement only, for tests and tools. */
@@ -158,7 +168,7 @@ public final class Ring {
     Set<String> stillDown = new HashSet<>(down);
     stillDown.remove(id);
     return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of(),
-        Set.of(), Orphans.NONE);
+        Set.of(), Set.of(), Orphans.NONE);
   }
 
   /**
@@ -182,7 +192,7 @@ public final class Ring {
     }
     Set<String> stillLeaving = new HashSet<>(leaving);
     stillLeaving.removeAll(nowDown); // a leaver that failed is simply down
-    return next(members, nowDown, joining, stillLeaving);
+    return next(members, nowDown, joining, stillLeaving, removing);
   }
 
   /**
@@ -204,7 +214,7 @@ public final class Ring {
       RingInvariants.checkSameHost(members.get(m.id()), m, true);
       next.put(m.id(), m);
     }
-    return next(next, stillDown, joining, leaving);
+    return next(next, stillDown, joining, leaving, removing);
   }
 
   /**
@@ -214,13 +224,13 @@ public final class Ring {
    * @throws IllegalArgumentException when one is a member, or a join is under way
    */
   public Ring withJoining(Collection<Member> joiners) {
-    if (!joining.isEmpty() || !leaving.isEmpty()) {
-      throw new IllegalArgumentException("back-ends " + (joining.isEmpty() ? leaving
-          : joining.keySet()) + " are " + (joining.isEmpty() ? "leaving" : "joining")
-          + " already (epoch " + epoch + ")");
+    if (!joining.isEmpty() || !leaving.isEmpty() || !removing.isEmpty()) {
+      throw new IllegalArgumentException("back-ends " + (!joining.isEmpty() ? joining.keySet()
+          + " are joining" : !leaving.isEmpty() ? leaving + " are leaving" : removing
+          + " are being removed") + " already (epoch " + epoch + ")");
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners),
-        Set.of(), orphans);
+        Set.of(), Set.of(), orphans);
   }
 
   /**
@@ -233,13 +243,13 @@ public final class Ring {
     if (joining.isEmpty()) {
       throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
     }
-    return next(withJoiners(members, joining), down, Map.of(), Set.of());
+    return next(withJoiners(members, joining), down, Map.of(), Set.of(), Set.of());
   }
 
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
   public Ring withJoinCancelled() {
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of(),
-        Set.of(), orphans);
+        Set.of(), Set.of(), orphans);
   }
 
   /**
@@ -255,11 +265,11 @@ public final class Ring {
             + epoch + ")");
       }
     }
-    if (!pending.isEmpty() || !joining.isEmpty() || !leaving.isEmpty()) {
-      throw new IllegalArgumentException("a leave starts once none is copying, joining or"
-          + " leaving (epoch " + epoch + ": " + this + ")");
+    if (!pending.isEmpty() || !joining.isEmpty() || !leaving.isEmpty() || !removing.isEmpty()) {
+      throw new IllegalArgumentException("a leave starts once none is copying, joining,"
+          + " leaving or being removed (epoch " + epoch + ": " + this + ")");
     }
-    Ring next = next(members, down, Map.of(), new HashSet<>(ids));
+    Ring next = next(members, down, Map.of(), new HashSet<>(ids), Set.of());
     for (int i = 0; i < next.placement.arcs(); i++) {
       if (next.placement.liveWalk(i).size() < replicas) {
         throw new IllegalArgumentException("back-ends " + ids + " cannot leave: arc "
@@ -282,7 +292,43 @@ public final class Ring {
     Set<String> nowDown = new HashSet<>(down);
     nowDown.addAll(leaving);
     return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of(), joining,
-        Set.of(), orphans);
+        Set.of(), Set.of(), orphans);
+  }
+
+  /**
+   * The next epoch in which down members {@code ids} are being removed for good: the arcs
+   * their virtual nodes bound, and the arcs that will take those in, are frozen (take no
+   * writes) so the writes already taken settle on every member before the arcs merge.
+   *
+   * @throws IllegalArgumentException naming the reason ({@link Removals#check}) when one is
+   *     not down, the ring is not settled, or a merged arc would have no member to serve it
+   */
+  public Ring withRemoving(Collection<String> ids) {
+    Set<String> removed = Set.copyOf(ids);
+    Removals.check(this, removed, new Placement(hash, vnodes, replicas,
+        Removals.without(members, removed), Removals.without(down, removed)));
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
+        removed, orphans);
+  }
+
+  /**
+   * The next epoch without the members being removed: their virtual nodes are gone, so each
+   * arc they bound is merged into its successor's; a member of a merged arc's chain that
+   * served all of it merges its files and serves on, any other copies it first (pending).
+   */
+  public Ring withRemoved() {
+    if (removing.isEmpty() || !pending.isEmpty()) {
+      throw new IllegalArgumentException("no removal can end now: removing " + removing
+          + ", copying " + pending.keySet() + " (epoch " + epoch + ")");
+    }
+    return next(Removals.without(members, removing), Removals.without(down, removing),
+        joining, leaving, Set.of());
+  }
+
+  /** The placement once the members being removed are gone. */
+  private Placement withoutRemoving() {
+    return new Placement(hash, vnodes, replicas, Removals.without(members, removing),
+        Removals.without(down, removing));
   }
 
   /**
@@ -290,12 +336,13 @@ public final class Ring {
    * arc's live walk now but did not serve it before (one still copying stays pending).
    */
   private Ring next(Map<String, Member> nextMembers, Set<String> nextDown,
-      Map<String, Member> nextJoining, Set<String> nextLeaving) {
+      Map<String, Member> nextJoining, Set<String> nextLeaving, Set<String> nextRemoving) {
     Placement after = new Placement(hash, vnodes, replicas, nextMembers, nextDown,
         nextLeaving);
     Map<String, Set<Long>> nextPending = new TreeMap<>();
     for (int i = 0; i < after.arcs(); i++) {
-      List<String> before = chainFor(after.end(i)).members().stream().map(Member::id).toList();
+      // A merged arc's member held all of it only if it served every arc merged into it.
+      Set<String> before = Removals.servingAllOf(this, after.range(i), after.end(i));
       for (Member m : after.liveWalk(i)) {
         if (!before.contains(m.id())) {
           nextPending.computeIfAbsent(m.id(), k -> new HashSet<>()).add(after.end(i));
@@ -303,7 +350,8 @@ public final class Ring {
       }
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, nextMembers, nextDown, nextPending,
-        nextJoining, nextLeaving, orphans.after(this::chainFor, after, nextPending, nextDown));
+        nextJoining, nextLeaving, nextRemoving, orphans.after(this::chainFor, after,
+            nextPending, nextDown));
   }
 
   /**
@@ -318,7 +366,7 @@ public final class Ring {
     Map<String, Set<Long>> nextPending = new TreeMap<>();
     Orphans next = orphans.recovered(sources, down, pending, nextPending, epoch);
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, nextPending, joining,
-        leaving, next);
+        leaving, removing, next);
   }
 
   /**
@@ -329,7 +377,7 @@ public final class Ring {
    */
   public Ring withLost(java.util.Collection<Long> ends) {
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
-        orphans.withLost(ends, epoch));
+        removing, orphans.withLost(ends, epoch));
   }
 
   /** The orphaned arcs and the arcs being recovered ({@link Orphans}). */
@@ -350,7 +398,7 @@ public final class Ring {
       }
     }
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining, leaving,
-        orphans.copiersDone(still));
+        removing, orphans.copiersDone(still));
   }
 
   /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
@@ -378,7 +426,12 @@ public final class Ring {
     return leaving;
   }
 
-  /** The ends of the arcs frozen by the join under way (empty when none). */
+  /** The down members being removed for good (their arcs merge in the next epoch). */
+  public Set<String> removing() {
+    return removing;
+  }
+
+  /** The ends of the arcs frozen by the join or removal under way (empty when none). */
   public Set<Long> frozen() {
     return frozen;
   }
@@ -444,6 +497,8 @@ public final class Ring {
         + (pending.isEmpty() ? "" : ", copying: " + String.join(", ", pending.keySet()))
         + (joining.isEmpty() ? "" : ", joining: " + String.join(", ", joining.keySet()))
         + (leaving.isEmpty() ? "" : ", leaving: " + String.join(", ", new TreeSet<>(leaving)))
+        + (removing.isEmpty() ? "" : ", removing: " + String.join(", ",
+            new TreeSet<>(removing)))
         + (orphans.lastChains().isEmpty() ? "" : ", orphaned arcs: "
             + orphans.lastChains().size())
         + (orphans.lost().isEmpty() ? "" : ", lost arcs: " + orphans.lost().size())

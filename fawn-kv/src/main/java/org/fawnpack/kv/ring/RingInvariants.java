@@ -94,6 +94,24 @@ final class RingInvariants {
     }
   }
 
+  /**
+   * Members being removed are down members, and no back-end joins or leaves meanwhile (one
+   * change of membership at a time).
+   */
+  static void checkRemoving(long epoch, Map<String, Member> members, Set<String> down,
+      Map<String, Member> joining, Set<String> leaving, Set<String> removing) {
+    for (String id : removing) {
+      if (!members.containsKey(id) || !down.contains(id)) {
+        throw new IllegalArgumentException("back-end " + id + " is being removed but is not a"
+            + " down member (epoch " + epoch + ")");
+      }
+    }
+    if (!removing.isEmpty() && (!joining.isEmpty() || !leaving.isEmpty())) {
+      throw new IllegalArgumentException("back-ends " + removing + " are removed while others"
+          + " join or leave (epoch " + epoch + ")");
+    }
+  }
+
   /** The settings every ring shares, and its epoch. */
   static void checkSettings(long epoch, int vnodes, int replicas) {
     if (epoch < 0) {

@@ -87,6 +87,24 @@ class RingCodecTest {
   }
 
   @Test
+  void decode_ringRemovingADownMember_keepsItAndItsFrozenArcs() {
+    Ring ring = Ring.empty(HASH, 2, 2).withMember(new Member("b0", "10.0.0.1", 7070))
+        .withMember(new Member("b1", "10.0.0.2", 7070))
+        .withMember(new Member("b2", "10.0.0.3", 7070)).withMembersDown(java.util.List.of("b1"));
+    ring = ring.withPendingDone(ring.pending().keySet()).withRemoving(java.util.List.of("b1"));
+    Ring back = RingCodec.decode(RingCodec.encode(ring), HASH, "/r");
+    assertEquals(java.util.Set.of("b1"), back.removing());
+    assertEquals(ring.frozen(), back.frozen());
+    assertTrue(!back.frozen().isEmpty(), "b1's arcs merge");
+    assertEquals(ring.chains(), back.chains());
+    String text = new String(RingCodec.encode(ring), StandardCharsets.UTF_8);
+    assertTrue(text.endsWith("removing b1\n"), text);
+    assertTrue(assertThrows(IllegalArgumentException.class, () -> RingCodec.decode(
+        text.replace("removing b1", "removing b0").getBytes(StandardCharsets.UTF_8), HASH,
+        "/r")).getMessage().contains("b0 is being removed but is not a down member"));
+  }
+
+  @Test
   void decode_damagedText_namesWhereLineAndProblem() {
     String good = "fawn-kv-ring 1\nepoch 2\nvnodes 3\nreplicas 2\nmember b0 h 7070\n";
     assertMessage("fawn-kv-ring 2\n", "line 1");

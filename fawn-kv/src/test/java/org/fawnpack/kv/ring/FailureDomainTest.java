@@ -48,11 +48,11 @@ class FailureDomainTest {
    * members of domains (and hosts) not seen before in that order, then members of hosts not
    * seen before; a down member's host and domain count as seen.
    */
-  private static List<Member> naiveChain(Ring ring, long position, Set<String> down) {
+  static List<Member> naiveChain(Ring ring, long position, Set<String> down) {
     List<Vnode> all = new ArrayList<>();
     for (Member m : ring.members()) {
       for (int i = 0; i < ring.vnodesPerMember(); i++) {
-        all.add(new Vnode(HASH.virtualNodePosition(m.id(), i), m));
+        all.add(new Vnode(ring.hash().virtualNodePosition(m.id(), i), m));
       }
     }
     all.sort(Comparator.comparing((Vnode v) -> v.position() - position, Long::compareUnsigned));
