@@ -10,6 +10,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
@@ -134,7 +135,22 @@ final class ArcReceiver implements Closeable {
   private void copyPending() {
     Ring current = ring;
     if (current != null && current.joining().stream().anyMatch(m -> m.id().equals(id))) {
-      awaitFrozenArcsSettled(current);
+      awaitFrozenArcsSettled(current, current.frozen(), "its join froze");
+      return;
+    }
+    if (current != null && current.pendingArcsOf(id).isEmpty()
+        && !current.removing().isEmpty()) {
+      // A removal: the head of each frozen arc says when its writes settled.
+      Set<Long> headed = new java.util.HashSet<>();
+      for (long end : current.frozen()) {
+        Chain chain = current.chainFor(end);
+        if (!chain.isEmpty() && chain.head().id().equals(id)) {
+          headed.add(end);
+        }
+      }
+      if (!headed.isEmpty()) {
+        awaitFrozenArcsSettled(current, headed, "a removal froze and it heads");
+      }
       return;
     }
     if (current == null || current.pendingArcsOf(id).isEmpty()) {
@@ -195,13 +211,13 @@ final class ArcReceiver implements Closeable {
   }
 
   /**
-   * This back-end is joining: once every arc the join froze holds at its tail every write its
-   * head took (so each replica will split the same records), it reports so for this epoch, and
-   * the coordinator makes it a member.
+   * This back-end is joining (or heads arcs a removal froze): once every one of {@code arcs}
+   * holds at its tail every write its head took (so each replica will split or merge the same
+   * records), it reports so for this epoch, and the coordinator goes on with the change.
    */
-  private void awaitFrozenArcsSettled(Ring current) {
+  private void awaitFrozenArcsSettled(Ring current, Set<Long> arcs, String which) {
     try {
-      for (long end : current.frozen()) {
+      for (long end : arcs) {
         if (ring != current) {
           return; // a newer epoch has its own run
         }
@@ -216,14 +232,14 @@ final class ArcReceiver implements Closeable {
         reportedEpoch = current.epoch();
       }
       reporter.copied(current.epoch(), 0, bytesReceived());
-      LOG.info("backend {}: the {} arcs its join froze have settled (epoch {})", id,
-          current.frozen().size(), current.epoch());
+      LOG.info("backend {}: the {} arcs {} have settled (epoch {})", id, arcs.size(), which,
+          current.epoch());
     } catch (SourceBehindException e) {
       askAgainSoon(e);
     } catch (IOException | RuntimeException e) {
       long pause = nextPauseMs();
-      LOG.warn("backend {}: the arcs its join froze have not settled in epoch {} ({}); looking"
-          + " again in {} ms", id, current.epoch(), e.getMessage(), pause);
+      LOG.warn("backend {}: the arcs {} have not settled in epoch {} ({}); looking again in {}"
+          + " ms", id, which, current.epoch(), e.getMessage(), pause);
       retryLater(pause);
     }
   }

@@ -289,6 +289,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     boolean arriving = first || !ring.members().contains(me);
     forwarder.use(me);
     crashedRun.beforeRing(next);
+    ArcMerges.mergeAbsorbedArcs(id, dir, arcs, next, config, retired);
     ArcSplits.splitCutArcs(id, dir, arcs, next, config);
     Set<Long> beingCopied = arcsOfRing.apply(next, me, first, arriving);
     for (long end : crashedRun.recoveryOver(next)) {

@@ -108,7 +108,7 @@ final class HeadWrites {
       }
       if (!chain.takesWrites()) {
         replies.send(refused(request, chain.frozen() ? "the arc " + chain.range() + " is"
-            + " frozen while a back-end joins: writes refused" : "the chain of "
+            + " frozen while a back-end joins or a removed one's arcs merge: writes refused" : "the chain of "
             + chain.range() + " has " + chain.members().size() + " of " + chain.replicas()
             + " members in ring epoch " + current.epoch() + ": writes refused"));
         return;

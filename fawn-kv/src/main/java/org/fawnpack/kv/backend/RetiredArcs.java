@@ -68,9 +68,11 @@ final class RetiredArcs {
       if (kept.test(end)) {
         continue;
       }
-      if (contains(chain.pending(), id)) {
+      // Merged into a larger arc by a removal: no copy replaces this file under its name.
+      boolean merged = chain.range().endInclusive() != end;
+      if (!merged && contains(chain.pending(), id)) {
         it.remove(); // copying it again: the copy replaces the file
-      } else if (chain.pending().isEmpty() && !servedBy(chain, id)) {
+      } else if (chain.pending().isEmpty() && (merged || !servedBy(chain, id))) {
         deleteFiles(dir, end);
         it.remove();
         LOG.info("backend {}: deleted its old file of {}, whose chain is whole without it"

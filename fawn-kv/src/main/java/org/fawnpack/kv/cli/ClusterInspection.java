@@ -52,7 +52,8 @@ final class ClusterInspection {
       ring.members().stream().sorted(Comparator.comparing(Member::id))
           .forEach(m -> out.println("  back-end " + m
               + (m.hasOwnDomain() ? " in domain " + m.domain() : "")
-              + (ring.isDown(m.id()) ? " (down)"
+              + (ring.removing().contains(m.id()) ? " (down, being removed)"
+              : ring.isDown(m.id()) ? " (down)"
               : ring.leaving().contains(m.id()) ? " (leaving)"
               : ring.pendingArcsOf(m.id()).isEmpty() ? ""
               : " (copying " + ring.pendingArcsOf(m.id()).size() + " arcs)")));
@@ -66,7 +67,9 @@ final class ClusterInspection {
                 : lastChain != null ? " (no live member: recovered once " + lastChain
                 + " are back and reported their files)"
                 : source != null ? " (recovered from " + source + "'s own file)"
-                : chain.isShort() ? " (short: writes refused)" : "")
+                : chain.isShort() ? " (short: writes refused)"
+                : chain.frozen() ? " (frozen: writes refused until a join or removal settles)"
+                : "")
             + sharedDomains(chain));
       }
     }

@@ -46,6 +46,10 @@ public final class KvCommand {
         leave --id ID [--timeout-s S]
                   back-end ID hands its arcs over (its chains stay whole meanwhile), then
                   leaves; waits up to S s (default 600) and says when to stop its process
+        remove --id ID [--timeout-s S]
+                  down back-end ID is removed for good: its virtual nodes go and the arcs
+                  they bound merge into their successors' (as after fawn.kv.down-grace-ms);
+                  it is not taken back under ID; waits up to S s (default 600)
         lost --arc END [--timeout-s S]
                   the arc ending at END (as ring prints it), every member of which went
                   down and none of whose files will come back, is declared gone: its
@@ -58,7 +62,7 @@ public final class KvCommand {
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
                   it started and per second over MS (default 1000); per front-end: its slice,
                   gets, writes, cache hits and hit rate; exit 1 if a node is silent
-      backend, frontend, ring, scan, snapshot, leave, lost and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
+      backend, frontend, ring, scan, snapshot, leave, remove, lost and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
       every node and request proves the cluster secret in fawn.kv.secret-file (default
       ~/.fawn-kv/secret, mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
@@ -109,6 +113,7 @@ public final class KvCommand {
         case "put", "get", "delete" -> request(kv, rest.get(0), line);
         case "demo" -> demo(settings, line);
         case "leave" -> new LeaveCommand(out, err).run(kv, line);
+        case "remove" -> new RemoveCommand(out, err).run(kv, line);
         case "lost" -> new LostCommand(out, err).run(kv, line);
         case "scan" -> new ScanCommand(out, err).run(kv, line);
         case "ring" -> {

@@ -42,6 +42,13 @@ public final class KvKeys {
       + " supply and one switch (e.g. box3). Chains take their members from distinct domains"
       + " while there are at least fawn.kv.replicas of them, then from distinct hosts. Unset:"
       + " its host. Fixed for the life of the back-end (a new domain is a new back-end id).");
+  public static final ConfigKey<Long> DOWN_GRACE_MS = ConfigKey.longKey(
+      "fawn.kv.down-grace-ms", 86_400_000L, 0, 365L * 86_400_000,
+      "How long a back-end may stay down before the coordinator removes it for good: its"
+      + " virtual nodes go and the arcs they bound merge into their successors' (as ./fawn kv"
+      + " remove does). A removed back-end is not taken back under its id. 0: only when an"
+      + " operator asks. Counted by the coordinator in charge, from when it first saw the"
+      + " member down (a new coordinator counts again).");
   public static final ConfigKey<Integer> BOOTSTRAP_BACKENDS = ConfigKey.intKey(
       "fawn.kv.bootstrap-backends", 3, 1, 100_000,
       "Back-ends that must have registered before the coordinator makes the first ring.");
@@ -117,7 +124,7 @@ public final class KvKeys {
 
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
-      REPLICAS, BACKEND_DOMAIN, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
+      REPLICAS, BACKEND_DOMAIN, DOWN_GRACE_MS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS, COMPACTION_ENABLED,
       COMPACTION_GARBAGE_RATIO, COMPACTION_BYTES_PER_SECOND, COMPACTION_CUT_RETENTION_MS,
       COMPACTION_CHECK_MS);

@@ -115,7 +115,8 @@ final class KvNodes {
       // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),
           settings.vnodes(), settings.replicas(),
-          Duration.ofMillis(settings.sessionTimeoutMs())).start());
+          Duration.ofMillis(settings.sessionTimeoutMs()),
+          Duration.ofMillis(settings.downGraceMs())).start());
       return new Node<>(frontEnd, parts);
     } catch (IOException | RuntimeException e) {
       new Node<>(null, parts).close();

@@ -19,7 +19,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
     int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
-    String domain, org.fawnpack.kv.backend.CompactionSettings compaction) {
+    String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -45,7 +45,8 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)),
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
-        KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get));
+        KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get),
+        KvKeys.DOWN_GRACE_MS.read(settings::get));
   }
 
   /**

@@ -64,6 +64,18 @@ public record ClusterPaths(String cluster) {
     return leaves() + "/" + id;
   }
 
+  /**
+   * Persistent requests to remove down back-ends for good (./fawn kv remove, or down longer
+   * than fawn.kv.down-grace), one child per back-end.
+   */
+  public String removals() {
+    return root() + "/remove";
+  }
+
+  public String removal(String id) {
+    return removals() + "/" + id;
+  }
+
   /** Back-ends' reports of the orphaned arcs' files they hold (ephemeral, per run). */
   public String recoveries() {
     return root() + "/recovery";

@@ -32,7 +32,8 @@ import org.slf4j.LoggerFactory;
  * ({@link Ring#withJoining}), and once it reported them settled it becomes a member
  * ({@link Ring#withJoined}) and copies its arcs; and lets a member asked to leave
  * ({@link LeaveRequests}) hand its arcs over first ({@link Ring#withLeaving}), marking it down
- * once its replacements serve ({@link Ring#withLeft}), and never takes it back.
+ * once its replacements serve ({@link Ring#withLeft}), and never takes it back; and removes
+ * down members for good when asked or once down longer than a grace ({@link Departures}).
  */
 public final class Coordinator implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Coordinator.class);
@@ -48,7 +49,7 @@ public final class Coordinator implements Closeable {
   /** What else makes it look again: copy and recovery reports, lost arcs, leave requests. */
   private final List<CuratorCache> triggers;
   private final OrphanRecovery orphanRecovery;
-  private final LeaveRequests leaves;
+  private final Departures departures;
   /** The default grace for ring members not seen registered: the default session timeout. */
   public static final Duration DEFAULT_GRACE = Duration.ofSeconds(15);
   private final Duration grace;
@@ -60,19 +61,24 @@ public final class Coordinator implements Closeable {
   /** Joins and leaves already logged as refused (a virtual node collides, say), once each. */
   private final Set<String> loggedRefusals = new java.util.HashSet<>();
 
-  /** A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}. */
+  /**
+   * A coordinator whose grace for unseen members is {@link #DEFAULT_GRACE}, and which removes
+   * no down member unless asked.
+   */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
       int bootstrapBackends, int vnodes, int replicas) {
-    this(zk, paths, name, bootstrapBackends, vnodes, replicas, DEFAULT_GRACE);
+    this(zk, paths, name, bootstrapBackends, vnodes, replicas, DEFAULT_GRACE, Duration.ZERO);
   }
 
   /**
    * {@code grace}: how long after it starts a ring member it has not seen registered may take
    * to register before it is marked down (a whole cluster restarting registers one by one);
    * a member it saw registered is marked down as soon as its registration goes.
+   * {@code downGrace}: how long a member may stay down before it is removed for good (zero:
+   * only when an operator asks, {@code fawn kv remove}).
    */
   public Coordinator(CuratorFramework zk, ClusterPaths paths, String name,
-      int bootstrapBackends, int vnodes, int replicas, Duration grace) {
+      int bootstrapBackends, int vnodes, int replicas, Duration grace, Duration downGrace) {
     if (bootstrapBackends < 1) {
       throw new IllegalArgumentException("bootstrap back-ends must be at least 1: "
           + bootstrapBackends);
@@ -93,9 +99,10 @@ public final class Coordinator implements Closeable {
     this.registrations = CuratorCache.build(zk, paths.backends());
     this.triggers = List.of(CuratorCache.build(zk, paths.copies()),
         CuratorCache.build(zk, paths.recoveries()), CuratorCache.build(zk, paths.lostArcs()),
-        CuratorCache.build(zk, paths.leaves()));
+        CuratorCache.build(zk, paths.leaves()), CuratorCache.build(zk, paths.removals()));
     this.orphanRecovery = new OrphanRecovery(zk, paths, name);
-    this.leaves = new LeaveRequests(zk, paths);
+    this.departures = new Departures(zk, paths, name, downGrace, loop,
+        this::publishOrLookAgain, loggedRefusals);
     this.stops = new CleanStops(zk, paths);
   }
 
@@ -146,6 +153,8 @@ public final class Coordinator implements Closeable {
       return;
     }
     Ring ring = current.get().ring();
+    Departures.Asked asked = departures.asked();
+    departures.removeLongDown(ring, asked);
     Set<String> registered = new TreeSet<>();
     List<Member> moved = new ArrayList<>();
     for (BackendRegistration.Registered r : registrations) {
@@ -221,11 +230,10 @@ public final class Coordinator implements Closeable {
           + " serve at new ports");
       return;
     }
-    Map<String, String> leaveAsked = leaves.all();
-    // A back-end that left is not taken back under its id (it asked to go).
+    // A back-end that left or was removed is not taken back under its id.
     List<Member> back = registrations.stream().map(BackendRegistration.Registered::member)
         .filter(m -> registered.contains(m.id()) && ring.isDown(m.id())
-            && !LeaveRequests.granted(leaveAsked, m.id())).toList();
+            && !asked.keptOut(m.id())).toList();
     if (!back.isEmpty()) {
       // Down and registered again (restarted, or its network came back): it copies every arc
       // of its old place from the chains before it serves, since its files missed writes.
@@ -250,15 +258,21 @@ public final class Coordinator implements Closeable {
           + " their arcs over; they have left");
       return;
     }
+    if (!ring.removing().isEmpty()) {
+      departures.advanceRemoval(ring, current);
+      return;
+    }
     if (!ring.orphans().lastChains().isEmpty()) {
       return; // no join or leave while arcs wait to be recovered: they could not settle
     }
-    if (startLeaves(ring, current, leaveAsked)) {
+    if (departures.startLeaves(ring, current, asked)
+        || departures.startRemovals(ring, current, asked)) {
       return;
     }
-    // One change at a time: a join starts once no member is copying or leaving.
+    // One change at a time: a join starts once no member is copying, leaving or being removed.
     List<Member> newcomers = registrations.stream().map(BackendRegistration.Registered::member)
-        .filter(m -> registered.contains(m.id()) && ring.member(m.id()) == null).toList();
+        .filter(m -> registered.contains(m.id()) && ring.member(m.id()) == null
+            && !keptOutLogged(asked, m.id())).toList();
     if (!newcomers.isEmpty()) {
       Ring joining;
       try {
@@ -322,46 +336,17 @@ public final class Coordinator implements Closeable {
     }
   }
 
-  /**
-   * Starts the leaves live members asked for (the ring is settled); refuses, in its znode, one
-   * that cannot be made. True when it published.
-   */
-  private boolean startLeaves(Ring ring, Optional<RingStore.Versioned> current,
-      Map<String, String> asked) throws IOException {
-    List<String> leaving = new ArrayList<>();
-    for (Map.Entry<String, String> request : asked.entrySet()) {
-      String id = request.getKey();
-      if (LeaveRequests.refused(request.getValue()) || ring.isDown(id)) {
-        continue; // answered already, or left (or down) already
-      }
-      if (ring.member(id) == null) {
-        refuseLeave(id, "back-end " + id + " is not in the ring (epoch " + ring.epoch() + ")");
-        continue;
-      }
-      leaving.add(id);
-    }
-    if (leaving.isEmpty()) {
+  /** True (logged once) when {@code id} was removed: it may not join again under its id. */
+  private boolean keptOutLogged(Departures.Asked asked, String id) {
+    if (!asked.keptOut(id)) {
       return false;
     }
-    Ring next;
-    try {
-      next = ring.withLeaving(leaving);
-    } catch (IllegalArgumentException e) {
-      for (String id : leaving) {
-        refuseLeave(id, e.getMessage());
-      }
-      return false;
+    if (loggedRefusals.add("rejoin " + id)) {
+      LOG.error("coordinator {}: back-end {} registered, but it was removed from the ring; it is"
+          + " not taken back under its id: start it with a new --id (and an empty data"
+          + " directory)", name, id);
     }
-    publishOrLookAgain(next, current, "back-ends " + leaving + " asked to leave; their"
-        + " replacements copy their arcs while they serve");
     return true;
-  }
-
-  private void refuseLeave(String id, String why) throws IOException {
-    leaves.refuse(id, why);
-    if (loggedRefusals.add("leave " + id + why)) {
-      LOG.error("coordinator {}: refused the leave of {}: {}", name, id, why);
-    }
   }
 
   /** Publishes {@code next} over {@code current}, logging {@code why}, or looks again. */
@@ -369,7 +354,7 @@ public final class Coordinator implements Closeable {
       throws IOException {
     if (store.publish(next, current)) {
       LOG.info("coordinator {}: {}; published {}", name, why, next);
-      if (!next.leaving().isEmpty()) {
+      if (!next.leaving().isEmpty() || !next.removing().isEmpty()) {
         checkSoon(); // the leave's next step may be due at once (nothing to copy)
       }
     } else {

@@ -325,6 +325,12 @@ public final class Ring {
         joining, leaving, Set.of());
   }
 
+  /** The next epoch without the removal under way: its frozen arcs take writes again. */
+  public Ring withRemovalCancelled() {
+    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
+        Set.of(), orphans);
+  }
+
   /** The placement once the members being removed are gone. */
   private Placement withoutRemoving() {
     return new Placement(hash, vnodes, replicas, Removals.without(members, removing),

@@ -34,6 +34,8 @@ import org.slf4j.LoggerFactory;
  * returns exactly the entries of that instant, from any member of the chain (those on this
  * host first), and moves between members without losing or repeating any, writes or not; a
  * join that splits the arc ends it with an error (a split renumbers its lower part's writes).
+ * A removal that merges an arc the scan has begun to read ends it with an error too, cut or
+ * not (the merged arc numbers the merged-in writes anew).
  *
  * <p>A page that finds no member answering keeps trying, with pauses, for the failover wait;
  * then the scan fails, naming the range, the sequence number it had reached and the last
@@ -81,6 +83,8 @@ public final class RangeScan {
     double fractionRead;
     /** Tries that failed: which member of the chain is asked next. */
     int failures;
+    /** The arc the part was first read from (null before): a removal may merge it later. */
+    KeyRange arcRange;
 
     Part(KeyRange range, long after) {
       this.range = range;
@@ -210,6 +214,22 @@ public final class RangeScan {
     return Math.min(1, (doneLength + reading) / Arcs.length(range));
   }
 
+  /**
+   * A removal merged the arc the part was being read from into a larger one, whose file
+   * numbers the merged-in writes anew: a scan that has read some of it (or reads as of a cut)
+   * cannot go on without losing or repeating entries, so it fails by name.
+   */
+  private void checkNotMerged(Part part, KeyRange arc, long epoch) throws IOException {
+    if (part.arcRange != null && !part.arcRange.equals(arc)
+        && (part.after > 0 || options.cut() > 0)) {
+      throw new IOException("scan of " + part.range + (options.cut() > 0 ? " as of sequence "
+          + options.cut() : " after sequence " + part.after) + ": a removal merged its arc "
+          + part.arcRange + " into " + arc + " (epoch " + epoch + "), which numbers the merged"
+          + " writes anew, so the scan cannot go on without repeating entries; scan again");
+    }
+    part.arcRange = arc;
+  }
+
   /** The next page of {@code part}, or null when the part had to be cut into arcs first. */
   private ScanPage fetch(Part part) throws IOException {
     long deadline = System.nanoTime() + options.failoverWait().toNanos();
@@ -243,6 +263,9 @@ public final class RangeScan {
         }
         cut(part, ring);
         return null;
+      }
+      if (chain != null) {
+        checkNotMerged(part, chain.range(), ring.epoch());
       }
       if (chain == null || chain.isEmpty()) {
         problem = ring == null ? "no ring yet" : "arc " + chain.range() + " has no live member";

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.Random;
 import java.util.Set;
 import org.fawnpack.kv.coord.LeaveRequests;
+import org.fawnpack.kv.coord.RemovalRequests;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.junit.jupiter.api.Tag;
@@ -23,7 +24,8 @@ import org.slf4j.LoggerFactory;
  * restarted (it copies its arcs afresh); SIGSTOP past its session, then SIGCONT; a clean
  * restart; a new back-end joining (up to 7); a planned leave; one of the two child front-ends
  * frozen past its session (with a reader asking it by the old map), then let go; a power cut of
- * every back-end (one member's files torn, one's disk gone), restarted — clients are
+ * every back-end (one member's files torn, one's disk gone), restarted; a SIGKILL after which
+ * the dead member is removed for good (its arcs merge) — clients are
  * given all three front-ends — and after each round every key's history must
  * be linearizable, every chain whole and every disk hold exactly the files of the arcs its
  * back-end serves. Bounded by {@code -Dfawn.kv.faults.rounds} (default 10) and {@code
@@ -37,8 +39,8 @@ class FaultLoopTest extends ChildClusterTest {
   /**
    * {@code -Dfawn.kv.faults.plan=N,M,...}: the faults of those numbers in that order, cycled
    * (0-2 SIGKILL of that chain position, 3 two of one chain, 4 clean restart, 5 join, 6 leave,
-   * 7 SIGSTOP of a back-end, 8 SIGSTOP of a front-end, 9 a power cut of every back-end), to
-   * chase one; drawn at random otherwise.
+   * 7 SIGSTOP of a back-end, 8 SIGSTOP of a front-end, 9 a power cut of every back-end, 10
+   * SIGKILL and removal for good), to chase one; drawn at random otherwise.
    */
   private static final List<Integer> PLAN = plan(System.getProperty("fawn.kv.faults.plan"));
 
@@ -64,6 +66,7 @@ class FaultLoopTest extends ChildClusterTest {
     List<String> done = new ArrayList<>();
     Set<String> left = new java.util.HashSet<>();
     LeaveRequests leaves = new LeaveRequests(cluster.zk, ChildCluster.PATHS);
+    RemovalRequests removals = new RemovalRequests(cluster.zk, ChildCluster.PATHS);
     List<java.net.InetSocketAddress> frontEnds = List.of(cluster.frontEnd.address(),
         cluster.addFrontEnd("f1", "127.0.1.1", Map.of()),
         cluster.addFrontEnd("f2", "127.0.1.2", Map.of()));
@@ -73,7 +76,10 @@ class FaultLoopTest extends ChildClusterTest {
       Chain chain = before.chainForKey(CheckedWorkload.key(random.nextInt(
           CheckedWorkload.KEYS)));
       int live = before.members().size() - before.down().size();
-      int fault = PLAN.isEmpty() ? random.nextInt(10) : PLAN.get((round - 1) % PLAN.size());
+      int fault = PLAN.isEmpty() ? random.nextInt(11) : PLAN.get((round - 1) % PLAN.size());
+      if (fault == 10 && live <= 4) {
+        fault = before.members().size() >= MAX_BACKENDS ? 4 : 5; // keep four live members
+      }
       if (fault == 5 && before.members().size() >= MAX_BACKENDS) {
         fault = 6;
       }
@@ -135,7 +141,19 @@ class FaultLoopTest extends ChildClusterTest {
                 && r.pending().isEmpty(), id + " left");
           };
         }
-        default -> throw new IllegalArgumentException("no fault " + fault + " (0-9)");
+        case 10 -> {
+          String id = chain.members().get(random.nextInt(3)).id();
+          what = "SIGKILL of " + id + ", then removed for good";
+          inject = () -> {
+            cluster.kill9(id);
+            cluster.awaitRing(r -> r.isDown(id), id + " is down");
+            cluster.awaitCopiesServing();
+            removals.request(id);
+            cluster.awaitRing(r -> r.member(id) == null && r.removing().isEmpty()
+                && r.pending().isEmpty(), id + " removed");
+          };
+        }
+        default -> throw new IllegalArgumentException("no fault " + fault + " (0-10)");
       }
       LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
       done.add(what);

@@ -126,8 +126,8 @@ class MembershipTest {
     keep(BackendRegistration.register(session(), PATHS, members.get(0)));
     Duration grace = Duration.ofSeconds(4);
     long started = System.nanoTime();
-    Coordinator coordinator = keep(new Coordinator(session(), PATHS, "f0", 3, 1, 1, grace)
-        .start());
+    Coordinator coordinator = keep(new Coordinator(session(), PATHS, "f0", 3, 1, 1, grace,
+        Duration.ZERO).start());
     await("the coordinator leads", coordinator::isLeader);
     Thread.sleep(1_500); // b1 registers late: after the leader's first look, within the grace
     assertEquals(Set.of(), ringIn(store).down(), "nobody is down within the grace");

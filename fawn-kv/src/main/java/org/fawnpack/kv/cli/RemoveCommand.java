@@ -1,0 +1,92 @@
+package org.fawnpack.kv.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Optional;
+import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.RemovalRequests;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.ring.Ring;
+
+/**
+ * {@code fawn kv remove --id ID}: asks the coordinator to remove a down back-end for good (its
+ * virtual nodes go, the arcs they bound merge into their successors'), then follows the ring
+ * until it is gone (or the removal is refused, or the wait ends; the removal goes on without
+ * this command). A live back-end is refused here: it leaves ({@code fawn kv leave}), or is
+ * stopped first.
+ */
+final class RemoveCommand {
+  private static final long POLL_MS = 200;
+
+  private final PrintStream out;
+  private final PrintStream err;
+
+  RemoveCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(KvSettings kv, KvCommand.CommandLine line) throws IOException {
+    String id = line.required("--id");
+    int timeoutSeconds = line.intOption("--timeout-s", 600, 1, 86_400);
+    line.noPositionals();
+    ClusterPaths paths = new ClusterPaths(kv.cluster());
+    try (CuratorFramework zk = KvNodes.session(kv, "remove")) {
+      RingStore store = new RingStore(zk, paths);
+      Optional<Ring> ring = read(store);
+      if (ring.isEmpty() || ring.get().member(id) == null) {
+        err.println("fawn kv: back-end " + id + " is not in the ring of cluster '"
+            + kv.cluster() + "'" + ring.map(r -> " (" + r + ")").orElse(" (no ring yet)"));
+        return KvCommand.EXIT_FAILED;
+      }
+      if (!ring.get().isDown(id)) {
+        err.println("fawn kv: back-end " + id + " is live (" + ring.get() + "): only a down"
+            + " back-end is removed; to take a live one out, use 'fawn kv leave --id " + id
+            + "', or stop its process and wait until the ring marks it down");
+        return KvCommand.EXIT_FAILED;
+      }
+      RemovalRequests removals = new RemovalRequests(zk, paths);
+      removals.request(id);
+      out.println("asked for back-end " + id + " to be removed (" + paths.removal(id) + ")");
+      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+      long shownEpoch = -1;
+      while (System.nanoTime() < deadline) {
+        String answer = removals.all().getOrDefault(id, "");
+        if (!answer.isEmpty()) {
+          err.println("fawn kv: the coordinator " + answer);
+          return KvCommand.EXIT_FAILED;
+        }
+        Ring now = read(store).orElseThrow();
+        if (now.member(id) == null) {
+          out.println("back-end " + id + " is removed (ring epoch " + now.epoch() + ", "
+              + now.chains().size() + " arcs); it is not taken back under this id: to use the"
+              + " node again, start it with a new --id and an empty data directory");
+          return KvCommand.EXIT_OK;
+        }
+        if (now.removing().contains(id) && now.epoch() != shownEpoch) {
+          shownEpoch = now.epoch();
+          out.println("epoch " + now.epoch() + ": " + id + " is being removed; "
+              + now.frozen().size() + " arcs frozen until their writes settle");
+        }
+        sleep();
+      }
+      err.println("fawn kv: back-end " + id + " is not removed within " + timeoutSeconds
+          + " s; the removal goes on (./fawn kv ring shows it)");
+      return KvCommand.EXIT_FAILED;
+    }
+  }
+
+  private static Optional<Ring> read(RingStore store) throws IOException {
+    return store.read(store.ringHash()).map(RingStore.Versioned::ring);
+  }
+
+  private static void sleep() throws IOException {
+    try {
+      Thread.sleep(POLL_MS); // polls the ring: a removal takes seconds, one look per 0.2 s
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted waiting for the removal", e);
+    }
+  }
+}
