@@ -43,7 +43,7 @@ public final class Ring {
   /** Every arc's chain in ring order, built once: routing asks for one on every request. */
   private final List<Chain> chains;
 
-  private Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
+  Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
       Set<String> leaving, Set<String> removing, Orphans orphans) {
     this.epoch = epoch;
@@ -125,14 +125,7 @@ public final class Ring {
 
   /** The next epoch with {@code member} added at once: placement only, for tests and tools. */
   public Ring withMember(Member member) {
-    if (members.containsKey(member.id())) {
-      throw new IllegalArgumentException("back-end " + member.id() + " is already in the ring"
-          + " (epoch " + epoch + ")");
-    }
-    Map<String, Member> next = new TreeMap<>(members);
-    next.put(member.id(), member);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, Map.of(), Map.of(),
-        Set.of(), Set.of(), Orphans.NONE);
+    return MembershipChanges.placementWith(this, member);
   }
 
   /**
@@ -143,32 +136,12 @@ public final class Ring {
    * @throws IllegalArgumentException when one is not a live member, or names another host
    */
   public Ring withAddresses(Collection<Member> moved) {
-    Map<String, Member> next = new TreeMap<>(members);
-    for (Member m : moved) {
-      Member before = members.get(m.id());
-      if (before == null || down.contains(m.id())) {
-        throw new IllegalArgumentException("back-end " + m.id() + " is not a live member"
-            + " (epoch " + epoch + ")");
-      }
-      RingInvariants.checkSameHost(before, m, false);
-      next.put(m.id(), m);
-    }
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, down, pending, joining, leaving,
-        removing, orphans);
+    return MembershipChanges.addresses(this, moved);
   }
 
   /** The next epoch without back-end {@code id}: placement only, for tests and tools. */
   public Ring withoutMember(String id) {
-    if (!members.containsKey(id)) {
-      throw new IllegalArgumentException("back-end " + id + " is not in the ring (epoch "
-          + epoch + ")");
-    }
-    Map<String, Member> next = new TreeMap<>(members);
-    next.remove(id);
-    Set<String> stillDown = new HashSet<>(down);
-    stillDown.remove(id);
-    return new Ring(epoch + 1, hash, vnodes, replicas, next, stillDown, Map.of(), Map.of(),
-        Set.of(), Set.of(), Orphans.NONE);
+    return MembershipChanges.placementWithout(this, id);
   }
 
   /**
@@ -178,21 +151,7 @@ public final class Ring {
    * @throws IllegalArgumentException when one is not in the ring, or none is newly down
    */
   public Ring withMembersDown(Collection<String> ids) {
-    Set<String> nowDown = new HashSet<>(down);
-    for (String id : ids) {
-      if (!members.containsKey(id)) {
-        throw new IllegalArgumentException("back-end " + id + " is not in the ring (epoch "
-            + epoch + ")");
-      }
-      nowDown.add(id);
-    }
-    if (nowDown.equals(down)) {
-      throw new IllegalArgumentException("back-ends " + ids + " are down already (epoch "
-          + epoch + ")");
-    }
-    Set<String> stillLeaving = new HashSet<>(leaving);
-    stillLeaving.removeAll(nowDown); // a leaver that failed is simply down
-    return next(members, nowDown, joining, stillLeaving, removing);
+    return MembershipChanges.membersDown(this, ids);
   }
 
   /**
@@ -204,17 +163,7 @@ public final class Ring {
    * @throws IllegalArgumentException when one is not a down member, or names another host
    */
   public Ring withMembersBack(Collection<Member> back) {
-    Set<String> stillDown = new HashSet<>(down);
-    Map<String, Member> next = new TreeMap<>(members);
-    for (Member m : back) {
-      if (!stillDown.remove(m.id())) {
-        throw new IllegalArgumentException("back-end " + m.id() + " is not down in the ring"
-            + " (epoch " + epoch + ")");
-      }
-      RingInvariants.checkSameHost(members.get(m.id()), m, true);
-      next.put(m.id(), m);
-    }
-    return next(next, stillDown, joining, leaving, removing);
+    return MembershipChanges.membersBack(this, back);
   }
 
   /**
@@ -224,13 +173,7 @@ public final class Ring {
    * @throws IllegalArgumentException when one is a member, or a join is under way
    */
   public Ring withJoining(Collection<Member> joiners) {
-    if (!joining.isEmpty() || !leaving.isEmpty() || !removing.isEmpty()) {
-      throw new IllegalArgumentException("back-ends " + (!joining.isEmpty() ? joining.keySet()
-          + " are joining" : !leaving.isEmpty() ? leaving + " are leaving" : removing
-          + " are being removed") + " already (epoch " + epoch + ")");
-    }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, byId(joiners),
-        Set.of(), Set.of(), orphans);
+    return MembershipChanges.joining(this, joiners);
   }
 
   /**
@@ -243,7 +186,8 @@ public final class Ring {
     if (joining.isEmpty()) {
       throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
     }
-    return next(withJoiners(members, joining), down, Map.of(), Set.of(), Set.of());
+    return MembershipChanges.next(this, withJoiners(members, joining), down, Map.of(), Set.of(),
+        Set.of());
   }
 
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
@@ -259,25 +203,7 @@ public final class Ring {
    * keep fewer than {@code replicas} hosts.
    */
   public Ring withLeaving(Collection<String> ids) {
-    for (String id : ids) {
-      if (!members.containsKey(id) || down.contains(id)) {
-        throw new IllegalArgumentException("back-end " + id + " is not a live member (epoch "
-            + epoch + ")");
-      }
-    }
-    if (!pending.isEmpty() || !joining.isEmpty() || !leaving.isEmpty() || !removing.isEmpty()) {
-      throw new IllegalArgumentException("a leave starts once none is copying, joining,"
-          + " leaving or being removed (epoch " + epoch + ": " + this + ")");
-    }
-    Ring next = next(members, down, Map.of(), new HashSet<>(ids), Set.of());
-    for (int i = 0; i < next.placement.arcs(); i++) {
-      if (next.placement.liveWalk(i).size() < replicas) {
-        throw new IllegalArgumentException("back-ends " + ids + " cannot leave: arc "
-            + next.placement.range(i) + " would keep fewer than " + replicas + " replicas on"
-            + " distinct hosts (epoch " + epoch + ")");
-      }
-    }
-    return next;
+    return MembershipChanges.leaving(this, ids);
   }
 
   /**
@@ -285,14 +211,7 @@ public final class Ring {
    * keep bounding the arcs), their chains closed up around them; none may still be copying.
    */
   public Ring withLeft() {
-    if (leaving.isEmpty() || !pending.isEmpty()) {
-      throw new IllegalArgumentException("no leave can end now: leaving " + leaving
-          + ", copying " + pending.keySet() + " (epoch " + epoch + ")");
-    }
-    Set<String> nowDown = new HashSet<>(down);
-    nowDown.addAll(leaving);
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, nowDown, Map.of(), joining,
-        Set.of(), Set.of(), orphans);
+    return MembershipChanges.left(this);
   }
 
   /**
@@ -304,11 +223,7 @@ public final class Ring {
    *     not down, the ring is not settled, or a merged arc would have no member to serve it
    */
   public Ring withRemoving(Collection<String> ids) {
-    Set<String> removed = Set.copyOf(ids);
-    Removals.check(this, removed, new Placement(hash, vnodes, replicas,
-        Removals.without(members, removed), Removals.without(down, removed)));
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
-        removed, orphans);
+    return MembershipChanges.removing(this, ids);
   }
 
   /**
@@ -317,12 +232,7 @@ public final class Ring {
    * served all of it merges its files and serves on, any other copies it first (pending).
    */
   public Ring withRemoved() {
-    if (removing.isEmpty() || !pending.isEmpty()) {
-      throw new IllegalArgumentException("no removal can end now: removing " + removing
-          + ", copying " + pending.keySet() + " (epoch " + epoch + ")");
-    }
-    return next(Removals.without(members, removing), Removals.without(down, removing),
-        joining, leaving, Set.of());
+    return MembershipChanges.removed(this);
   }
 
   /** The next epoch without the removal under way: its frozen arcs take writes again. */
@@ -337,28 +247,7 @@ public final class Ring {
         Removals.without(down, removing));
   }
 
-  /**
-   * The next epoch with these members, down, joining and leaving ones. Pending: whoever is in an
-   * arc's live walk now but did not serve it before (one still copying stays pending).
-   */
-  private Ring next(Map<String, Member> nextMembers, Set<String> nextDown,
-      Map<String, Member> nextJoining, Set<String> nextLeaving, Set<String> nextRemoving) {
-    Placement after = new Placement(hash, vnodes, replicas, nextMembers, nextDown,
-        nextLeaving);
-    Map<String, Set<Long>> nextPending = new TreeMap<>();
-    for (int i = 0; i < after.arcs(); i++) {
-      // A merged arc's member held all of it only if it served every arc merged into it.
-      Set<String> before = Removals.servingAllOf(this, after.range(i), after.end(i));
-      for (Member m : after.liveWalk(i)) {
-        if (!before.contains(m.id())) {
-          nextPending.computeIfAbsent(m.id(), k -> new HashSet<>()).add(after.end(i));
-        }
-      }
-    }
-    return new Ring(epoch + 1, hash, vnodes, replicas, nextMembers, nextDown, nextPending,
-        nextJoining, nextLeaving, nextRemoving, orphans.after(this::chainFor, after,
-            nextPending, nextDown));
-  }
+
 
   /**
    * The next epoch in which each orphaned arc of {@code sources} (arc end to member id) is
@@ -384,6 +273,21 @@ public final class Ring {
   public Ring withLost(java.util.Collection<Long> ends) {
     return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
         removing, orphans.withLost(ends, epoch));
+  }
+
+  /** Every member by id (for {@link MembershipChanges}). */
+  Map<String, Member> membersById() {
+    return members;
+  }
+
+  /** Where this epoch's virtual nodes fall and how its walks go. */
+  Placement placement() {
+    return placement;
+  }
+
+  /** The joining back-ends by id. */
+  Map<String, Member> joiningById() {
+    return joining;
   }
 
   /** The orphaned arcs and the arcs being recovered ({@link Orphans}). */

@@ -36,6 +36,14 @@
  * epoch), the leaver is marked down ({@link org.fawnpack.kv.ring.Ring#withLeft}) and its
  * chains close up around it.
  *
+ * <p>A down member that will not return is removed for good in two epochs, the reverse of a
+ * join. First it is <em>removing</em>: the arcs its virtual nodes bound and the arcs that will
+ * take them in are frozen so that their writes settle. Then its virtual nodes are gone
+ * ({@link org.fawnpack.kv.ring.Ring#withRemoved}): each arc it bounded is part of its
+ * successor's, a member of the merged arc's chain that served every arc merged into it serves
+ * it at once (it merges its own files), and any other is pending there. The arithmetic of
+ * these steps is in {@code MembershipChanges} and {@code Removals}.
+ *
  * <p>An arc all of whose serving members are down (a power cut) is <em>orphaned</em>: its last
  * serving chain is recorded ({@link org.fawnpack.kv.ring.Orphans}) until the coordinator names
  * one of those members its <em>source</em>; the source alone serves the arc from its own file
