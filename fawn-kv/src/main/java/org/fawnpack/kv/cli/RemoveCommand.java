@@ -5,7 +5,7 @@ import java.io.PrintStream;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RemovalRequests;
+import org.fawnpack.kv.coord.MemberRequests;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.ring.Ring;
 
@@ -17,8 +17,6 @@ import org.fawnpack.kv.ring.Ring;
  * stopped first.
  */
 final class RemoveCommand {
-  private static final long POLL_MS = 200;
-
   private final PrintStream out;
   private final PrintStream err;
 
@@ -34,7 +32,7 @@ final class RemoveCommand {
     ClusterPaths paths = new ClusterPaths(kv.cluster());
     try (CuratorFramework zk = KvNodes.session(kv, "remove")) {
       RingStore store = new RingStore(zk, paths);
-      Optional<Ring> ring = read(store);
+      Optional<Ring> ring = RequestFollower.read(store);
       if (ring.isEmpty() || ring.get().member(id) == null) {
         err.println("fawn kv: back-end " + id + " is not in the ring of cluster '"
             + kv.cluster() + "'" + ring.map(r -> " (" + r + ")").orElse(" (no ring yet)"));
@@ -46,47 +44,24 @@ final class RemoveCommand {
             + "', or stop its process and wait until the ring marks it down");
         return KvCommand.EXIT_FAILED;
       }
-      RemovalRequests removals = new RemovalRequests(zk, paths);
+      MemberRequests removals = MemberRequests.removals(zk, paths);
       removals.request(id);
       out.println("asked for back-end " + id + " to be removed (" + paths.removal(id) + ")");
-      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
-      long shownEpoch = -1;
-      while (System.nanoTime() < deadline) {
-        String answer = removals.all().getOrDefault(id, "");
-        if (!answer.isEmpty()) {
-          err.println("fawn kv: the coordinator " + answer);
-          return KvCommand.EXIT_FAILED;
-        }
-        Ring now = read(store).orElseThrow();
-        if (now.member(id) == null) {
-          out.println("back-end " + id + " is removed (ring epoch " + now.epoch() + ", "
-              + now.chains().size() + " arcs); it is not taken back under this id: to use the"
-              + " node again, start it with a new --id and an empty data directory");
-          return KvCommand.EXIT_OK;
-        }
-        if (now.removing().contains(id) && now.epoch() != shownEpoch) {
-          shownEpoch = now.epoch();
-          out.println("epoch " + now.epoch() + ": " + id + " is being removed; "
-              + now.frozen().size() + " arcs frozen until their writes settle");
-        }
-        sleep();
+      boolean removed = RequestFollower.follow(removals, id, store, timeoutSeconds, err,
+          now -> now.member(id) == null, now -> {
+            if (now.removing().contains(id)) {
+              out.println("epoch " + now.epoch() + ": " + id + " is being removed; "
+                  + now.frozen().size() + " arcs frozen until their writes settle");
+            }
+          });
+      if (!removed) {
+        return KvCommand.EXIT_FAILED;
       }
-      err.println("fawn kv: back-end " + id + " is not removed within " + timeoutSeconds
-          + " s; the removal goes on (./fawn kv ring shows it)");
-      return KvCommand.EXIT_FAILED;
-    }
-  }
-
-  private static Optional<Ring> read(RingStore store) throws IOException {
-    return store.read(store.ringHash()).map(RingStore.Versioned::ring);
-  }
-
-  private static void sleep() throws IOException {
-    try {
-      Thread.sleep(POLL_MS); // polls the ring: a removal takes seconds, one look per 0.2 s
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IOException("interrupted waiting for the removal", e);
+      Ring now = RequestFollower.read(store).orElseThrow();
+      out.println("back-end " + id + " is removed (ring epoch " + now.epoch() + ", "
+          + now.chains().size() + " arcs); it is not taken back under this id: to use the node"
+          + " again, start it with a new --id and an empty data directory");
+      return KvCommand.EXIT_OK;
     }
   }
 }

@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * arcs before it serves); and lets a new back-end join: the arcs it will change are frozen
  * ({@link Ring#withJoining}), and once it reported them settled it becomes a member
  * ({@link Ring#withJoined}) and copies its arcs; and lets a member asked to leave
- * ({@link LeaveRequests}) hand its arcs over first ({@link Ring#withLeaving}), marking it down
+ * ({@link MemberRequests#leaves}) hand its arcs over first ({@link Ring#withLeaving}), marking it down
  * once its replacements serve ({@link Ring#withLeft}), and never takes it back; and removes
  * down members for good when asked or once down longer than a grace ({@link Departures}).
  */

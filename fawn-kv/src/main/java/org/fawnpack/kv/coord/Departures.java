@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The coordinator's part for members that go for good: planned leaves of live members
- * ({@link LeaveRequests}) and removals of down ones ({@link RemovalRequests}, asked by an
+ * ({@link MemberRequests#leaves}) and removals of down ones ({@link MemberRequests#removals}, asked by an
  * operator or made once a member has been down longer than {@code fawn.kv.down-grace}). A
  * removal takes two epochs ({@link Ring#withRemoving}, then {@link Ring#withRemoved} once the
  * head of every frozen arc reported that its writes settled). Neither a leaver nor a removed
@@ -35,8 +35,8 @@ final class Departures {
   private final CuratorFramework zk;
   private final ClusterPaths paths;
   private final String name;
-  private final LeaveRequests leaves;
-  private final RemovalRequests removals;
+  private final MemberRequests leaves;
+  private final MemberRequests removals;
   /** Zero: never remove a down member without an operator's request. */
   private final Duration downGrace;
   private final LeaderLoop loop;
@@ -54,8 +54,8 @@ final class Departures {
     this.zk = zk;
     this.paths = paths;
     this.name = name;
-    this.leaves = new LeaveRequests(zk, paths);
-    this.removals = new RemovalRequests(zk, paths);
+    this.leaves = MemberRequests.leaves(zk, paths);
+    this.removals = MemberRequests.removals(zk, paths);
     this.downGrace = downGrace;
     this.loop = loop;
     this.publisher = publisher;
@@ -66,7 +66,7 @@ final class Departures {
   record Asked(Map<String, String> leaves, Map<String, String> removals) {
     /** A back-end that left or was removed is not taken back under its id. */
     boolean keptOut(String id) {
-      return LeaveRequests.granted(leaves, id) || RemovalRequests.granted(removals, id);
+      return MemberRequests.granted(leaves, id) || MemberRequests.granted(removals, id);
     }
   }
 
@@ -86,7 +86,7 @@ final class Departures {
     long now = System.nanoTime();
     long soonestMs = Long.MAX_VALUE;
     for (String id : ring.down()) {
-      if (asked.removals().containsKey(id) || LeaveRequests.granted(asked.leaves(), id)) {
+      if (asked.removals().containsKey(id) || MemberRequests.granted(asked.leaves(), id)) {
         continue; // asked already; a leaver is down by plan and stays so
       }
       long since = downSinceNanos.computeIfAbsent(id, k -> now);
@@ -113,7 +113,7 @@ final class Departures {
     List<String> leaving = new ArrayList<>();
     for (Map.Entry<String, String> request : asked.leaves().entrySet()) {
       String id = request.getKey();
-      if (LeaveRequests.refused(request.getValue()) || ring.isDown(id)) {
+      if (MemberRequests.refused(request.getValue()) || ring.isDown(id)) {
         continue; // answered already, or left (or down) already
       }
       if (ring.member(id) == null) {
@@ -151,7 +151,7 @@ final class Departures {
     List<String> removing = new ArrayList<>();
     for (Map.Entry<String, String> request : asked.removals().entrySet()) {
       String id = request.getKey();
-      if (RemovalRequests.refused(request.getValue()) || ring.member(id) == null) {
+      if (MemberRequests.refused(request.getValue()) || ring.member(id) == null) {
         continue;
       }
       if (!ring.isDown(id)) {

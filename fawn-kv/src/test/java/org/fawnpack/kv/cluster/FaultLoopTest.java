@@ -8,8 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import org.fawnpack.kv.coord.LeaveRequests;
-import org.fawnpack.kv.coord.RemovalRequests;
+import org.fawnpack.kv.coord.MemberRequests;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.junit.jupiter.api.Tag;
@@ -65,8 +64,8 @@ class FaultLoopTest extends ChildClusterTest {
     Random random = new Random(seed);
     List<String> done = new ArrayList<>();
     Set<String> left = new java.util.HashSet<>();
-    LeaveRequests leaves = new LeaveRequests(cluster.zk, ChildCluster.PATHS);
-    RemovalRequests removals = new RemovalRequests(cluster.zk, ChildCluster.PATHS);
+    MemberRequests leaves = MemberRequests.leaves(cluster.zk, ChildCluster.PATHS);
+    MemberRequests removals = MemberRequests.removals(cluster.zk, ChildCluster.PATHS);
     List<java.net.InetSocketAddress> frontEnds = List.of(cluster.frontEnd.address(),
         cluster.addFrontEnd("f1", "127.0.1.1", Map.of()),
         cluster.addFrontEnd("f2", "127.0.1.2", Map.of()));

@@ -1,0 +1,61 @@
+package org.fawnpack.kv.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.util.Optional;
+import java.util.function.Consumer;
+import java.util.function.Predicate;
+import org.fawnpack.kv.coord.MemberRequests;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.ring.Ring;
+
+/**
+ * Follows the ring after an operator's request about a member ({@code leave}, {@code remove})
+ * until it is carried out, refused, or the command's wait ends (the coordinator goes on
+ * without the command). One look per 0.2 s: such a change takes seconds.
+ */
+final class RequestFollower {
+  private static final long POLL_MS = 200;
+
+  private RequestFollower() {}
+
+  /** The ring as stored now, or empty before the first one. */
+  static Optional<Ring> read(RingStore store) throws IOException {
+    return store.read(store.ringHash()).map(RingStore.Versioned::ring);
+  }
+
+  /**
+   * Waits up to {@code timeoutSeconds} for {@code done} to hold of the ring (true), printing
+   * each new epoch by {@code progress}; false, said on {@code err}, when the coordinator
+   * refused the request or the wait ended.
+   */
+  static boolean follow(MemberRequests requests, String id, RingStore store, int timeoutSeconds,
+      PrintStream err, Predicate<Ring> done, Consumer<Ring> progress) throws IOException {
+    long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
+    long shownEpoch = -1;
+    while (System.nanoTime() < deadline) {
+      String answer = requests.all().getOrDefault(id, "");
+      if (!answer.isEmpty()) {
+        err.println("fawn kv: the coordinator " + answer);
+        return false;
+      }
+      Ring now = read(store).orElseThrow();
+      if (done.test(now)) {
+        return true;
+      }
+      if (now.epoch() != shownEpoch) {
+        shownEpoch = now.epoch();
+        progress.accept(now);
+      }
+      try {
+        Thread.sleep(POLL_MS); // bounded by the deadline above
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IOException("interrupted waiting for the coordinator", e);
+      }
+    }
+    err.println("fawn kv: back-end " + id + " is not done within " + timeoutSeconds
+        + " s; the coordinator goes on (./fawn kv ring shows it)");
+    return false;
+  }
+}
