@@ -6,7 +6,13 @@ import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * One embedded cluster per test class (start ~6 s, stop ~30 s, so never one per test).
+ * One embedded cluster per test class (start ~6 s, stop ~30 s, so never one per test), or one
+ * shared by consecutive classes that name the same shared cluster ({@link #shared}): started
+ * by the first, stopped when a class with another cluster starts or the whole run ends. Two
+ * embedded clusters never run at once in one JVM (Hadoop's daemons share static state there:
+ * metrics beans, container tokens), so order the sharing classes together (JUnit's
+ * {@code ClassOrderer}, e.g. {@code @Order} on them). Classes sharing a cluster keep to their
+ * own HDFS paths and look at their own jobs only.
  *
  * <pre>{@code
  * @RegisterExtension
@@ -15,12 +21,19 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * Configuration conf = CLUSTER.cluster().clientConf();
  * }</pre>
  *
- * Each class's cluster lives under {@code ${fawn.minicluster.base-dir}/<TestClass>}; surefire
- * sets the base directory per fork.
+ * Each class's cluster lives under {@code ${fawn.minicluster.base-dir}/<TestClass>} (a shared
+ * one under its name); surefire sets the base directory per fork.
  */
 public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCallback {
 
+  private static final ExtensionContext.Namespace SHARED =
+      ExtensionContext.Namespace.create(MiniClusterExtension.class);
+  /** The shared cluster running in this JVM, if any: at most one cluster runs at a time. */
+  private static SharedCluster running;
+
   private final UnaryOperator<EmbeddedClusterSpec.Builder> customizer;
+  /** The shared cluster's name, or null for one cluster per class. */
+  private final String sharedName;
   private EmbeddedCluster cluster;
 
   public MiniClusterExtension() {
@@ -28,26 +41,92 @@ public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCa
   }
 
   public MiniClusterExtension(UnaryOperator<EmbeddedClusterSpec.Builder> customizer) {
+    this(customizer, null);
+  }
+
+  private MiniClusterExtension(UnaryOperator<EmbeddedClusterSpec.Builder> customizer,
+      String sharedName) {
     this.customizer = customizer;
+    this.sharedName = sharedName;
+  }
+
+  /**
+   * The cluster named {@code name}, shared by every test class of this JVM that asks for it:
+   * the first one's {@code customizer} builds it, so every class must ask with the same one.
+   */
+  public static MiniClusterExtension shared(String name,
+      UnaryOperator<EmbeddedClusterSpec.Builder> customizer) {
+    return new MiniClusterExtension(customizer, name);
   }
 
   @Override
   public void beforeAll(ExtensionContext context) throws Exception {
-    String name = context.getRequiredTestClass().getSimpleName();
+    synchronized (MiniClusterExtension.class) {
+      if (running != null && !running.name().equals(sharedName)) {
+        running.close(); // another cluster is about to start: never two at once
+        running = null;
+      }
+      if (sharedName == null) {
+        cluster = start(context.getRequiredTestClass().getSimpleName());
+        return;
+      }
+      if (running == null) {
+        running = new SharedCluster(sharedName, start(sharedName));
+        // The root context's store closes what it holds when the whole run ends.
+        context.getRoot().getStore(SHARED).put("last " + sharedName + " " + System.nanoTime(),
+            running);
+      }
+      cluster = running.cluster();
+    }
+  }
+
+  private EmbeddedCluster start(String name) {
     // Tests count task attempts; on a loaded 2-core machine Hadoop would launch speculative
     // duplicates of slow maps, so a test cluster never speculates (the demo still may).
     EmbeddedClusterSpec.Builder base = EmbeddedCluster.builder().name(name)
         .set("mapreduce.map.speculative", "false")
         .set("mapreduce.reduce.speculative", "false");
-    cluster = customizer.apply(base).build().start();
+    try {
+      return customizer.apply(base).build().start();
+    } catch (Exception e) {
+      throw new IllegalStateException("the embedded cluster '" + name + "' did not start", e);
+    }
+  }
+
+  /** A shared cluster, stopped before another starts, or by JUnit when the run ends. */
+  private static final class SharedCluster implements ExtensionContext.Store.CloseableResource {
+    private final String name;
+    private EmbeddedCluster cluster;
+
+    SharedCluster(String name, EmbeddedCluster cluster) {
+      this.name = name;
+      this.cluster = cluster;
+    }
+
+    String name() {
+      return name;
+    }
+
+    EmbeddedCluster cluster() {
+      return cluster;
+    }
+
+    /** Stops it; closing it again (the run's end after another class) does nothing. */
+    @Override
+    public synchronized void close() {
+      if (cluster != null) {
+        cluster.close();
+        cluster = null;
+      }
+    }
   }
 
   @Override
   public void afterAll(ExtensionContext context) {
-    if (cluster != null) {
+    if (sharedName == null && cluster != null) {
       cluster.close();
-      cluster = null;
     }
+    cluster = null;
   }
 
   /** The running cluster of the current test class. */

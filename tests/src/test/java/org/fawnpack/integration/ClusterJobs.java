@@ -9,11 +9,21 @@ import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.energy.report.JobHistoryClient;
 import org.fawnpack.jobs.WordCount;
 import org.fawnpack.minicluster.EmbeddedCluster;
+import org.fawnpack.minicluster.MiniClusterExtension;
 
 /** Runs the pack's tools against a test cluster, with the job jar tasks need. */
 final class ClusterJobs {
 
   private ClusterJobs() {}
+
+  /**
+   * The one cluster (two NodeManagers) the job test classes share in this JVM: a start and a
+   * stop cost about 36 s, so six classes save three minutes. Each class keeps to its own HDFS
+   * paths and asks JobHistory about its own jobs only.
+   */
+  static MiniClusterExtension sharedCluster() {
+    return MiniClusterExtension.shared("JobTests", b -> b.nodeManagers(2));
+  }
 
   /**
    * The fawn-jobs.jar to ship to tasks: the jar WordCount was loaded from, else the one the

@@ -38,6 +38,7 @@ import org.fawnpack.kv.hadoop.KvSnapshotTool;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -46,9 +47,10 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * credentials) over a FAWN-KV cluster of child-JVM back-ends on loopback, against the count a
  * plain loop makes of what the client wrote.
  */
+@Order(1) // with the other classes on ClusterJobs.sharedCluster()
 class KvJobsTest {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
+  static final MiniClusterExtension CLUSTER = ClusterJobs.sharedCluster();
 
   private static java.nio.file.Path kvDir;
   private static LoopbackCluster kv;

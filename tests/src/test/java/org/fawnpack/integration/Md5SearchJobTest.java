@@ -15,16 +15,18 @@ import org.fawnpack.jobs.md5.Md5Gen;
 import org.fawnpack.jobs.md5.Md5Search;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** md5gen and md5search on a mini cluster, the hashes checked with java's MessageDigest. */
+@Order(1) // with the other classes on ClusterJobs.sharedCluster()
 class Md5SearchJobTest {
   private static final int BITS = 16;
   private static final Path VALUES = new Path("/md5/values");
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
+  static final MiniClusterExtension CLUSTER = ClusterJobs.sharedCluster();
 
   @BeforeAll
   static void generate() throws Exception {

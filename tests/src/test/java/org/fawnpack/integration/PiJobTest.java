@@ -15,16 +15,18 @@ import org.fawnpack.jobs.pi.HaltonCircle;
 import org.fawnpack.jobs.pi.Pi;
 import org.fawnpack.jobs.pi.PiCounter;
 import org.fawnpack.minicluster.MiniClusterExtension;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /** pi on a mini cluster against the stock QuasiMonteCarlo example and a direct computation. */
+@Order(1) // with the other classes on ClusterJobs.sharedCluster()
 class PiJobTest {
   private static final int MAPS = 4;
   private static final long SAMPLES = 250_000;
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
+  static final MiniClusterExtension CLUSTER = ClusterJobs.sharedCluster();
 
   @Test
   void run_onCluster_sameInsideCountAsStockExampleAndDirectComputation() throws Exception {

@@ -30,6 +30,7 @@ import org.fawnpack.jobs.tera.TeraValidate;
 import org.fawnpack.jobs.tera.TruncatedRecordException;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
@@ -38,13 +39,14 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * direction, with an independent check written here: the part files read in order are sorted,
  * and the records' CRC32s sum to the generated data's.
  */
+@Order(1) // with the other classes on ClusterJobs.sharedCluster()
 class TeraJobsTest {
   private static final int ROWS = 50_000;
   private static final Path STOCK_GEN = new Path("/tera/stock-gen");
   private static final Path OUR_GEN = new Path("/tera/our-gen");
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> b.nodeManagers(2));
+  static final MiniClusterExtension CLUSTER = ClusterJobs.sharedCluster();
 
   private static Scan stockGenerated;
   private static String ourTeragenChecksum;

@@ -21,13 +21,15 @@ import org.fawnpack.minicluster.JobOutputs;
 import org.fawnpack.minicluster.MiniClusterExtension;
 import org.fawnpack.minicluster.SampleInputs;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
+@Order(1) // with the other classes on ClusterJobs.sharedCluster()
 class WordCountJobsTest {
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER = new MiniClusterExtension();
+  static final MiniClusterExtension CLUSTER = ClusterJobs.sharedCluster();
 
   private static final Path INPUT = new Path("/in/text");
   private static final int FILES = 12;
