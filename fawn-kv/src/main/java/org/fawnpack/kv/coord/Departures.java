@@ -86,8 +86,8 @@ final class Departures {
     long now = System.nanoTime();
     long soonestMs = Long.MAX_VALUE;
     for (String id : ring.down()) {
-      if (asked.removals().containsKey(id) || MemberRequests.granted(asked.leaves(), id)) {
-        continue; // asked already; a leaver is down by plan and stays so
+      if (asked.removals().containsKey(id)) {
+        continue; // asked already (a member that left is removed after the grace too)
       }
       long since = downSinceNanos.computeIfAbsent(id, k -> now);
       long leftMs = downGrace.toMillis() - (now - since) / 1_000_000;

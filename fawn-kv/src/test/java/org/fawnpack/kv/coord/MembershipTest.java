@@ -138,6 +138,55 @@ class MembershipTest {
     assertEquals(Set.of("b2"), ringIn(store).down(), "the latecomer b1 is not down");
   }
 
+  @Test
+  void downGrace_memberDownLonger_removedForGood_onceTheFrozenArcsHeadsReport()
+      throws Exception {
+    RingStore store = new RingStore(session(), PATHS);
+    List<Member> members = new ArrayList<>();
+    for (int i = 0; i < 4; i++) {
+      members.add(new Member("b" + i, "10.0.0." + (i + 1), 7000));
+    }
+    assertTrue(store.publish(Ring.at(1, store.ringHash(), 1, 2, members), Optional.empty()));
+    CuratorFramework reports = session(); // the back-ends' reports, as their processes would
+    CuratorFramework doomed = session();
+    for (int i = 0; i < 3; i++) {
+      keep(BackendRegistration.register(session(), PATHS, members.get(i)));
+    }
+    BackendRegistration.register(doomed, PATHS, members.get(3));
+    Duration downGrace = Duration.ofSeconds(2);
+    Coordinator coordinator = keep(new Coordinator(session(), PATHS, "f0", 4, 1, 2,
+        Duration.ofSeconds(1), downGrace).start());
+    await("the coordinator leads", coordinator::isLeader);
+    doomed.close(); // b3's session ends: down at once
+    await("b3 marked down", () -> ringIn(store).isDown("b3"));
+    long down = System.nanoTime();
+    Ring extended = ringIn(store);
+    for (String copier : extended.pending().keySet()) {
+      CopyReports.write(reports, PATHS, copier, extended.epoch(), 1, 0);
+    }
+    await("b3's removal started", () -> ringIn(store).removing().contains("b3"));
+    assertTrue(System.nanoTime() - down >= downGrace.toNanos() - 200_000_000L,
+        "removed before its grace ran out");
+    Ring removing = ringIn(store);
+    assertFalse(removing.frozen().isEmpty(), removing.toString());
+    assertEquals(java.util.Map.of("b3", ""), MemberRequests.removals(reports, PATHS).all());
+    Thread.sleep(300); // nothing more may happen until the frozen arcs' heads report
+    assertEquals(removing.epoch(), ringIn(store).epoch());
+    for (long end : removing.frozen()) {
+      CopyReports.write(reports, PATHS, removing.chainFor(end).head().id(), removing.epoch(), 0,
+          0);
+    }
+    await("b3 removed", () -> ringIn(store).member("b3") == null);
+    Ring after = ringIn(store);
+    assertEquals(3, after.chains().size(), after.toString());
+    assertTrue(after.removing().isEmpty() && after.down().isEmpty(), after.toString());
+    // b3 registers again: not taken back, not joined.
+    keep(BackendRegistration.register(session(), PATHS, members.get(3)));
+    Thread.sleep(1_000); // watching for a change that must not come
+    assertEquals(null, ringIn(store).member("b3"));
+    assertTrue(ringIn(store).joining().isEmpty());
+  }
+
   private static Ring ringIn(RingStore store) {
     try {
       return store.read(store.ringHash()).orElseThrow().ring();
