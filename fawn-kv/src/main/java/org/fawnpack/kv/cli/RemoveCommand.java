@@ -32,10 +32,8 @@ final class RemoveCommand {
     ClusterPaths paths = new ClusterPaths(kv.cluster());
     try (CuratorFramework zk = KvNodes.session(kv, "remove")) {
       RingStore store = new RingStore(zk, paths);
-      Optional<Ring> ring = RequestFollower.read(store);
-      if (ring.isEmpty() || ring.get().member(id) == null) {
-        err.println("fawn kv: back-end " + id + " is not in the ring of cluster '"
-            + kv.cluster() + "'" + ring.map(r -> " (" + r + ")").orElse(" (no ring yet)"));
+      Optional<Ring> ring = RequestFollower.ringWithMember(store, id, kv.cluster(), err);
+      if (ring.isEmpty()) {
         return KvCommand.EXIT_FAILED;
       }
       if (!ring.get().isDown(id)) {

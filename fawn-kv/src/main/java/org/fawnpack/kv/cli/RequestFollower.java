@@ -25,6 +25,21 @@ final class RequestFollower {
   }
 
   /**
+   * The ring, when back-end {@code id} is in it; else empty, having said so on {@code err}
+   * (a request about a member the ring does not know is a usage mistake, not a wait).
+   */
+  static Optional<Ring> ringWithMember(RingStore store, String id, String cluster,
+      PrintStream err) throws IOException {
+    Optional<Ring> ring = read(store);
+    if (ring.isEmpty() || ring.get().member(id) == null) {
+      err.println("fawn kv: back-end " + id + " is not in the ring of cluster '" + cluster
+          + "'" + ring.map(r -> " (" + r + ")").orElse(" (no ring yet)"));
+      return Optional.empty();
+    }
+    return ring;
+  }
+
+  /**
    * Waits up to {@code timeoutSeconds} for {@code done} to hold of the ring (true), printing
    * each new epoch by {@code progress}; false, said on {@code err}, when the coordinator
    * refused the request or the wait ended.
