@@ -48,7 +48,10 @@ final class ArcScans {
   /** Scan id to its kept view, in access order (guarded by itself). */
   private final LinkedHashMap<Long, Scan> scans = new LinkedHashMap<>(16, 0.75f, true);
 
-  ArcScans(String id, Map<Long, ArcStore> arcs) {
+  private final java.util.function.LongFunction<String> gated;
+
+  ArcScans(String id, Map<Long, ArcStore> arcs, java.util.function.LongFunction<String> gated) {
+    this.gated = gated;
     this.id = id;
     this.arcs = arcs;
   }
@@ -72,6 +75,9 @@ final class ArcScans {
       problem = "backend " + id + " cannot read " + chain.range() + " yet: "
           + (arc == null ? "it has no file of it" : "a fresh copy, still without its"
               + " predecessor's CHAIN_SYNC");
+    }
+    if (problem == null) {
+      problem = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
     }
     if (problem == null && atCut && arc.store().lastSequence() < scan.cut()) {
       problem = "backend " + id + " holds " + chain.range() + " up to sequence "

@@ -51,6 +51,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   public static final int MAX_VALUE_BYTES = 16 << 20;
   /** How long a get of a fresh copy waits for the predecessor's CHAIN_SYNC. */
   static final long SYNC_WAIT_MS = 2_000;
+  /** How often a back-end compares its bulk loads with the cluster's. */
+  static final long BULK_CHECK_MS = 1_000;
 
   private final String id;
   private final Path dir;
@@ -83,6 +85,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final SliceFence fence;
   private final TailReads tailReads;
   private final ArcsOfRing arcsOfRing;
+  private final BulkLoads bulkLoads;
   /** Null until {@link #compactWith}: the cluster does not compact. */
   private volatile ArcCompactions compactions;
 
@@ -113,11 +116,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.fence = new SliceFence(id, arcs, () -> self, timer);
     this.crashedRun = new CrashedRun(id, dir, config, crashed, timer, this);
     MissingArcs missing = new MissingArcs(id, crashedRun::crashed);
+    this.bulkLoads = new BulkLoads(id, dir, arcs, forwarder, chainMessages, () -> self, config);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
-        fence, missing);
-    this.tailReads = new TailReads(id, arcs, counts, missing, () -> self);
+        fence, missing, bulkLoads::gateRefusal);
+    this.tailReads = new TailReads(id, arcs, counts, missing, () -> self,
+        bulkLoads::gateRefusal);
     this.retired = new RetiredArcs(id, dir);
-    this.scans = new ArcScans(id, arcs);
+    this.scans = new ArcScans(id, arcs, bulkLoads::gateRefusal);
     this.arcsOfRing = new ArcsOfRing(id, dir, config, arcs, forwarder, crashedRun, retired);
   }
 
@@ -225,6 +230,22 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       compactions.close();
     }
     compactions = new ArcCompactions(id, arcs, () -> self, scans, settings);
+  }
+
+  /**
+   * Follows the cluster's bulk loads in {@code directory}: once now (a committed load gates
+   * its arcs before this back-end serves anything) and every {@link #BULK_CHECK_MS} after,
+   * which releases loads whose driver's release did not reach it.
+   */
+  public void followBulkLoads(BulkLoadDirectory directory) throws IOException {
+    bulkLoads.reconcile(directory);
+    timer.scheduleWithFixedDelay(() -> {
+      try {
+        bulkLoads.reconcile(directory);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("backend {}: cannot check the cluster's bulk loads: {}", id, e.toString());
+      }
+    }, BULK_CHECK_MS, BULK_CHECK_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
   }
 
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
@@ -374,6 +395,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
       case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
+      case MessageType.BULK_STAGE -> bulkLoads.stage(request, fields, replies);
+      case MessageType.BULK_GATE -> bulkLoads.gate(request, fields, replies);
+      case MessageType.BULK_APPLY -> bulkLoads.apply(request, fields, replies);
+      case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, fields, replies);
+      case MessageType.BULK_RELEASE -> bulkLoads.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
           report(energy).encode()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.

@@ -36,10 +36,12 @@ final class HeadWrites {
   private final Supplier<Member> self;
   private final SliceFence fence;
   private final MissingArcs missing;
+  private final java.util.function.LongFunction<String> gated;
 
   HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
       StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self,
-      SliceFence fence, MissingArcs missing) {
+      SliceFence fence, MissingArcs missing, java.util.function.LongFunction<String> gated) {
+    this.gated = gated;
     this.id = id;
     this.arcs = arcs;
     this.forwarder = forwarder;
@@ -73,6 +75,11 @@ final class HeadWrites {
     ArcStore arc = arcs.get(chain.range().endInclusive());
     if (arc == null) {
       replies.send(refused(request, missing.refusal(current, chain, "writes")));
+      return;
+    }
+    String gate = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
+    if (gate != null) {
+      replies.send(refused(request, gate));
       return;
     }
     byte[] engineKey = EngineKeys.of(position, key);

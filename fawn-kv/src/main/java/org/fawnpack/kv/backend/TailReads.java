@@ -23,9 +23,11 @@ final class TailReads {
   private final StatsReport.Counts counts;
   private final MissingArcs missing;
   private final Supplier<Member> self;
+  private final java.util.function.LongFunction<String> gated;
 
   TailReads(String id, Map<Long, ArcStore> arcs, StatsReport.Counts counts,
-      MissingArcs missing, Supplier<Member> self) {
+      MissingArcs missing, Supplier<Member> self, java.util.function.LongFunction<String> gated) {
+    this.gated = gated;
     this.id = id;
     this.arcs = arcs;
     this.counts = counts;
@@ -48,6 +50,11 @@ final class TailReads {
     ArcStore arc = arcs.get(chain.range().endInclusive());
     if (arc == null) {
       replies.send(refused(request, missing.refusal(current, chain, "gets")));
+      return;
+    }
+    String gate = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
+    if (gate != null) {
+      replies.send(refused(request, gate));
       return;
     }
     counts.gets.increment();

@@ -10,6 +10,7 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.coord.BackendRegistration;
+import org.fawnpack.kv.coord.BulkLoadStore;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.CopyReports;
@@ -85,6 +86,18 @@ final class KvNodes {
           CopyReports.write(zk, paths, id, epoch, arcs, bytes));
       backend.reportOrphanFilesTo(lastSequences ->
           RecoveryReports.write(zk, paths, id, lastSequences));
+      BulkLoadStore bulkLoads = new BulkLoadStore(zk, paths);
+      backend.followBulkLoads(new org.fawnpack.kv.backend.BulkLoadDirectory() {
+        @Override
+        public java.util.Map<String, java.util.Set<Long>> committed() throws IOException {
+          return bulkLoads.committed();
+        }
+
+        @Override
+        public boolean known(String job) throws IOException {
+          return bulkLoads.read(job).isPresent();
+        }
+      });
       parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
       BackendRegistration registration = BackendRegistration.register(zk, paths,
           backend.member(), backend.crashedBefore());

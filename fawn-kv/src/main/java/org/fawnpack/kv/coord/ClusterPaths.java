@@ -90,6 +90,18 @@ public record ClusterPaths(String cluster) {
     return root() + "/lost";
   }
 
+  /**
+   * Bulk loads by attached files, one child per job: ephemeral while its files are staged
+   * (its driver's session), persistent once committed (the commit point), gone when done.
+   */
+  public String bulkLoads() {
+    return root() + "/bulkloads";
+  }
+
+  public String bulkLoad(String job) {
+    return bulkLoads() + "/" + job;
+  }
+
   public String coordinator() {
     return root() + "/coordinator";
   }

@@ -210,6 +210,13 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
           FrontEndStats.of(metrics, gate.bucketsServed()).encode()));
       return;
     }
+    if (type == MessageType.BULK_GATE) {
+      // A bulk load committed: values cached before it may be overwritten by it. The loaded
+      // arcs' tails answer no get until it is visible everywhere, so nothing older comes back.
+      cache.forgetAll();
+      replies.send(reply(request, MessageType.OK, null));
+      return;
+    }
     if (type == MessageType.SLICES) {
       request.fields().end();
       SliceMap map = gate.map();

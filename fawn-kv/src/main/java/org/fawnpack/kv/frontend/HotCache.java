@@ -121,6 +121,19 @@ final class HotCache {
     cache.invalidateAll();
   }
 
+  /**
+   * Empties the cache, and no get on its way now may fill it (its stripe's count moves on):
+   * what was read before may be overwritten by a change that passes no front-end.
+   */
+  void forgetAll() {
+    for (Stripe s : stripes) {
+      synchronized (s) {
+        s.events++;
+      }
+    }
+    cache.invalidateAll();
+  }
+
   /** Holds at most {@code entries} keys from now on. */
   void resize(long entries) {
     cache.policy().eviction().ifPresent(e -> e.setMaximum(entries));

@@ -10,12 +10,12 @@ import java.nio.file.StandardOpenOption;
  * directory: until that is forced, a power cut can undo it even though the file's own bytes
  * were forced (a new range file vanishes, a replaced checkpoint comes back).
  */
-final class Directories {
+public final class Directories {
 
   private Directories() {}
 
   /** Forces the directory that holds {@code file}. */
-  static void syncParentOf(Path file) throws IOException {
+  public static void syncParentOf(Path file) throws IOException {
     Path dir = file.toAbsolutePath().getParent();
     try (FileChannel d = FileChannel.open(dir, StandardOpenOption.READ)) {
       d.force(true);

@@ -53,6 +53,34 @@ public final class MessageType {
    * sender's ring epoch, which must be the back-end's.
    */
   public static final byte FENCE = 14;
+  /**
+   * A bulk load's file for one arc, in pieces, to every member of the arc's chain (job, arc
+   * end, offset, bytes, total length or -1 before the last piece, CRC32C of the whole file):
+   * staged beside the arc's file, forced, not visible. Answered OK.
+   */
+  public static final byte BULK_STAGE = 15;
+  /**
+   * (job, arc end) to the arc's head once the load is committed: the head absorbs its staged
+   * file after its last write and sends CHAIN_ATTACH down the chain; OK once the tail has it.
+   */
+  public static final byte BULK_APPLY = 16;
+  /**
+   * Between chain members, in sequence order with CHAIN_PUT: (arc end, job, the base the head
+   * absorbed after, the last number the load took, write id). The member absorbs its own
+   * staged copy when its last write is the base; one without it answers BEHIND, and its
+   * predecessor sends the loaded records as ordinary writes.
+   */
+  public static final byte CHAIN_ATTACH = 17;
+  /**
+   * (job) to a front-end: the load is about to become visible, so it empties its cache and
+   * caches nothing until BULK_RELEASE.
+   */
+  public static final byte BULK_GATE = 18;
+  /**
+   * (job) to every back-end and front-end once every arc applied the load (or to drop a load
+   * that did not commit): staged files go, and the loaded arcs serve again.
+   */
+  public static final byte BULK_RELEASE = 19;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -116,6 +144,11 @@ public final class MessageType {
       case SLICES -> "SLICES";
       case SCAN -> "SCAN";
       case FENCE -> "FENCE";
+      case BULK_STAGE -> "BULK_STAGE";
+      case BULK_APPLY -> "BULK_APPLY";
+      case CHAIN_ATTACH -> "CHAIN_ATTACH";
+      case BULK_GATE -> "BULK_GATE";
+      case BULK_RELEASE -> "BULK_RELEASE";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";

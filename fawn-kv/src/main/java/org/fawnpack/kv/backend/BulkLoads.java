@@ -1,0 +1,270 @@
+package org.fawnpack.kv.backend;
+
+import static org.fawnpack.kv.wire.MessageType.error;
+import static org.fawnpack.kv.wire.MessageType.refused;
+import static org.fawnpack.kv.wire.MessageType.reply;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.HashSet;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.fawnpack.kv.ring.Chain;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.store.Datastore;
+import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WriteId;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A back-end's side of a bulk load by attached files (see {@code BulkAttach}, the driver):
+ * BULK_STAGE pieces become a staged file per arc ({@link BulkStaging}); BULK_GATE, sent once
+ * the load committed, gates its arcs here; BULK_APPLY at an arc's head absorbs the staged file
+ * after the head's last write (records base+1..base+n, numbered as in the file after base) and
+ * sends CHAIN_ATTACH down the chain in sequence order with the other writes, so every member
+ * absorbs its own copy at the same base and the files stay prefixes of one another; a member
+ * without its copy answers BEHIND and gets the records as ordinary writes from its
+ * predecessor's log. BULK_RELEASE opens the gates and drops the files.
+ */
+final class BulkLoads {
+  private static final Logger LOG = LoggerFactory.getLogger(BulkLoads.class);
+  /** The largest piece of a staged file one BULK_STAGE carries. */
+  static final int MAX_PIECE_BYTES = 8 << 20;
+
+  private final String id;
+  private final Map<Long, ArcStore> arcs;
+  private final ChainForwarder forwarder;
+  private final ChainMessages chainMessages;
+  private final Supplier<Member> self;
+  private final DatastoreConfig config;
+  final BulkStaging staging;
+
+  BulkLoads(String id, Path dir, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
+      ChainMessages chainMessages, Supplier<Member> self, DatastoreConfig config)
+      throws IOException {
+    this.id = id;
+    this.arcs = arcs;
+    this.forwarder = forwarder;
+    this.chainMessages = chainMessages;
+    this.self = self;
+    this.config = config;
+    this.staging = new BulkStaging(id, dir);
+  }
+
+  /** Why a read or write of the arc is refused now (a load is being applied), or null. */
+  String gateRefusal(long arcEnd) {
+    String job = staging.gate(arcEnd);
+    return job == null ? null : "backend " + id + ": the arc ending at "
+        + Long.toHexString(arcEnd) + " is gated while bulk load " + job + " becomes visible"
+        + " on every arc it loads; try again";
+  }
+
+  /**
+   * Brings this member's loads in line with {@code directory}: committed loads it was not
+   * told of (it was down, or started since) gate their arcs, and the files of loads that are
+   * gone (done, or abandoned with their driver) are dropped.
+   */
+  void reconcile(BulkLoadDirectory directory) throws IOException {
+    Map<String, Set<Long>> committed = directory.committed();
+    for (Map.Entry<String, Set<Long>> load : committed.entrySet()) {
+      if (!staging.gated(load.getKey())) {
+        LOG.info("backend {}: bulk load {} is committed: its {} arcs are gated here until it"
+            + " is released", id, load.getKey(), load.getValue().size());
+        staging.gate(load.getKey(), load.getValue());
+      }
+    }
+    for (String job : staging.jobs()) {
+      if (!committed.containsKey(job) && !directory.known(job)) {
+        staging.release(job);
+      }
+    }
+  }
+
+  /** BULK_STAGE (job, arc end, offset, bytes, total or -1, CRC32C). */
+  void stage(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    String job = job(fields);
+    long arcEnd = fields.nextLong();
+    long offset = fields.nextLong();
+    byte[] bytes = fields.nextBytes(MAX_PIECE_BYTES, "a piece of a staged file");
+    long total = fields.nextLong();
+    int crc = (int) fields.nextLong();
+    fields.end();
+    try {
+      staging.piece(job, arcEnd, offset, bytes, total, crc);
+      replies.send(reply(request, MessageType.OK, null));
+    } catch (IOException | IllegalArgumentException e) {
+      replies.send(refused(request, e.getMessage()));
+    }
+  }
+
+  /** BULK_GATE (job, count, arc ends): the load committed; its arcs pause here. */
+  void gate(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    String job = job(fields);
+    long count = fields.nextLong();
+    if (count < 0 || count > 1 << 20) {
+      throw new org.fawnpack.kv.wire.MalformedFrameException("a gate of " + count + " arcs");
+    }
+    Set<Long> ends = new HashSet<>();
+    for (long i = 0; i < count; i++) {
+      ends.add(fields.nextLong());
+    }
+    fields.end();
+    staging.gate(job, ends);
+    replies.send(reply(request, MessageType.OK, null));
+  }
+
+  /** BULK_RELEASE (job): every arc applied it, or it never committed. */
+  void release(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    String job = job(fields);
+    fields.end();
+    staging.release(job);
+    replies.send(reply(request, MessageType.OK, null));
+  }
+
+  /**
+   * BULK_APPLY (job, arc end) at the arc's head: absorbs the staged file after the last write
+   * and forwards CHAIN_ATTACH; OK once the tail has it. Asked again after it applied here,
+   * OK once the tail has it, ERROR (try again) while it is on its way.
+   */
+  void apply(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    String job = job(fields);
+    long arcEnd = fields.nextLong();
+    fields.end();
+    ArcStore arc = arcs.get(arcEnd);
+    if (arc == null) {
+      replies.send(error(request, "backend " + id + " holds no arc ending at "
+          + Long.toHexString(arcEnd) + " (the ring moved?); try its head again"));
+      return;
+    }
+    CompletableFuture<Frame> downstream;
+    long last;
+    synchronized (arc) {
+      Chain chain = arc.chain();
+      if (!chain.head().equals(self.get()) || !chain.takesWrites()) {
+        replies.send(error(request, "backend " + id + " cannot apply bulk load " + job
+            + " to " + chain.range() + " now: " + (chain.head().equals(self.get())
+                ? "its chain takes no writes (short or frozen)" : chain.head() + " is its head")
+            + "; try again"));
+        return;
+      }
+      BulkStaging.Applying done = staging.applying(job, arcEnd);
+      if (done != null) {
+        boolean committed = chain.successorOf(self.get()) == null
+            ? arc.store().durableSequence() >= done.last() : !arc.sent().holdsAnyUpTo(done.last());
+        replies.send(committed ? reply(request, MessageType.OK, null) : error(request,
+            "backend " + id + ": bulk load " + job + " on " + chain.range() + " is on its way"
+                + " down the chain; try again"));
+        return;
+      }
+      Path staged = staging.staged(job, arcEnd);
+      if (staged == null) {
+        replies.send(refused(request, "backend " + id + " has no staged file of bulk load "
+            + job + " for " + chain.range() + " (never staged here, or released)"));
+        return;
+      }
+      long base = arc.store().lastSequence();
+      last = absorb(job, arc, staged, base);
+      downstream = forwarder.forward(arc, attachMessage(job, base, last));
+    }
+    chainMessages.answerWhenDone(arc, last, downstream, request, replies, MessageType.OK);
+  }
+
+  /**
+   * CHAIN_ATTACH (arc end, job, base, last, write id) from the predecessor: absorbs this
+   * member's staged copy when its last write is the base, passes it on, and answers once the
+   * rest of the chain has it; BEHIND with its next number when it lacks writes before, or
+   * lacks the staged copy (its predecessor then sends the records from its log).
+   */
+  void attach(Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    long arcEnd = fields.nextLong();
+    String job = job(fields);
+    byte[] baseBytes = fields.nextBytes(Long.BYTES, "the base");
+    long last = fields.nextLong();
+    WriteId.next(fields);
+    fields.end();
+    if (baseBytes.length != Long.BYTES) {
+      throw new org.fawnpack.kv.wire.MalformedFrameException("a base of " + baseBytes.length
+          + " bytes");
+    }
+    long base = ByteBuffer.wrap(baseBytes).getLong();
+    ArcStore arc = arcs.get(arcEnd);
+    if (arc == null) {
+      replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
+          + Long.toHexString(arcEnd)));
+      return;
+    }
+    CompletableFuture<Frame> downstream;
+    synchronized (arc) {
+      if (request.epoch() != arc.epoch()) {
+        replies.send(new Frame(MessageType.STALE_RING, request.requestId(), arc.epoch(), null));
+        return;
+      }
+      if (arc.chain().members().indexOf(self.get()) <= 0) {
+        replies.send(refused(request, "backend " + id + " is no replica after the head of "
+            + arc.chain().range()));
+        return;
+      }
+      long have = arc.store().lastSequence();
+      Path staged = have == base ? staging.staged(job, arcEnd) : null;
+      if (have < last && staged == null) {
+        replies.send(MessageType.behind(request, "backend " + id + " holds writes up to "
+            + have + " of " + arc.chain().range() + (have == base ? " but no staged file of"
+                + " bulk load " + job : "; bulk load " + job + " goes after " + base),
+            have + 1));
+        return;
+      }
+      if (have < last) {
+        long absorbedTo = absorb(job, arc, staged, base);
+        if (absorbedTo != last) {
+          LOG.error("backend {}: bulk load {} on {} ends at {} here but at {} at the head",
+              id, job, arc.chain().range(), absorbedTo, last);
+        }
+      }
+      // Forwarded even when this member had it: its successor may lack it (a resend).
+      downstream = forwarder.forward(arc, attachMessage(job, base, last));
+    }
+    chainMessages.answerWhenDone(arc, last, downstream, request, replies, MessageType.OK);
+  }
+
+  /** Absorbs the staged file after {@code base}; returns the last number it took. */
+  private long absorb(String job, ArcStore arc, Path staged, long base) throws IOException {
+    long arcEnd = arc.chain().range().endInclusive();
+    try (Datastore file = Datastore.open(staged, config)) {
+      long last = base + file.lastSequence();
+      staging.markApplying(job, arcEnd, base, last);
+      arc.store().absorb(file);
+      LOG.info("backend {}: bulk load {} absorbed into {} as writes {}..{}", id, job,
+          arc.chain().range(), base + 1, last);
+      staging.absorbed(job, arcEnd);
+      return last;
+    }
+  }
+
+  private static SentList.SentWrite attachMessage(String job, long base, long last) {
+    return new SentList.SentWrite(MessageType.CHAIN_ATTACH,
+        job.getBytes(StandardCharsets.US_ASCII),
+        ByteBuffer.allocate(Long.BYTES).putLong(base).array(), last, WriteId.NONE);
+  }
+
+  private static String job(Frame.Fields fields) throws IOException {
+    String job = new String(fields.nextBytes(120, "the job"), StandardCharsets.US_ASCII);
+    try {
+      return BulkStaging.checkedJob(job);
+    } catch (IllegalArgumentException e) {
+      throw new org.fawnpack.kv.wire.MalformedFrameException(e.getMessage());
+    }
+  }
+}
