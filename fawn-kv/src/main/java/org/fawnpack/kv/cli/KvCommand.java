@@ -54,6 +54,9 @@ public final class KvCommand {
                   the arc ending at END (as ring prints it), every member of which went
                   down and none of whose files will come back, is declared gone: its
                   requests fail by name and the other arcs heal without it
+        bulk-finish [--job JOB] [--timeout-s S]
+                  finishes committed bulk loads (every one, or JOB) whose driver died
+                  after the commit: their arcs serve nothing until then
         demo [--dir DIR] [--keys N] [--seconds S]
                   (also ./fawn demo --kv) ZooKeeper, 5 back-ends as child JVMs, 2 front-ends:
                   loads N keys (default 20000), Zipf gets S s (default 5) with the caches off
@@ -62,7 +65,7 @@ public final class KvCommand {
                   per live back-end: arcs by role, keys, log bytes, gets and writes since
                   it started and per second over MS (default 1000); per front-end: its slice,
                   gets, writes, cache hits and hit rate; exit 1 if a node is silent
-      backend, frontend, ring, scan, snapshot, leave, remove, lost and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
+      backend, frontend, ring, scan, snapshot, leave, remove, lost, bulk-finish and stats need -Dfawn.kv.zookeeper.quorum=HOST:PORT,...;
       every node and request proves the cluster secret in fawn.kv.secret-file (default
       ~/.fawn-kv/secret, mode 600; local makes it when missing)
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
@@ -115,6 +118,7 @@ public final class KvCommand {
         case "leave" -> new LeaveCommand(out, err).run(kv, line);
         case "remove" -> new RemoveCommand(out, err).run(kv, line);
         case "lost" -> new LostCommand(out, err).run(kv, line);
+        case "bulk-finish" -> new BulkFinishCommand(out, err).run(kv, line);
         case "scan" -> new ScanCommand(out, err).run(kv, line);
         case "ring" -> {
           line.noPositionals();

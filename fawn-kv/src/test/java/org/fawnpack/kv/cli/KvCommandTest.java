@@ -144,6 +144,50 @@ class KvCommandTest {
   }
 
   @Test
+  void bulkFinish_finishesACommittedLoadWhoseDriverStopped_andSaysWhenThereIsNone()
+      throws Exception {
+    String quorum = "-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum();
+    assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
+    assertTrue(out().contains("no committed bulk load"), out());
+    assertEquals(1, run(quorum, secretSetting, "bulk-finish", "--job", "no-such-job"));
+    assertTrue(err().contains("no-such-job"), err());
+    // A driver stages one arc's file and commits, then stops before the rest.
+    String key;
+    try (org.apache.curator.framework.CuratorFramework zk =
+            org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(), 10_000);
+        org.fawnpack.kv.wire.ConnectionPool pool = new org.fawnpack.kv.wire.ConnectionPool(
+            Duration.ofSeconds(10), org.fawnpack.kv.backend.Backend.MAX_FRAME_BYTES,
+            org.fawnpack.kv.auth.ClusterSecret.load(dir.resolve("secret")))) {
+      var paths = new org.fawnpack.kv.coord.ClusterPaths("fawn");
+      var rings = new org.fawnpack.kv.coord.RingStore(zk, paths);
+      var ring = rings.read(rings.ringHash()).orElseThrow().ring();
+      var chain = ring.chains().get(0);
+      int i = 0;
+      while (!chain.range().contains(ring.hash().position(
+          ("bulk-key-" + i).getBytes(StandardCharsets.UTF_8)))) {
+        i++;
+      }
+      key = "bulk-key-" + i;
+      Path file = dir.resolve("bulk-arc.fds");
+      org.fawnpack.kv.bulk.ArcFileWriter.Written written;
+      try (var writer = new org.fawnpack.kv.bulk.ArcFileWriter(ring.hash(), chain.range(),
+          file, 1)) {
+        writer.put(key.getBytes(StandardCharsets.UTF_8),
+            "loaded".getBytes(StandardCharsets.UTF_8));
+        written = writer.finish();
+      }
+      new org.fawnpack.kv.bulk.BulkAttach(new org.fawnpack.kv.coord.BulkLoadStore(zk, paths),
+          () -> ring, List::of, pool, Duration.ofSeconds(30)).prepare("cli-job", List.of(
+              new org.fawnpack.kv.bulk.BulkAttach.ArcFile(chain.range(), written.bytes(),
+                  written.crc32c(), () -> java.nio.file.Files.newInputStream(file))));
+    }
+    assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
+    assertTrue(out().contains("bulk load cli-job is visible on its 1 arcs"), out());
+    assertEquals(0, run(secretSetting, "get", "--frontend", frontEnd, key), err());
+    assertEquals("loaded", out().trim());
+  }
+
+  @Test
   void stats_afterNewKeysAndGets_countsThemOnceAtTheHeadThriceInAllAndEachGetOnce() {
     Map<String, String[]> before = statsRows();
     String[] frontBefore = frontEndRow();

@@ -1,0 +1,77 @@
+package org.fawnpack.kv.cli;
+
+import java.io.IOException;
+import java.io.PrintStream;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.bulk.BulkAttach;
+import org.fawnpack.kv.coord.BulkLoadStore;
+import org.fawnpack.kv.coord.ClusterPaths;
+import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.coord.SliceStore;
+import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.wire.ConnectionPool;
+
+/**
+ * {@code fawn kv bulk-finish [--job JOB] [--timeout-s S]}: finishes committed bulk loads whose
+ * driver died after the commit (their arcs are gated until then): gates, applies and releases
+ * each as its driver would have ({@link BulkAttach#finish}); safe while the driver still runs.
+ */
+final class BulkFinishCommand {
+  private final PrintStream out;
+  private final PrintStream err;
+
+  BulkFinishCommand(PrintStream out, PrintStream err) {
+    this.out = out;
+    this.err = err;
+  }
+
+  int run(KvSettings kv, KvCommand.CommandLine line) throws IOException {
+    String job = line.option("--job", null);
+    int timeoutSeconds = line.intOption("--timeout-s", 600, 1, 86_400);
+    line.noPositionals();
+    ClusterPaths paths = new ClusterPaths(kv.cluster());
+    try (CuratorFramework zk = KvNodes.session(kv, "bulk-finish");
+        ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
+            Backend.MAX_FRAME_BYTES, kv.secret())) {
+      BulkLoadStore loads = new BulkLoadStore(zk, paths);
+      Map<String, Set<Long>> committed = loads.committed();
+      if (job != null) {
+        if (!committed.containsKey(job)) {
+          err.println("fawn kv: no committed bulk load " + job + " at " + paths.bulkLoad(job)
+              + " (done already, or it never committed: nothing of it is visible)");
+          return KvCommand.EXIT_FAILED;
+        }
+        committed = Map.of(job, committed.get(job));
+      }
+      if (committed.isEmpty()) {
+        out.println("no committed bulk load is waiting to be finished");
+        return KvCommand.EXIT_OK;
+      }
+      RingStore rings = new RingStore(zk, paths);
+      SliceStore slices = new SliceStore(zk, paths);
+      BulkAttach driver = new BulkAttach(loads,
+          () -> rings.read(rings.ringHash()).orElseThrow(() -> new IOException(
+              "the cluster has no ring in ZooKeeper")).ring(),
+          () -> {
+            List<Member> frontEnds = new ArrayList<>();
+            for (SliceStore.Registered f : slices.registered()) {
+              frontEnds.add(new Member(f.endpoint().name(), f.endpoint().host(),
+                  f.endpoint().port(), null));
+            }
+            return frontEnds;
+          }, pool, Duration.ofSeconds(timeoutSeconds));
+      for (Map.Entry<String, Set<Long>> load : committed.entrySet()) {
+        driver.finish(load.getKey(), load.getValue());
+        out.println("bulk load " + load.getKey() + " is visible on its " + load.getValue().size()
+            + " arcs");
+      }
+      return KvCommand.EXIT_OK;
+    }
+  }
+}
