@@ -7,8 +7,6 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
-import org.apache.hadoop.security.Credentials;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +28,7 @@ final class BulkLoadCommitter extends FileOutputCommitter {
   public void commitJob(JobContext context) throws IOException {
     super.commitJob(context); // every committed task's file, now in the staging directory
     try (KvClusterAccess cluster = KvClusterAccess.open(context.getConfiguration(),
-        secretHolder(context))) {
+        KvClusterAccess.secretHolder(context))) {
       StagedFileLoader.Loaded loaded = new StagedFileLoader(cluster, context.getConfiguration())
           .load(staging);
       LOG.info("bulk load of job {}: {} records, {} bytes from {} staged files in {} ms",
@@ -57,17 +55,5 @@ final class BulkLoadCommitter extends FileOutputCommitter {
     if (fs.exists(staging) && !fs.delete(staging, true)) {
       throw new IOException("could not delete the bulk load's staging directory " + staging);
     }
-  }
-
-  /**
-   * The credentials that carry the secret: the job context's in the local runner, the
-   * application master's own user's under YARN (it holds the job's credentials there).
-   */
-  private static Credentials secretHolder(JobContext context) throws IOException {
-    Credentials credentials = context.getCredentials();
-    if (credentials != null && credentials.getSecretKey(KvClusterAccess.SECRET_ALIAS) != null) {
-      return credentials;
-    }
-    return UserGroupInformation.getCurrentUser().getCredentials();
   }
 }

@@ -60,6 +60,25 @@ final class KvClusterAccess implements Closeable {
     credentials.addSecretKey(SECRET_ALIAS, Files.readAllBytes(file));
   }
 
+  /**
+   * The credentials that carry the secret at a job's commit: the job context's; else its
+   * configuration's (the local runner starts the job's thread before it hands the job its
+   * credentials, so a context made at once holds an empty set: a race that failed kvload
+   * --attach in KvJobsLocalTest); else the application master's user's, which holds the job's
+   * credentials under YARN.
+   */
+  static Credentials secretHolder(org.apache.hadoop.mapreduce.JobContext context)
+      throws IOException {
+    for (Credentials c : new Credentials[] {context.getCredentials(),
+        context.getConfiguration() instanceof org.apache.hadoop.mapred.JobConf job
+            ? job.getCredentials() : null}) {
+      if (c != null && c.getSecretKey(SECRET_ALIAS) != null) {
+        return c;
+      }
+    }
+    return org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getCredentials();
+  }
+
   /** Opens a session to the cluster {@code conf} names, with the secret {@code credentials} carry. */
   static KvClusterAccess open(Configuration conf, Credentials credentials) throws IOException {
     byte[] secret = credentials.getSecretKey(SECRET_ALIAS);
@@ -102,6 +121,24 @@ final class KvClusterAccess implements Closeable {
 
   RingStore rings() {
     return rings;
+  }
+
+  CuratorFramework zk() {
+    return zk;
+  }
+
+  ClusterPaths paths() {
+    return paths;
+  }
+
+  /** The front-ends registered in ZooKeeper now, as members a connection pool reaches. */
+  List<org.fawnpack.kv.ring.Member> frontEnds() throws IOException {
+    List<org.fawnpack.kv.ring.Member> all = new ArrayList<>();
+    for (SliceStore.Registered f : new SliceStore(zk, paths).registered()) {
+      all.add(new org.fawnpack.kv.ring.Member(f.endpoint().name(), f.endpoint().host(),
+          f.endpoint().port(), null));
+    }
+    return all;
   }
 
   ConnectionPool pool() {

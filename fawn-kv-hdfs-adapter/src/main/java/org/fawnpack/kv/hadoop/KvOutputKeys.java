@@ -19,8 +19,14 @@ public final class KvOutputKeys {
       "fawn.kv.output.commit-threads", 4, 1, 64,
       "Staged files a bulk load's job commit puts into the cluster at once");
 
+  public static final ConfigKey<Long> ATTACH_TIMEOUT_MS = ConfigKey.longKey(
+      "fawn.kv.output.attach-timeout-ms", 600_000L, 1_000L, 86_400_000L,
+      "A bulk load by attached files (kvload --attach): how long its job commit keeps trying"
+          + " to stage, gate and apply (a chain being repaired, a node restarting) before it"
+          + " fails; after its commit point the load is finished by ./fawn kv bulk-finish");
+
   public static final List<ConfigKey<?>> KEYS = List.of(BATCH_RECORDS, STAGING_DIR,
-      COMMIT_THREADS);
+      COMMIT_THREADS, ATTACH_TIMEOUT_MS);
 
   private KvOutputKeys() {}
 }

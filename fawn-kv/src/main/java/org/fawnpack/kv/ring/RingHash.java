@@ -36,6 +36,14 @@ public final class RingHash {
     this.ringKey = new SecretKeySpec(ringKey.clone(), ALGORITHM);
   }
 
+  /**
+   * The ring key itself, for a job whose tasks place keys as the back-ends do (it travels in
+   * the job's credentials, never in its configuration).
+   */
+  public byte[] keyBytes() {
+    return ringKey.getEncoded();
+  }
+
   private Mac newMac() {
     try {
       Mac mac = Mac.getInstance(ALGORITHM);

@@ -15,6 +15,7 @@ import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.input.TextInputFormat;
 import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.jobs.JobKeys;
+import org.fawnpack.kv.hadoop.FawnKvAttachOutputFormat;
 import org.fawnpack.kv.hadoop.FawnKvOutputFormat;
 import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
 
@@ -26,13 +27,16 @@ import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
  * ({@link FawnKvOutputFormat}: each map stages its records, the job commit puts the committed
  * maps' files, so a failed attempt or a failed job loads nothing); with {@code --puts} the maps
  * put in batches through the front-ends as they go ({@link FawnKvPutOutputFormat}:
- * at-least-once, no staging). Lines with no separator or an empty key are not loaded; they are
+ * at-least-once, no staging); with {@code --attach} one reduce per arc builds its arc's
+ * FAWN-DS file and the job commit attaches the files ({@link FawnKvAttachOutputFormat}: every
+ * arc visible at once or none, and the files are built by metered tasks). Lines with no separator or an empty key are not loaded; they are
  * counted ({@code SKIPPED_LINES}) and the job's line says how many. With {@code --seqfile} the
  * input is SequenceFiles of ({@code BytesWritable} key, {@code BytesWritable} value), as
  * kvexport writes them, loaded as they are.
  */
 public class KvLoad extends KvJobTool {
   private static final String PUTS = "--puts";
+  private static final String ATTACH = "--attach";
   private static final String SEQFILE = "--seqfile";
   private static final String SEPARATOR = "--separator";
 
@@ -53,24 +57,27 @@ public class KvLoad extends KvJobTool {
 
   @Override
   public String description() {
-    return "Loads key<TAB>value lines into a FAWN-KV cluster at job commit (--puts: batched"
+    return "Loads key<TAB>value lines into a FAWN-KV cluster at job commit (--attach: one"
+        + " reduce per arc builds its file, attached to every arc at once; --puts: batched"
         + " puts as the maps go, at-least-once).";
   }
 
   @Override
   protected String synopsis() {
-    return "[--puts] [--seqfile | --separator S] <in> [<in>...]";
+    return "[--attach | --puts] [--seqfile | --separator S] <in> [<in>...]";
   }
 
   @Override
   protected Job jobFromArguments(String[] args) throws IOException, UsageException {
     boolean puts = false;
+    boolean attach = false;
     boolean sequenceFiles = false;
     String separator = null;
     int at = 0;
     for (; at < args.length && args[at].startsWith("--"); at++) {
       switch (args[at]) {
         case PUTS -> puts = true;
+        case ATTACH -> attach = true;
         case SEQFILE -> sequenceFiles = true;
         case SEPARATOR -> {
           if (at + 1 == args.length || args[at + 1].isEmpty()) {
@@ -81,11 +88,15 @@ public class KvLoad extends KvJobTool {
         default -> throw new UsageException("unknown option " + args[at]);
       }
     }
+    if (puts && attach) {
+      throw new UsageException(PUTS + " and " + ATTACH + " are two ways to load: one of them");
+    }
     if (sequenceFiles && separator != null) {
       throw new UsageException(SEPARATOR + " is for text lines, not " + SEQFILE);
     }
     requireCluster();
-    Job job = newJob((puts ? "batched puts" : "bulk load")
+    Job job = newJob((puts ? "batched puts" : attach ? "bulk load by attached files"
+        : "bulk load")
         + (sequenceFiles ? " of SequenceFiles" : ""));
     if (separator != null) {
       job.getConfiguration().set(JobKeys.KVLOAD_SEPARATOR.name(), separator);
@@ -114,6 +125,8 @@ public class KvLoad extends KvJobTool {
     job.setNumReduceTasks(0);
     if (puts) {
       FawnKvPutOutputFormat.setUp(job);
+    } else if (attach) {
+      FawnKvAttachOutputFormat.setUp(job); // one reduce per arc: identity reduces
     } else {
       FawnKvOutputFormat.setUp(job);
     }

@@ -124,8 +124,8 @@ class KvJobsLocalTest {
   }
 
   @Test
-  void kvload_bulkAndPuts_linesIntoTheStore_asAPlainSplitParsesThem() throws Exception {
-    for (String mode : List.of("bulk", "puts")) {
+  void kvload_bulkAttachAndPuts_linesIntoTheStore_asAPlainSplitParsesThem() throws Exception {
+    for (String mode : List.of("bulk", "puts", "attach")) {
       Path input = tmp.resolve("lines-" + mode);
       Files.createDirectories(input);
       Map<String, String> expected = new TreeMap<>();
@@ -145,8 +145,8 @@ class KvJobsLocalTest {
       Path staging = tmp.resolve("staging");
       conf.set("fawn.kv.output.staging-dir", staging.toString());
       KvLoad tool = new KvLoad();
-      String[] args = mode.equals("puts") ? new String[] {"--puts", input.toString()}
-          : new String[] {input.toString()};
+      String[] args = mode.equals("bulk") ? new String[] {input.toString()}
+          : new String[] {"--" + mode, input.toString()};
       assertEquals(0, ToolRunner.run(conf, tool, args));
       var counters = tool.lastJob().getCounters();
       assertEquals(4, counters.findCounter(KvLoad.KvLoadCounter.SKIPPED_LINES).getValue());
