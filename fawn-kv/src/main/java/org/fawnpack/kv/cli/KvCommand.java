@@ -43,6 +43,10 @@ public final class KvCommand {
                   (./fawn kv only: it runs on Hadoop's class path) every arc's datastore
                   files copied from its tail into DIR on HDFS or any Hadoop file system,
                   and DIR/MANIFEST; kvcount and kvexport --snapshot DIR read it offline
+        restore --from DIR
+                  (./fawn kv only: a MapReduce job, kvload --snapshot DIR) the snapshot in
+                  DIR loaded into this cluster by attached files, placed by its own ring:
+                  every arc visible at once or none
         leave --id ID [--timeout-s S]
                   back-end ID hands its arcs over (its chains stay whole meanwhile), then
                   leaves; waits up to S s (default 600) and says when to stop its process
@@ -131,6 +135,8 @@ public final class KvCommand {
         }
         case "snapshot" -> usage("snapshot runs on Hadoop's class path: use ./fawn kv"
             + " snapshot --to DIR (or hadoop jar fawn-jobs.jar kvsnapshot --to DIR)");
+        case "restore" -> usage("restore is a MapReduce job: use ./fawn kv restore --from DIR"
+            + " (or hadoop jar fawn-jobs.jar kvload --snapshot DIR)");
         default -> usage("unknown command '" + rest.get(0) + "'");
       };
     } catch (IllegalArgumentException e) {

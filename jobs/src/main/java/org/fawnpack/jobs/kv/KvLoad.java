@@ -18,6 +18,7 @@ import org.fawnpack.jobs.JobKeys;
 import org.fawnpack.kv.hadoop.FawnKvAttachOutputFormat;
 import org.fawnpack.kv.hadoop.FawnKvOutputFormat;
 import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
+import org.fawnpack.kv.hadoop.FawnKvSnapshotInputFormat;
 
 /**
  * Loads text files into a FAWN-KV cluster: each line is a key, the separator (a tab unless
@@ -29,7 +30,8 @@ import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
  * put in batches through the front-ends as they go ({@link FawnKvPutOutputFormat}:
  * at-least-once, no staging); with {@code --attach} one reduce per arc builds its arc's
  * FAWN-DS file and the job commit attaches the files ({@link FawnKvAttachOutputFormat}: every
- * arc visible at once or none, and the files are built by metered tasks). Lines with no separator or an empty key are not loaded; they are
+ * arc visible at once or none, and the files are built by metered tasks); {@code --snapshot DIR}
+ * restores an offline snapshot the same way ({@code ./fawn kv restore --from DIR}). Lines with no separator or an empty key are not loaded; they are
  * counted ({@code SKIPPED_LINES}) and the job's line says how many. With {@code --seqfile} the
  * input is SequenceFiles of ({@code BytesWritable} key, {@code BytesWritable} value), as
  * kvexport writes them, loaded as they are.
@@ -37,6 +39,7 @@ import org.fawnpack.kv.hadoop.FawnKvPutOutputFormat;
 public class KvLoad extends KvJobTool {
   private static final String PUTS = "--puts";
   private static final String ATTACH = "--attach";
+  private static final String SNAPSHOT = "--snapshot";
   private static final String SEQFILE = "--seqfile";
   private static final String SEPARATOR = "--separator";
 
@@ -64,7 +67,8 @@ public class KvLoad extends KvJobTool {
 
   @Override
   protected String synopsis() {
-    return "[--attach | --puts] [--seqfile | --separator S] <in> [<in>...]";
+    return "[--attach | --puts] [--seqfile | --separator S] <in> [<in>...]"
+        + " | --snapshot DIR";
   }
 
   @Override
@@ -73,11 +77,18 @@ public class KvLoad extends KvJobTool {
     boolean attach = false;
     boolean sequenceFiles = false;
     String separator = null;
+    String snapshot = null;
     int at = 0;
     for (; at < args.length && args[at].startsWith("--"); at++) {
       switch (args[at]) {
         case PUTS -> puts = true;
         case ATTACH -> attach = true;
+        case SNAPSHOT -> {
+          if (at + 1 == args.length || args[at + 1].isBlank()) {
+            throw new UsageException(SNAPSHOT + " wants the snapshot's directory");
+          }
+          snapshot = args[++at];
+        }
         case SEQFILE -> sequenceFiles = true;
         case SEPARATOR -> {
           if (at + 1 == args.length || args[at + 1].isEmpty()) {
@@ -87,6 +98,10 @@ public class KvLoad extends KvJobTool {
         }
         default -> throw new UsageException("unknown option " + args[at]);
       }
+    }
+    if (snapshot != null) {
+      return restoreJob(snapshot, puts || sequenceFiles || separator != null
+          || at < args.length);
     }
     if (puts && attach) {
       throw new UsageException(PUTS + " and " + ATTACH + " are two ways to load: one of them");
@@ -130,6 +145,25 @@ public class KvLoad extends KvJobTool {
     } else {
       FawnKvOutputFormat.setUp(job);
     }
+    return job;
+  }
+
+  /**
+   * A restore: the snapshot's entries (read offline, {@link FawnKvSnapshotInputFormat})
+   * attached to the cluster as one load, partitioned by its ring (which need not be the
+   * snapshot's).
+   */
+  private Job restoreJob(String snapshot, boolean otherInput) throws IOException,
+      UsageException {
+    if (otherInput) {
+      throw new UsageException(SNAPSHOT + " restores a snapshot by attached files: no other"
+          + " input, --puts, --seqfile or --separator with it");
+    }
+    requireCluster();
+    Job job = newJob("restore of snapshot " + snapshot);
+    FawnKvSnapshotInputFormat.setUp(job, new Path(snapshot));
+    job.setMapperClass(Mapper.class); // identity: the snapshot's (key, value) pairs
+    FawnKvAttachOutputFormat.setUp(job);
     return job;
   }
 

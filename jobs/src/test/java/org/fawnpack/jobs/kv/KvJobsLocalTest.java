@@ -263,6 +263,34 @@ class KvJobsLocalTest {
   }
 
   @Test
+  void restore_ofASnapshotIntoAnEmptyCluster_equalsTheClusterItCameFrom() throws Exception {
+    Path snapshot = tmp.resolve("snapshot-to-restore");
+    KvSnapshotTool snap = new KvSnapshotTool();
+    snap.setConf(conf());
+    assertEquals(0, snap.run(new String[] {"--to", snapshot.toString()}));
+    Path source = tmp.resolve("export-of-the-source");
+    assertEquals(0, ToolRunner.run(conf(), new KvExport(), new String[] {"--text",
+        source.toString()}));
+    // Another cluster: another ring key and ring, so every key is placed anew.
+    try (LoopbackCluster empty = LoopbackCluster.start(tmp.resolve("kv-restored"), 3, 1,
+        Map.of())) {
+      Configuration target = conf();
+      target.set("fawn.kv.zookeeper.quorum", empty.zooKeeperQuorum());
+      target.set("fawn.kv.secret-file", empty.secretFile().toString());
+      target.set("fawn.kv.output.staging-dir", tmp.resolve("staging-restore").toString());
+      KvLoad restore = new KvLoad();
+      assertEquals(0, ToolRunner.run(target, restore, new String[] {"--snapshot",
+          snapshot.toString()}));
+      Path restored = tmp.resolve("export-of-the-restored");
+      assertEquals(0, ToolRunner.run(target, new KvExport(), new String[] {"--text",
+          restored.toString()}));
+      List<String> expected = output(source);
+      assertTrue(expected.size() >= WRITTEN.size(), "the source holds what was written");
+      assertEquals(expected, output(restored));
+    }
+  }
+
+  @Test
   void kvcount_badArguments_exitTwo() throws Exception {
     PrintStream err = System.err;
     ByteArrayOutputStream captured = new ByteArrayOutputStream();
