@@ -33,6 +33,7 @@ public final class KvClusterBenchmark {
         case "mapreduce" -> KvMapReducePart.run(options);
         case "soak" -> KvSoakPart.run(options);
         case "powercut" -> KvPowerCutPart.run(options);
+        case "bulk" -> KvBulkPart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

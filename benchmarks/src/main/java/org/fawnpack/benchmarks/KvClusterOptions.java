@@ -14,7 +14,7 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
       "scan", "mapreduce");
   /** Every part --part accepts: the soak runs only when asked for (it takes long). */
   static final List<String> PARTS = List.of("figure10", "ycsb", "moves", "routing",
-      "scan", "mapreduce", "soak", "powercut");
+      "scan", "mapreduce", "soak", "powercut", "bulk");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
@@ -35,6 +35,9 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
                     over FAWN-KV, the snapshot and SequenceFiles on the embedded Hadoop
                     cluster, with joules; kvload bulk against batched puts (--keys; ~5 min
                     at 200000)
+          bulk      only when named: --keys of 200 bytes by batched puts, then the same
+                    keys as one FAWN-DS file per arc attached (BulkAttach), then a plain
+                    copy of the files' bytes, once per replica (~1 min at 200000)
           powercut  only when named: every back-end SIGKILLed at once, three times, after
                     --move-mb of 16 KB values; seconds from the last restart to every arc
                     readable and to every chain whole (~3 min)

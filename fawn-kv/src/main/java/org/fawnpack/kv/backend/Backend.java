@@ -51,8 +51,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   public static final int MAX_VALUE_BYTES = 16 << 20;
   /** How long a get of a fresh copy waits for the predecessor's CHAIN_SYNC. */
   static final long SYNC_WAIT_MS = 2_000;
-  /** How often a back-end compares its bulk loads with the cluster's. */
-  static final long BULK_CHECK_MS = 1_000;
 
   private final String id;
   private final Path dir;
@@ -232,20 +230,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     compactions = new ArcCompactions(id, arcs, () -> self, scans, settings);
   }
 
-  /**
-   * Follows the cluster's bulk loads in {@code directory}: once now (a committed load gates
-   * its arcs before this back-end serves anything) and every {@link #BULK_CHECK_MS} after,
-   * which releases loads whose driver's release did not reach it.
-   */
+  /** Follows the cluster's bulk loads in {@code directory}: see {@link BulkLoads#follow}. */
   public void followBulkLoads(BulkLoadDirectory directory) throws IOException {
-    bulkLoads.reconcile(directory);
-    timer.scheduleWithFixedDelay(() -> {
-      try {
-        bulkLoads.reconcile(directory);
-      } catch (IOException | RuntimeException e) {
-        LOG.warn("backend {}: cannot check the cluster's bulk loads: {}", id, e.toString());
-      }
-    }, BULK_CHECK_MS, BULK_CHECK_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+    bulkLoads.follow(directory);
   }
 
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
@@ -417,6 +404,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     server.close();
     receiver.close();
     timer.shutdownNow();
+    bulkLoads.close();
     durability.shutdown();
     forwarder.close();
     source.close();

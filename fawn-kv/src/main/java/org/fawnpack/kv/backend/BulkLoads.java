@@ -34,8 +34,10 @@ import org.slf4j.LoggerFactory;
  * without its copy answers BEHIND and gets the records as ordinary writes from its
  * predecessor's log. BULK_RELEASE opens the gates and drops the files.
  */
-final class BulkLoads {
+final class BulkLoads implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoads.class);
+  /** How often a back-end compares its bulk loads with the cluster's. */
+  static final long CHECK_MS = 1_000;
   /** The largest piece of a staged file one BULK_STAGE carries. */
   static final int MAX_PIECE_BYTES = 8 << 20;
 
@@ -46,6 +48,13 @@ final class BulkLoads {
   private final Supplier<Member> self;
   private final DatastoreConfig config;
   final BulkStaging staging;
+  /** Its own thread: a ZooKeeper read that waits out a lost connection delays nothing else. */
+  private final java.util.concurrent.ScheduledExecutorService checks =
+      java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread t = new Thread(r, "fawn-kv-bulk-check");
+        t.setDaemon(true);
+        return t;
+      });
 
   BulkLoads(String id, Path dir, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
       ChainMessages chainMessages, Supplier<Member> self, DatastoreConfig config)
@@ -86,6 +95,27 @@ final class BulkLoads {
         staging.release(job);
       }
     }
+  }
+
+  /**
+   * Follows {@code directory}: once now (a committed load gates its arcs before this back-end
+   * serves anything) and every {@link #CHECK_MS} after, which also releases loads whose
+   * driver's release did not reach it.
+   */
+  void follow(BulkLoadDirectory directory) throws IOException {
+    reconcile(directory);
+    checks.scheduleWithFixedDelay(() -> {
+      try {
+        reconcile(directory);
+      } catch (IOException | RuntimeException e) {
+        LOG.warn("backend {}: cannot check the cluster's bulk loads: {}", id, e.toString());
+      }
+    }, CHECK_MS, CHECK_MS, java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public void close() {
+    checks.shutdownNow();
   }
 
   /** BULK_STAGE (job, arc end, offset, bytes, total or -1, CRC32C). */

@@ -40,6 +40,11 @@ final class BulkStaging {
 
   private final String id;
   private final Path root;
+  /**
+   * Files arriving, with the CRC32C of their bytes so far. One driver thread sends a file's
+   * pieces in order, each after the last was answered; files of other arcs arrive at once.
+   */
+  private final Map<Path, CRC32C> arriving = new ConcurrentHashMap<>();
   /** Arc end to the job whose load gates it. */
   private final Map<Long, String> gates = new ConcurrentHashMap<>();
 
@@ -61,43 +66,47 @@ final class BulkStaging {
   /**
    * Writes a piece of the job's file for the arc at {@code offset}; the last one ({@code
    * total >= 0}) checks length and CRC32C, forces the file and makes it the staged file.
-   * A piece at offset 0 starts the file over (a retried transfer).
+   * A piece at offset 0 starts the file over (a retried transfer); one at another offset
+   * must follow the file's last piece in this run.
    */
-  synchronized void piece(String job, long arcEnd, long offset, byte[] bytes, long total,
+  void piece(String job, long arcEnd, long offset, byte[] bytes, long total,
       int crc32c) throws IOException {
     Path dir = root.resolve(checkedJob(job));
     Files.createDirectories(dir);
     Path part = dir.resolve(name(arcEnd, ".part"));
     if (offset == 0) {
       Files.deleteIfExists(part);
+      arriving.put(part, new CRC32C());
     }
+    CRC32C crc = arriving.get(part);
     try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
         StandardOpenOption.WRITE)) {
-      if (out.size() != offset) {
+      if (crc == null || out.size() != offset) {
+        arriving.remove(part);
         throw new IOException("backend " + id + ": bulk load " + job + ", arc "
             + Long.toHexString(arcEnd) + ": a piece at " + offset + " but " + out.size()
-            + " bytes arrived; send again from 0");
+            + " bytes arrived" + (crc == null ? " before this run" : "") + "; send again from 0");
       }
       ByteBuffer buffer = ByteBuffer.wrap(bytes);
       while (buffer.hasRemaining()) {
         out.write(buffer, out.size());
       }
+      crc.update(bytes); // as it arrives: no second read of the file at its end
       if (total < 0) {
         return;
       }
-      if (out.size() != total) {
+      arriving.remove(part);
+      long size = out.size();
+      if (size != total || (int) crc.getValue() != crc32c) {
+        out.close();
+        Files.delete(part);
         throw new IOException("backend " + id + ": bulk load " + job + ", arc "
-            + Long.toHexString(arcEnd) + ": " + out.size() + " bytes arrived, the sender says "
-            + total);
+            + Long.toHexString(arcEnd) + ": " + (size != total ? total + " bytes sent, "
+                + size + " arrived" : "CRC32C " + Integer.toHexString(
+                    (int) crc.getValue()) + " of what arrived, the sender's "
+                    + Integer.toHexString(crc32c)) + "; not staged");
       }
       out.force(true);
-    }
-    int actual = crcOf(part);
-    if (actual != crc32c) {
-      Files.delete(part);
-      throw new IOException("backend " + id + ": bulk load " + job + ", arc "
-          + Long.toHexString(arcEnd) + ": CRC32C " + Integer.toHexString(actual)
-          + " of what arrived, the sender's " + Integer.toHexString(crc32c) + "; not staged");
     }
     Path staged = dir.resolve(name(arcEnd, ".fds"));
     Files.move(part, staged, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
@@ -235,16 +244,4 @@ final class BulkStaging {
     return "arc-" + String.format("%016x", arcEnd) + suffix;
   }
 
-  private static int crcOf(Path file) throws IOException {
-    CRC32C crc = new CRC32C();
-    ByteBuffer buffer = ByteBuffer.allocateDirect(1 << 16);
-    try (FileChannel in = FileChannel.open(file, StandardOpenOption.READ)) {
-      while (in.read(buffer) > 0) {
-        buffer.flip();
-        crc.update(buffer);
-        buffer.clear();
-      }
-    }
-    return (int) crc.getValue();
-  }
 }

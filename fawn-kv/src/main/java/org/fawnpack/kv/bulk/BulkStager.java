@@ -27,6 +27,8 @@ import org.fawnpack.kv.wire.MessageType;
 final class BulkStager {
   /** Bytes per BULK_STAGE piece. */
   static final int PIECE_BYTES = 4 << 20;
+  /** Arcs sent at once: each member writes several files while the next pieces travel. */
+  static final int STAGE_THREADS = 4;
 
   /** Waits for one member's answer (the driver's deadline). */
   @FunctionalInterface
@@ -47,35 +49,60 @@ final class BulkStager {
   long stageAll(String job, Map<Long, ArcFile> byEnd) throws IOException {
     long total = 0;
     Map<Long, Set<Member>> stagedAt = new LinkedHashMap<>();
-    // Twice at most: a member that joined a chain while the first pass ran gets it too.
-    for (int pass = 1; pass <= 2; pass++) {
-      Ring ring = rings.current();
-      boolean all = true;
-      for (ArcFile file : byEnd.values()) {
-        Chain chain = ring.chainFor(file.range().endInclusive());
-        if (!chain.range().equals(file.range())) {
-          throw new IOException("bulk load " + job + ": ring epoch " + ring.epoch()
-              + " no longer has arc " + file.range() + " (" + chain.range() + "): abandoned");
+    java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors
+        .newFixedThreadPool(STAGE_THREADS, r -> {
+          Thread t = new Thread(r, "fawn-kv-bulk-stage");
+          t.setDaemon(true);
+          return t;
+        });
+    try {
+      // Twice at most: a member that joined a chain while the first pass ran gets it too (one
+      // that joins later gets the records from its predecessor's log).
+      for (int pass = 1; pass <= 2; pass++) {
+        Ring ring = rings.current();
+        List<java.util.concurrent.Future<Long>> sends = new ArrayList<>();
+        for (ArcFile file : byEnd.values()) {
+          Chain chain = ring.chainFor(file.range().endInclusive());
+          if (!chain.range().equals(file.range())) {
+            throw new IOException("bulk load " + job + ": ring epoch " + ring.epoch()
+                + " no longer has arc " + file.range() + " (" + chain.range() + "): abandoned");
+          }
+          if (chain.isEmpty()) {
+            throw new IOException("bulk load " + job + ": arc " + file.range() + " has no live"
+                + " member in ring epoch " + ring.epoch() + ": abandoned");
+          }
+          Set<Member> done = stagedAt.computeIfAbsent(file.range().endInclusive(),
+              e -> new HashSet<>());
+          List<Member> missing = new ArrayList<>(chain.members());
+          missing.removeAll(done);
+          if (!missing.isEmpty()) {
+            sends.add(pool.submit(() -> stage(job, file, missing)));
+            done.addAll(missing);
+          }
         }
-        if (chain.isEmpty()) {
-          throw new IOException("bulk load " + job + ": arc " + file.range() + " has no live"
-              + " member in ring epoch " + ring.epoch() + ": abandoned");
+        if (sends.isEmpty()) {
+          break;
         }
-        Set<Member> done = stagedAt.computeIfAbsent(file.range().endInclusive(),
-            e -> new HashSet<>());
-        List<Member> missing = new ArrayList<>(chain.members());
-        missing.removeAll(done);
-        if (!missing.isEmpty()) {
-          all = false;
-          total += stage(job, file, missing);
-          done.addAll(missing);
+        for (java.util.concurrent.Future<Long> send : sends) {
+          total += await(send, job);
         }
       }
-      if (all) {
-        break;
-      }
+      return total;
+    } finally {
+      pool.shutdownNow();
     }
-    return total;
+  }
+
+  private static long await(java.util.concurrent.Future<Long> send, String job)
+      throws IOException {
+    try {
+      return send.get();
+    } catch (java.util.concurrent.ExecutionException e) {
+      throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted staging");
+    }
   }
 
   /** Sends one file to {@code members} at once, piece by piece. */
