@@ -48,9 +48,9 @@ final class ArcScans {
   /** Scan id to its kept view, in access order (guarded by itself). */
   private final LinkedHashMap<Long, Scan> scans = new LinkedHashMap<>(16, 0.75f, true);
 
-  private final java.util.function.LongFunction<String> gated;
+  private final GatedArcs gated;
 
-  ArcScans(String id, Map<Long, ArcStore> arcs, java.util.function.LongFunction<String> gated) {
+  ArcScans(String id, Map<Long, ArcStore> arcs, GatedArcs gated) {
     this.gated = gated;
     this.id = id;
     this.arcs = arcs;
@@ -77,7 +77,11 @@ final class ArcScans {
               + " predecessor's CHAIN_SYNC");
     }
     if (problem == null) {
-      problem = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
+      String gate = gated.refusal(chain.range().endInclusive()); // a load becoming visible
+      if (gate != null) {
+        gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gate);
+        return;
+      }
     }
     if (problem == null && atCut && arc.store().lastSequence() < scan.cut()) {
       problem = "backend " + id + " holds " + chain.range() + " up to sequence "
@@ -112,6 +116,11 @@ final class ArcScans {
     }
     if (!page.done()) {
       keep(scan.scanId(), kept);
+    }
+    String gatedNow = gated.refusal(chain.range().endInclusive()); // as TailReads: again
+    if (gatedNow != null) {
+      gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gatedNow);
+      return;
     }
     replies.send(reply(request, MessageType.SCAN_PAGE, page.encode()));
   }

@@ -116,11 +116,12 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     MissingArcs missing = new MissingArcs(id, crashedRun::crashed);
     this.bulkLoads = new BulkLoads(id, dir, arcs, forwarder, chainMessages, () -> self, config);
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
-        fence, missing, bulkLoads::gateRefusal);
+        fence, missing, bulkLoads);
     this.tailReads = new TailReads(id, arcs, counts, missing, () -> self,
-        bulkLoads::gateRefusal);
+        bulkLoads);
     this.retired = new RetiredArcs(id, dir);
-    this.scans = new ArcScans(id, arcs, bulkLoads::gateRefusal);
+    this.scans = new ArcScans(id, arcs, bulkLoads);
+    bulkLoads.dispatchTo(this::handle);
     this.arcsOfRing = new ArcsOfRing(id, dir, config, arcs, forwarder, crashedRun, retired);
   }
 

@@ -34,7 +34,7 @@ import org.slf4j.LoggerFactory;
  * without its copy answers BEHIND and gets the records as ordinary writes from its
  * predecessor's log. BULK_RELEASE opens the gates and drops the files.
  */
-final class BulkLoads implements AutoCloseable {
+final class BulkLoads implements AutoCloseable, GatedArcs {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoads.class);
   /** How often a back-end compares its bulk loads with the cluster's. */
   static final long CHECK_MS = 1_000;
@@ -48,6 +48,7 @@ final class BulkLoads implements AutoCloseable {
   private final Supplier<Member> self;
   private final DatastoreConfig config;
   final BulkStaging staging;
+  private final GateWaits waits;
   /** Its own thread: a ZooKeeper read that waits out a lost connection delays nothing else. */
   private final java.util.concurrent.ScheduledExecutorService checks =
       java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
@@ -66,10 +67,40 @@ final class BulkLoads implements AutoCloseable {
     this.self = self;
     this.config = config;
     this.staging = new BulkStaging(id, dir);
+    this.waits = new GateWaits(arcEnd -> staging.gate(arcEnd) == null, checks);
+  }
+
+  /** Opens the job's gates here, drops its files, and lets the requests waiting go on. */
+  private void releaseHere(String job) throws IOException {
+    waits.opened(staging.release(job));
+  }
+
+  /** Where a held request is handled again (the back-end's dispatch). */
+  interface Dispatch {
+    void handle(Frame request, FrameServer.Replies replies) throws IOException;
+  }
+
+  private volatile Dispatch dispatch;
+
+  void dispatchTo(Dispatch again) {
+    this.dispatch = again;
+  }
+
+  @Override
+  public void holdUntilOpen(long arcEnd, Frame request, FrameServer.Replies replies,
+      String refusal) {
+    waits.add(arcEnd, () -> {
+      try {
+        dispatch.handle(request, replies);
+      } catch (IOException | RuntimeException e) {
+        replies.send(error(request, "backend " + id + ": " + e.getMessage()));
+      }
+    }, () -> replies.send(refused(request, refusal)));
   }
 
   /** Why a read or write of the arc is refused now (a load is being applied), or null. */
-  String gateRefusal(long arcEnd) {
+  @Override
+  public String refusal(long arcEnd) {
     String job = staging.gate(arcEnd);
     return job == null ? null : "backend " + id + ": the arc ending at "
         + Long.toHexString(arcEnd) + " is gated while bulk load " + job + " becomes visible"
@@ -92,7 +123,7 @@ final class BulkLoads implements AutoCloseable {
     }
     for (String job : staging.jobs()) {
       if (!committed.containsKey(job) && !directory.known(job)) {
-        staging.release(job);
+        releaseHere(job);
       }
     }
   }
@@ -158,7 +189,7 @@ final class BulkLoads implements AutoCloseable {
       throws IOException {
     String job = job(fields);
     fields.end();
-    staging.release(job);
+    releaseHere(job);
     replies.send(reply(request, MessageType.OK, null));
   }
 

@@ -198,14 +198,14 @@ final class BulkStaging {
 
   /**
    * The load is over (every arc applied it) or will never happen (it did not commit): its
-   * gates open and its files go. Returns how many arcs it gated here.
+   * gates open and its files go. Returns the arcs it gated here.
    */
-  int release(String job) throws IOException {
+  Set<Long> release(String job) throws IOException {
     checkedJob(job);
-    int opened = 0;
+    Set<Long> opened = new java.util.HashSet<>();
     for (Map.Entry<Long, String> gate : gates.entrySet()) {
       if (gate.getValue().equals(job) && gates.remove(gate.getKey(), job)) {
-        opened++;
+        opened.add(gate.getKey());
       }
     }
     Path dir = root.resolve(job);
@@ -215,7 +215,8 @@ final class BulkStaging {
           Files.deleteIfExists(f);
         }
       }
-      LOG.info("backend {}: bulk load {} released ({} arcs served again)", id, job, opened);
+      LOG.info("backend {}: bulk load {} released ({} arcs served again)", id, job,
+          opened.size());
     }
     return opened;
   }

@@ -36,11 +36,11 @@ final class HeadWrites {
   private final Supplier<Member> self;
   private final SliceFence fence;
   private final MissingArcs missing;
-  private final java.util.function.LongFunction<String> gated;
+  private final GatedArcs gated;
 
   HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
       StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self,
-      SliceFence fence, MissingArcs missing, java.util.function.LongFunction<String> gated) {
+      SliceFence fence, MissingArcs missing, GatedArcs gated) {
     this.gated = gated;
     this.id = id;
     this.arcs = arcs;
@@ -77,11 +77,6 @@ final class HeadWrites {
       replies.send(refused(request, missing.refusal(current, chain, "writes")));
       return;
     }
-    String gate = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
-    if (gate != null) {
-      replies.send(refused(request, gate));
-      return;
-    }
     byte[] engineKey = EngineKeys.of(position, key);
     CompletableFuture<Frame> downstream;
     long sequence;
@@ -92,6 +87,13 @@ final class HeadWrites {
         // now (a member copying), so nothing may be applied.
         replies.send(refused(request, "the chain of " + chain.range() + " changed while the"
             + " request was routed; try again"));
+        return;
+      }
+      // A bulk load becoming visible: checked under the arc's lock, which its apply takes
+      // after the gate is set, so no write checked before the gate lands after the load.
+      String gate = gated.refusal(chain.range().endInclusive());
+      if (gate != null) {
+        gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gate);
         return;
       }
       RecentWrites.Applied earlier = arc.recent().find(writeId);

@@ -23,10 +23,10 @@ final class TailReads {
   private final StatsReport.Counts counts;
   private final MissingArcs missing;
   private final Supplier<Member> self;
-  private final java.util.function.LongFunction<String> gated;
+  private final GatedArcs gated;
 
   TailReads(String id, Map<Long, ArcStore> arcs, StatsReport.Counts counts,
-      MissingArcs missing, Supplier<Member> self, java.util.function.LongFunction<String> gated) {
+      MissingArcs missing, Supplier<Member> self, GatedArcs gated) {
     this.gated = gated;
     this.id = id;
     this.arcs = arcs;
@@ -52,19 +52,31 @@ final class TailReads {
       replies.send(refused(request, missing.refusal(current, chain, "gets")));
       return;
     }
-    String gate = gated.apply(chain.range().endInclusive()); // a bulk load becoming visible
+    String gate = gated.refusal(chain.range().endInclusive()); // a load becoming visible
     if (gate != null) {
-      replies.send(refused(request, gate));
+      gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gate);
       return;
     }
     counts.gets.increment();
+    long end = chain.range().endInclusive();
     arc.readWhenSynced(EngineKeys.of(position, key), Backend.SYNC_WAIT_MS)
-        .whenComplete((value, failure) -> replies.send(failure == null
-            ? (value == null ? reply(request, MessageType.NOT_FOUND, null) : reply(request,
-                MessageType.VALUE, new Frame.Payload().addBytes(value).toBytes()))
-            : refused(request, "backend " + id + " cannot read " + chain.range() + ": "
-                + (failure instanceof java.util.concurrent.TimeoutException
+        .whenComplete((value, failure) -> {
+          // Gated since the check above? Then the read may have seen a load before it is
+          // visible on every arc. A gate is set before its load is applied and lifted only
+          // once every arc applied it, so a read that finds no gate after it is safe.
+          String gatedNow = failure == null ? gated.refusal(end) : null;
+          if (gatedNow != null) {
+            gated.holdUntilOpen(end, request, replies, gatedNow);
+          } else if (failure == null) {
+            replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
+                : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value)
+                    .toBytes()));
+          } else {
+            replies.send(refused(request, "backend " + id + " cannot read " + chain.range()
+                + ": " + (failure instanceof java.util.concurrent.TimeoutException
                     ? "a copy, still without its predecessor's CHAIN_SYNC after "
-                        + Backend.SYNC_WAIT_MS + " ms" : failure.getMessage()))));
+                        + Backend.SYNC_WAIT_MS + " ms" : failure.getMessage())));
+          }
+        });
   }
 }
