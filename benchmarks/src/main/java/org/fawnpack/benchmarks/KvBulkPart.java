@@ -19,15 +19,13 @@ import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.bulk.ArcFileWriter;
 import org.fawnpack.kv.bulk.BulkAttach;
+import org.fawnpack.kv.bulk.BulkDrivers;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.cli.LoopbackWorkload;
 import org.fawnpack.kv.client.FawnKvClient;
-import org.fawnpack.kv.coord.BulkLoadStore;
 import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.SliceStore;
 import org.fawnpack.kv.coord.ZooKeeperSessions;
 import org.fawnpack.kv.ring.Chain;
-import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
 
@@ -80,16 +78,8 @@ final class KvBulkPart {
       try (CuratorFramework zk = ZooKeeperSessions.open(cluster.zooKeeperQuorum(), 10_000);
           ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
               Backend.MAX_FRAME_BYTES, cluster.secret())) {
-        ClusterPaths paths = new ClusterPaths("fawn");
-        SliceStore slices = new SliceStore(zk, paths);
-        BulkAttach driver = new BulkAttach(new BulkLoadStore(zk, paths), cluster::ring, () -> {
-          List<Member> frontEnds = new ArrayList<>();
-          for (SliceStore.Registered f : slices.registered()) {
-            frontEnds.add(new Member(f.endpoint().name(), f.endpoint().host(),
-                f.endpoint().port(), null));
-          }
-          return frontEnds;
-        }, pool, Duration.ofMinutes(10));
+        BulkAttach driver = BulkDrivers.of(zk, new ClusterPaths("fawn"), pool,
+            Duration.ofMinutes(10));
         long t1 = System.nanoTime();
         result = driver.load("bench-" + started.toEpochMilli(), arcFiles);
         attachSeconds = (System.nanoTime() - t1) / 1e9;

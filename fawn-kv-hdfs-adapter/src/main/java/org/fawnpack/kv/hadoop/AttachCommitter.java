@@ -15,7 +15,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.bulk.BulkAttach;
-import org.fawnpack.kv.coord.BulkLoadStore;
+import org.fawnpack.kv.bulk.BulkDrivers;
 import org.fawnpack.kv.store.KeyRange;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -64,10 +64,7 @@ final class AttachCommitter extends FileOutputCommitter {
     String job = "kvload-" + context.getJobID();
     try (KvClusterAccess cluster = KvClusterAccess.open(context.getConfiguration(),
         credentials)) {
-      var hash = cluster.rings().ringHash();
-      BulkAttach driver = new BulkAttach(new BulkLoadStore(cluster.zk(), cluster.paths()),
-          () -> cluster.rings().read(hash).orElseThrow(() -> new IOException(
-              "the FAWN-KV cluster has no ring")).ring(), cluster::frontEnds, cluster.pool(),
+      BulkAttach driver = BulkDrivers.of(cluster.zk(), cluster.paths(), cluster.pool(),
           Duration.ofMillis(KvInputKeys.read(KvOutputKeys.ATTACH_TIMEOUT_MS,
               context.getConfiguration())));
       BulkAttach.Result result = driver.load(job, files);

@@ -131,16 +131,6 @@ final class KvClusterAccess implements Closeable {
     return paths;
   }
 
-  /** The front-ends registered in ZooKeeper now, as members a connection pool reaches. */
-  List<org.fawnpack.kv.ring.Member> frontEnds() throws IOException {
-    List<org.fawnpack.kv.ring.Member> all = new ArrayList<>();
-    for (SliceStore.Registered f : new SliceStore(zk, paths).registered()) {
-      all.add(new org.fawnpack.kv.ring.Member(f.endpoint().name(), f.endpoint().host(),
-          f.endpoint().port(), null));
-    }
-    return all;
-  }
-
   ConnectionPool pool() {
     return pool;
   }

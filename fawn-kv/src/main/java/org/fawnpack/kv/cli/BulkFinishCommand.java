@@ -3,18 +3,14 @@ package org.fawnpack.kv.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.bulk.BulkAttach;
+import org.fawnpack.kv.bulk.BulkDrivers;
 import org.fawnpack.kv.coord.BulkLoadStore;
 import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.coord.SliceStore;
-import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.wire.ConnectionPool;
 
 /**
@@ -53,19 +49,7 @@ final class BulkFinishCommand {
         out.println("no committed bulk load is waiting to be finished");
         return KvCommand.EXIT_OK;
       }
-      RingStore rings = new RingStore(zk, paths);
-      SliceStore slices = new SliceStore(zk, paths);
-      BulkAttach driver = new BulkAttach(loads,
-          () -> rings.read(rings.ringHash()).orElseThrow(() -> new IOException(
-              "the cluster has no ring in ZooKeeper")).ring(),
-          () -> {
-            List<Member> frontEnds = new ArrayList<>();
-            for (SliceStore.Registered f : slices.registered()) {
-              frontEnds.add(new Member(f.endpoint().name(), f.endpoint().host(),
-                  f.endpoint().port(), null));
-            }
-            return frontEnds;
-          }, pool, Duration.ofSeconds(timeoutSeconds));
+      BulkAttach driver = BulkDrivers.of(zk, paths, pool, Duration.ofSeconds(timeoutSeconds));
       for (Map.Entry<String, Set<Long>> load : committed.entrySet()) {
         driver.finish(load.getKey(), load.getValue());
         out.println("bulk load " + load.getKey() + " is visible on its " + load.getValue().size()

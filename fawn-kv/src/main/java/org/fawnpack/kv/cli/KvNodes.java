@@ -9,6 +9,8 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.bulk.BulkLoadFinisher;
+import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.coord.BackendRegistration;
 import org.fawnpack.kv.coord.BulkLoadStore;
 import org.fawnpack.kv.coord.ClusterPaths;
@@ -124,6 +126,10 @@ final class KvNodes {
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
       parts.add(SliceFollower.follow(frontEnd, zk, paths));
       parts.add(new SliceCoordinator(zk, paths, name).start());
+      ConnectionPool finisherPool = new ConnectionPool(Duration.ofSeconds(10),
+          Backend.MAX_FRAME_BYTES, settings.secret());
+      parts.add(finisherPool);
+      parts.add(new BulkLoadFinisher("frontend " + name, zk, paths, finisherPool).start());
       // A restarted cluster's back-ends get a session timeout to register before they count
       // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),

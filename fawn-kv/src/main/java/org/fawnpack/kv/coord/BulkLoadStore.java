@@ -16,12 +16,15 @@ import org.apache.zookeeper.KeeperException;
  * or done), {@code staging} (ephemeral, its driver's session: a driver that dies takes it
  * along, and back-ends drop the staged files), or {@code committed} with the arcs it loads
  * (persistent: from here the load must happen, even if its driver dies). The commit is one
- * ZooKeeper transaction that deletes the ephemeral node and creates the persistent one, so
- * there is no instant at which a staging load looks committed or absent.
+ * ZooKeeper transaction that deletes the ephemeral node and creates the persistent one with
+ * an ephemeral child {@code driver}, so there is no instant at which a staging load looks
+ * committed or absent, and a committed load whose driver died shows by its missing child.
  */
 public final class BulkLoadStore {
   private static final String STAGING = "staging";
   private static final String COMMITTED = "committed";
+  /** The ephemeral child of a committed load, held by its driver's session. */
+  private static final String DRIVER = "driver";
 
   /** What ZooKeeper says of one load. */
   public record State(boolean committed, Set<Long> arcEnds) {}
@@ -59,7 +62,9 @@ public final class BulkLoadStore {
           zk.transactionOp().check().forPath(path),
           zk.transactionOp().delete().forPath(path),
           zk.transactionOp().create().withMode(CreateMode.PERSISTENT)
-              .forPath(path, text.toString().getBytes(StandardCharsets.US_ASCII)));
+              .forPath(path, text.toString().getBytes(StandardCharsets.US_ASCII)),
+          zk.transactionOp().create().withMode(CreateMode.EPHEMERAL)
+              .forPath(path + "/" + DRIVER, new byte[0]));
     } catch (Exception e) {
       throw Znodes.failure("commit bulk load " + job + " (its staging node " + path
           + " must still be this session's)", e);
@@ -69,7 +74,7 @@ public final class BulkLoadStore {
   /** Deletes the job's node: done, or abandoned before its commit. */
   public void remove(String job) throws IOException {
     try {
-      zk.delete().forPath(paths.bulkLoad(job));
+      zk.delete().deletingChildrenIfNeeded().forPath(paths.bulkLoad(job));
     } catch (KeeperException.NoNodeException e) {
       // already gone: a finished load removed by another driver, or a staging one's session
     } catch (Exception e) {
@@ -93,6 +98,24 @@ public final class BulkLoadStore {
       }
     }
     return loads;
+  }
+
+  /**
+   * Committed loads whose driver's session ended ({@code driver}, the ephemeral child the
+   * commit made, is gone): they must be finished by someone else.
+   */
+  public Map<String, Set<Long>> withoutDriver() throws IOException {
+    Map<String, Set<Long>> orphaned = new TreeMap<>();
+    for (Map.Entry<String, Set<Long>> load : committed().entrySet()) {
+      try {
+        if (zk.checkExists().forPath(paths.bulkLoad(load.getKey()) + "/" + DRIVER) == null) {
+          orphaned.put(load.getKey(), load.getValue());
+        }
+      } catch (Exception e) {
+        throw Znodes.failure("check the driver of bulk load " + load.getKey(), e);
+      }
+    }
+    return orphaned;
   }
 
   private State parse(String job, byte[] data) {

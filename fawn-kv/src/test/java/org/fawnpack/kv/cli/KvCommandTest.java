@@ -143,48 +143,63 @@ class KvCommandTest {
     return rows.values().stream().mapToLong(w -> Long.parseLong(w[column])).sum();
   }
 
+  /** Stages and commits one arc's file holding {@code key}, as a driver that then stops. */
+  private static void commitOneKey(org.apache.curator.framework.CuratorFramework zk,
+      String job, String key, String value) throws Exception {
+    try (org.fawnpack.kv.wire.ConnectionPool pool = new org.fawnpack.kv.wire.ConnectionPool(
+        Duration.ofSeconds(10), org.fawnpack.kv.backend.Backend.MAX_FRAME_BYTES,
+        org.fawnpack.kv.auth.ClusterSecret.load(dir.resolve("secret")))) {
+      var paths = new org.fawnpack.kv.coord.ClusterPaths("fawn");
+      var rings = new org.fawnpack.kv.coord.RingStore(zk, paths);
+      var ring = rings.read(rings.ringHash()).orElseThrow().ring();
+      var chain = ring.chainFor(ring.hash().position(key.getBytes(StandardCharsets.UTF_8)));
+      Path file = dir.resolve(job + ".fds");
+      org.fawnpack.kv.bulk.ArcFileWriter.Written written;
+      try (var writer = new org.fawnpack.kv.bulk.ArcFileWriter(ring.hash(), chain.range(),
+          file, 1)) {
+        writer.put(key.getBytes(StandardCharsets.UTF_8), value.getBytes(StandardCharsets.UTF_8));
+        written = writer.finish();
+      }
+      org.fawnpack.kv.bulk.BulkDrivers.of(zk, paths, pool, Duration.ofSeconds(30))
+          .prepare(job, List.of(new org.fawnpack.kv.bulk.BulkAttach.ArcFile(chain.range(),
+              written.bytes(), written.crc32c(), () -> java.nio.file.Files.newInputStream(
+                  file))));
+    }
+  }
+
   @Test
   void bulkFinish_finishesACommittedLoadWhoseDriverStopped_andSaysWhenThereIsNone()
       throws Exception {
     String quorum = "-Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum();
-    assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
-    assertTrue(out().contains("no committed bulk load"), out());
     assertEquals(1, run(quorum, secretSetting, "bulk-finish", "--job", "no-such-job"));
     assertTrue(err().contains("no-such-job"), err());
-    // A driver stages one arc's file and commits, then stops before the rest.
-    String key;
-    try (org.apache.curator.framework.CuratorFramework zk =
-            org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(), 10_000);
-        org.fawnpack.kv.wire.ConnectionPool pool = new org.fawnpack.kv.wire.ConnectionPool(
-            Duration.ofSeconds(10), org.fawnpack.kv.backend.Backend.MAX_FRAME_BYTES,
-            org.fawnpack.kv.auth.ClusterSecret.load(dir.resolve("secret")))) {
-      var paths = new org.fawnpack.kv.coord.ClusterPaths("fawn");
-      var rings = new org.fawnpack.kv.coord.RingStore(zk, paths);
-      var ring = rings.read(rings.ringHash()).orElseThrow().ring();
-      var chain = ring.chains().get(0);
-      int i = 0;
-      while (!chain.range().contains(ring.hash().position(
-          ("bulk-key-" + i).getBytes(StandardCharsets.UTF_8)))) {
-        i++;
-      }
-      key = "bulk-key-" + i;
-      Path file = dir.resolve("bulk-arc.fds");
-      org.fawnpack.kv.bulk.ArcFileWriter.Written written;
-      try (var writer = new org.fawnpack.kv.bulk.ArcFileWriter(ring.hash(), chain.range(),
-          file, 1)) {
-        writer.put(key.getBytes(StandardCharsets.UTF_8),
-            "loaded".getBytes(StandardCharsets.UTF_8));
-        written = writer.finish();
-      }
-      new org.fawnpack.kv.bulk.BulkAttach(new org.fawnpack.kv.coord.BulkLoadStore(zk, paths),
-          () -> ring, List::of, pool, Duration.ofSeconds(30)).prepare("cli-job", List.of(
-              new org.fawnpack.kv.bulk.BulkAttach.ArcFile(chain.range(), written.bytes(),
-                  written.crc32c(), () -> java.nio.file.Files.newInputStream(file))));
+    // The driver commits, then hangs: its session (and so its "driver" znode) stays, so the
+    // front-ends' finishers leave the load alone and the operator finishes it.
+    try (var zk = org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
+        10_000)) {
+      commitOneKey(zk, "cli-job", "bulk-key-cli", "loaded");
+      assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
+      assertTrue(out().contains("bulk load cli-job is visible on its 1 arcs"), out());
     }
-    assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
-    assertTrue(out().contains("bulk load cli-job is visible on its 1 arcs"), out());
-    assertEquals(0, run(secretSetting, "get", "--frontend", frontEnd, key), err());
+    assertEquals(0, run(secretSetting, "get", "--frontend", frontEnd, "bulk-key-cli"), err());
     assertEquals("loaded", out().trim());
+    assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
+    assertTrue(out().contains("no committed bulk load"), out());
+  }
+
+  @Test
+  void committedLoadWhoseDriverDied_isFinishedByTheFrontEnds() throws Exception {
+    try (var zk = org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
+        10_000)) {
+      commitOneKey(zk, "orphan-job", "bulk-key-orphan", "finished by a front-end");
+    } // the driver's session ends: its "driver" znode goes with it
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (run(secretSetting, "get", "--frontend", frontEnd, "bulk-key-orphan") != 0) {
+      assertTrue(System.nanoTime() < deadline, "the orphaned load was never finished: "
+          + err());
+      Thread.sleep(200);
+    }
+    assertEquals("finished by a front-end", out().trim());
   }
 
   @Test
