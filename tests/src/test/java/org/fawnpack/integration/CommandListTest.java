@@ -30,7 +30,7 @@ class CommandListTest {
       Pattern.compile("^  ([a-z][a-z0-9-]*)(?=\\s|$)", Pattern.MULTILINE);
   /** A FAWN-KV command of the usage: {@code "    kv put|get|delete  ..."}. */
   private static final Pattern USAGE_KV_COMMAND =
-      Pattern.compile("^    kv ([a-z|]+)(?=\\s|$)", Pattern.MULTILINE);
+      Pattern.compile("^    kv ([a-z|-]+)(?=\\s|$)", Pattern.MULTILINE);
   /** A case of main()'s dispatch: {@code "    demo)"}, {@code "    fs|dfs)"}. */
   private static final Pattern DISPATCH_CASE =
       Pattern.compile("^    ([a-z][a-z0-9-]*(?:\\|[a-z0-9-]+)*)\\)", Pattern.MULTILINE);
@@ -38,7 +38,7 @@ class CommandListTest {
   private static final Pattern README_ROW =
       Pattern.compile("^\\| `\\./fawn ([a-z][a-z0-9-]*)[^`]*` \\|(.*)$", Pattern.MULTILINE);
   /** A command named in the {@code ./fawn kv} row: a single lower-case word in backticks. */
-  private static final Pattern README_KV_COMMAND = Pattern.compile("`([a-z]+)`");
+  private static final Pattern README_KV_COMMAND = Pattern.compile("`([a-z][a-z-]*)`");
 
   @Test
   void readme_hasARowForEveryCommandOfTheUsage() throws Exception {
