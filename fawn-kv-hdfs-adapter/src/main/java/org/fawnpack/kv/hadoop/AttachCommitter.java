@@ -10,9 +10,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
-import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.bulk.BulkAttach;
 import org.fawnpack.kv.bulk.BulkDrivers;
@@ -26,13 +24,11 @@ import org.slf4j.LoggerFactory;
  * id, and the directory deleted. An abort deletes the directory: nothing was staged in the
  * cluster yet.
  */
-final class AttachCommitter extends FileOutputCommitter {
+final class AttachCommitter extends StagingCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(AttachCommitter.class);
-  private final Path staging;
 
   AttachCommitter(Path staging, TaskAttemptContext context) throws IOException {
     super(staging, context);
-    this.staging = staging;
   }
 
   @Override
@@ -40,14 +36,14 @@ final class AttachCommitter extends FileOutputCommitter {
     super.commitJob(context); // every committed reduce's file, now in the staging directory
     Credentials credentials = KvClusterAccess.secretHolder(context);
     AttachPlan plan = AttachPlan.read(context.getConfiguration(), credentials);
-    FileSystem fs = staging.getFileSystem(context.getConfiguration());
+    FileSystem fs = staging().getFileSystem(context.getConfiguration());
     List<BulkAttach.ArcFile> files = new ArrayList<>();
     long records = 0;
-    for (FileStatus meta : fs.listStatus(staging, p -> p.getName().startsWith(
+    for (FileStatus meta : fs.listStatus(staging(), p -> p.getName().startsWith(
         FawnKvAttachOutputFormat.FILE_PREFIX) && p.getName().endsWith(
             FawnKvAttachOutputFormat.META_SUFFIX))) {
       String name = meta.getPath().getName();
-      Path file = new Path(staging, name.substring(0, name.length()
+      Path file = new Path(staging(), name.substring(0, name.length()
           - FawnKvAttachOutputFormat.META_SUFFIX.length()));
       String[] fields;
       try (FSDataInputStream in = fs.open(meta.getPath())) {
@@ -73,24 +69,5 @@ final class AttachCommitter extends FileOutputCommitter {
           result.stageMillis(), result.applyMillis());
     }
     deleteStaging(context);
-  }
-
-  /** Past its commit point a load is finished by ./fawn kv bulk-finish, not run again. */
-  @Override
-  public boolean isCommitJobRepeatable(JobContext context) {
-    return false;
-  }
-
-  @Override
-  public void abortJob(JobContext context, JobStatus.State state) throws IOException {
-    super.abortJob(context, state);
-    deleteStaging(context);
-  }
-
-  private void deleteStaging(JobContext context) throws IOException {
-    FileSystem fs = staging.getFileSystem(context.getConfiguration());
-    if (fs.exists(staging) && !fs.delete(staging, true)) {
-      throw new IOException("could not delete the bulk load's staging directory " + staging);
-    }
   }
 }

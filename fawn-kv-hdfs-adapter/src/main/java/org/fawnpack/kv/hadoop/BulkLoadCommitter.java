@@ -4,9 +4,7 @@ import java.io.IOException;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.JobContext;
-import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -15,13 +13,11 @@ import org.slf4j.LoggerFactory;
  * the promoted files into FAWN-KV and deletes the directory. Tasks are committed as files are:
  * an attempt's file is promoted only if the application master lets that attempt commit.
  */
-final class BulkLoadCommitter extends FileOutputCommitter {
+final class BulkLoadCommitter extends StagingCommitter {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoadCommitter.class);
-  private final Path staging;
 
   BulkLoadCommitter(Path staging, TaskAttemptContext context) throws IOException {
     super(staging, context);
-    this.staging = staging;
   }
 
   @Override
@@ -30,30 +26,11 @@ final class BulkLoadCommitter extends FileOutputCommitter {
     try (KvClusterAccess cluster = KvClusterAccess.open(context.getConfiguration(),
         KvClusterAccess.secretHolder(context))) {
       StagedFileLoader.Loaded loaded = new StagedFileLoader(cluster, context.getConfiguration())
-          .load(staging);
+          .load(staging());
       LOG.info("bulk load of job {}: {} records, {} bytes from {} staged files in {} ms",
           context.getJobID(), loaded.records(), loaded.bytes(), loaded.files(),
           loaded.millis());
     }
     deleteStaging(context);
-  }
-
-  /** A commit that failed part-way left puts behind: a second run would put them again. */
-  @Override
-  public boolean isCommitJobRepeatable(JobContext context) {
-    return false;
-  }
-
-  @Override
-  public void abortJob(JobContext context, JobStatus.State state) throws IOException {
-    super.abortJob(context, state);
-    deleteStaging(context);
-  }
-
-  private void deleteStaging(JobContext context) throws IOException {
-    FileSystem fs = staging.getFileSystem(context.getConfiguration());
-    if (fs.exists(staging) && !fs.delete(staging, true)) {
-      throw new IOException("could not delete the bulk load's staging directory " + staging);
-    }
   }
 }

@@ -15,20 +15,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.OutputCommitter;
-import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.task.JobContextImpl;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.ring.Ring;
@@ -73,27 +67,17 @@ class FawnKvAttachOutputFormatTest {
     final AttachPlan plan;
 
     FakeJob() throws IOException {
-      Configuration conf = new Configuration();
-      conf.set("fs.defaultFS", "file:///");
-      conf.set("fawn.kv.zookeeper.quorum", cluster.zooKeeperQuorum());
-      conf.set("fawn.kv.secret-file", cluster.secretFile().toString());
-      conf.set(KvOutputKeys.STAGING_DIR.name(), dir.resolve("staging").toString());
-      Job job = Job.getInstance(conf);
+      Job job = Job.getInstance(FrameworkSteps.conf(cluster, dir.resolve("staging")));
       FawnKvAttachOutputFormat.setUp(job);
-      JobContextImpl ctx = new JobContextImpl(new JobConf(job.getConfiguration()), id);
-      ctx.getCredentials().addAll(job.getCredentials());
-      context = ctx;
-      staging = Path.of(FawnKvAttachOutputFormat.getOutputPath(ctx).toUri());
+      context = FrameworkSteps.jobContext(job, id);
+      staging = Path.of(FawnKvAttachOutputFormat.getOutputPath(context).toUri());
       plan = AttachPlan.read(context.getConfiguration(), context.getCredentials());
       format.checkOutputSpecs(context);
       committer(attempt(0, 0)).setupJob(context);
     }
 
     TaskAttemptContext attempt(int task, int attempt) {
-      JobConf conf = new JobConf(context.getConfiguration());
-      conf.getCredentials().addAll(context.getCredentials());
-      return new TaskAttemptContextImpl(conf,
-          new TaskAttemptID(id.getJtIdentifier(), id.getId(), TaskType.REDUCE, task, attempt));
+      return FrameworkSteps.attempt(context, TaskType.REDUCE, task, attempt);
     }
 
     OutputCommitter committer(TaskAttemptContext attempt) throws IOException {
@@ -103,14 +87,7 @@ class FawnKvAttachOutputFormatTest {
     /** Sets up {@code attempt} and writes {@code records} through its record writer. */
     OutputCommitter write(TaskAttemptContext attempt, Map<String, String> records)
         throws Exception {
-      OutputCommitter committer = committer(attempt);
-      committer.setupTask(attempt);
-      RecordWriter<BytesWritable, BytesWritable> writer = format.getRecordWriter(attempt);
-      for (Map.Entry<String, String> e : records.entrySet()) {
-        writer.write(new BytesWritable(bytes(e.getKey())), new BytesWritable(bytes(e.getValue())));
-      }
-      writer.close(attempt);
-      return committer;
+      return FrameworkSteps.write(format, attempt, records);
     }
 
     /** {@code records} split by the partitioner into one map per reduce. */

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.BytesWritable;
-import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.mapreduce.JobID;
 import org.apache.hadoop.mapreduce.Job;
 import org.apache.hadoop.mapreduce.JobContext;
@@ -26,10 +25,7 @@ import org.apache.hadoop.mapreduce.JobStatus;
 import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.apache.hadoop.mapreduce.TaskAttemptID;
 import org.apache.hadoop.mapreduce.TaskType;
-import org.apache.hadoop.mapreduce.task.JobContextImpl;
-import org.apache.hadoop.mapreduce.task.TaskAttemptContextImpl;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.junit.jupiter.api.AfterAll;
@@ -76,25 +72,18 @@ class FawnKvOutputFormatTest {
     final Path staging;
 
     FakeJob() throws IOException {
-      Configuration conf = new Configuration();
-      conf.set("fs.defaultFS", "file:///");
-      conf.set("fawn.kv.zookeeper.quorum", cluster.zooKeeperQuorum());
-      conf.set("fawn.kv.secret-file", cluster.secretFile().toString());
-      conf.set(KvOutputKeys.STAGING_DIR.name(), dir.resolve("staging").toString());
+      Configuration conf = FrameworkSteps.conf(cluster, dir.resolve("staging"));
       conf.setInt(KvOutputKeys.BATCH_RECORDS.name(), 64);
       Job job = Job.getInstance(conf);
       FawnKvOutputFormat.setUp(job);
-      JobContextImpl ctx = new JobContextImpl(new JobConf(job.getConfiguration()), id);
-      ctx.getCredentials().addAll(job.getCredentials());
-      context = ctx;
-      staging = Path.of(FawnKvOutputFormat.getOutputPath(ctx).toUri());
+      context = FrameworkSteps.jobContext(job, id);
+      staging = Path.of(FawnKvOutputFormat.getOutputPath(context).toUri());
       format.checkOutputSpecs(context);
       committer(attempt(0, 0)).setupJob(context);
     }
 
     TaskAttemptContext attempt(int task, int attempt) {
-      return new TaskAttemptContextImpl(context.getConfiguration(),
-          new TaskAttemptID(id.getJtIdentifier(), id.getId(), TaskType.REDUCE, task, attempt));
+      return FrameworkSteps.attempt(context, TaskType.REDUCE, task, attempt);
     }
 
     OutputCommitter committer(TaskAttemptContext attempt) throws IOException {
@@ -104,14 +93,7 @@ class FawnKvOutputFormatTest {
     /** Sets up {@code attempt} and writes {@code records} through its record writer. */
     OutputCommitter write(TaskAttemptContext attempt, Map<String, String> records)
         throws Exception {
-      OutputCommitter committer = committer(attempt);
-      committer.setupTask(attempt);
-      RecordWriter<BytesWritable, BytesWritable> writer = format.getRecordWriter(attempt);
-      for (Map.Entry<String, String> e : records.entrySet()) {
-        writer.write(new BytesWritable(bytes(e.getKey())), new BytesWritable(bytes(e.getValue())));
-      }
-      writer.close(attempt);
-      return committer;
+      return FrameworkSteps.write(format, attempt, records);
     }
 
     void commitTask(TaskAttemptContext attempt, OutputCommitter committer) throws IOException {
