@@ -222,8 +222,11 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
       }
       BulkStaging.Applying done = staging.applying(job, arcEnd);
       if (done != null) {
+        // The tail has it once the chain confirmed it in this run: after a restart the sent
+        // list is empty, and "nothing unconfirmed" would say yes before the successors have it.
         boolean committed = chain.successorOf(self.get()) == null
-            ? arc.store().durableSequence() >= done.last() : !arc.sent().holdsAnyUpTo(done.last());
+            ? arc.store().durableSequence() >= done.last()
+            : arc.sent().confirmedThrough() >= done.last();
         replies.send(committed ? reply(request, MessageType.OK, null) : error(request,
             "backend " + id + ": bulk load " + job + " on " + chain.range() + " is on its way"
                 + " down the chain; try again"));
