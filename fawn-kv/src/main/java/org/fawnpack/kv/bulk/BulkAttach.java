@@ -198,33 +198,40 @@ public final class BulkAttach {
   /** Until every node {@code nodes} lists now took the gate (one that went is left out). */
   private void gateAll(String job, byte[] bytes, long end, FrontEnds nodes) throws IOException {
     long pause = FIRST_PAUSE_MS;
-    while (true) {
-      List<Member> everyone = nodes.registered();
-      String problem = null;
-      List<CompletableFuture<Frame>> answers = new ArrayList<>();
-      for (Member m : everyone) {
-        try {
-          answers.add(pool.to(m).send(MessageType.BULK_GATE, 0, bytes));
-        } catch (IOException e) {
-          answers.add(CompletableFuture.failedFuture(e));
-        }
-      }
-      for (int i = 0; i < everyone.size(); i++) {
-        try {
-          Frame answer = await(answers.get(i), everyone.get(i), "gating");
-          if (answer.type() != MessageType.OK) {
-            problem = everyone.get(i) + " answered " + MessageType.name(answer.type()) + " "
-                + MessageType.messageOf(answer);
-          }
-        } catch (IOException e) {
-          problem = everyone.get(i) + ": " + e.getMessage();
-        }
-      }
-      if (problem == null) {
-        return;
-      }
-      pause = pauseOrGiveUp(job, "gating its arcs", problem, pause, end);
+    List<String> problems;
+    while (!(problems = askAll(nodes.registered(), MessageType.BULK_GATE, bytes, "gating"))
+        .isEmpty()) {
+      pause = pauseOrGiveUp(job, "gating its arcs", problems.get(problems.size() - 1), pause,
+          end);
     }
+  }
+
+  /**
+   * Sends one message to every node of {@code nodes} at once; returns what went wrong, a line
+   * per node that did not answer OK (empty: all did).
+   */
+  private List<String> askAll(List<Member> nodes, byte type, byte[] bytes, String what) {
+    List<CompletableFuture<Frame>> answers = new ArrayList<>();
+    for (Member m : nodes) {
+      try {
+        answers.add(pool.to(m).send(type, 0, bytes));
+      } catch (IOException e) {
+        answers.add(CompletableFuture.failedFuture(e));
+      }
+    }
+    List<String> problems = new ArrayList<>();
+    for (int i = 0; i < nodes.size(); i++) {
+      try {
+        Frame answer = await(answers.get(i), nodes.get(i), what);
+        if (answer.type() != MessageType.OK) {
+          problems.add(nodes.get(i) + " answered " + MessageType.name(answer.type()) + " "
+              + MessageType.messageOf(answer));
+        }
+      } catch (IOException e) {
+        problems.add(nodes.get(i) + ": " + e.getMessage());
+      }
+    }
+    return problems;
   }
 
   /** Each arc's head absorbs at once (APPLY_THREADS at a time): the gates hold meanwhile. */
@@ -244,14 +251,7 @@ public final class BulkAttach {
         }));
       }
       for (java.util.concurrent.Future<?> apply : applies) {
-        try {
-          apply.get();
-        } catch (ExecutionException e) {
-          throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted");
-        }
+        BulkStager.await(apply, job);
       }
     } finally {
       pool.shutdownNow();
@@ -263,31 +263,28 @@ public final class BulkAttach {
         .addLong(arcEnd).toBytes();
     long pause = FIRST_PAUSE_MS;
     while (true) {
-      Ring ring = rings.current();
-      Chain chain = ring.chainFor(arcEnd);
+      Chain chain = rings.current().chainFor(arcEnd);
+      Frame answer = null;
       String problem;
       if (chain.isEmpty()) {
         problem = "arc " + chain.range() + " has no live member";
       } else {
         try {
-          Frame answer = await(pool.to(chain.head()).send(MessageType.BULK_APPLY, 0, bytes),
+          answer = await(pool.to(chain.head()).send(MessageType.BULK_APPLY, 0, bytes),
               chain.head(), "applying");
-          if (answer.type() == MessageType.OK) {
-            return;
-          }
           problem = chain.head() + " answered " + MessageType.name(answer.type()) + " "
               + MessageType.messageOf(answer);
-          if (answer.type() == MessageType.REFUSED) {
-            throw new IOException("bulk load " + job + " is committed but cannot be applied to"
-                + " " + chain.range() + ": " + problem + "; its arcs stay gated (see"
-                + " docs/operations.md, \"A bulk load that did not finish\")");
-          }
         } catch (IOException e) {
-          if (e.getMessage() != null && e.getMessage().startsWith("bulk load " + job)) {
-            throw e;
-          }
           problem = chain.head() + ": " + e.getMessage();
         }
+      }
+      if (answer != null && answer.type() == MessageType.OK) {
+        return;
+      }
+      if (answer != null && answer.type() == MessageType.REFUSED) { // no staged file: for good
+        throw new IOException("bulk load " + job + " is committed but cannot be applied to "
+            + chain.range() + ": " + problem + "; its arcs stay gated (see"
+            + " docs/operations.md, \"A bulk load that did not finish\")");
       }
       pause = pauseOrGiveUp(job, "applying it to the arc ending at " + Long.toHexString(arcEnd),
           problem, pause, end);
@@ -296,31 +293,16 @@ public final class BulkAttach {
 
   /** Best effort: a back-end that misses it opens its gates on its own check. */
   private void release(String job) {
-    byte[] bytes = new Frame.Payload().addBytes(job.getBytes(StandardCharsets.US_ASCII))
-        .toBytes();
-    Ring ring;
     try {
-      ring = rings.current();
+      for (String problem : askAll(new ArrayList<>(rings.current().members()),
+          MessageType.BULK_RELEASE, new Frame.Payload().addBytes(job.getBytes(
+              StandardCharsets.US_ASCII)).toBytes(), "releasing")) {
+        LOG.info("bulk load {}: {}; that back-end opens its gates on its own check", job,
+            problem);
+      }
     } catch (IOException e) {
-      LOG.warn("bulk load {}: no ring to release it on: {}", job, e.getMessage());
-      return;
-    }
-    List<CompletableFuture<Frame>> answers = new ArrayList<>();
-    List<Member> members = new ArrayList<>(ring.members());
-    for (Member m : members) {
-      try {
-        answers.add(pool.to(m).send(MessageType.BULK_RELEASE, 0, bytes));
-      } catch (IOException e) {
-        answers.add(CompletableFuture.failedFuture(e));
-      }
-    }
-    for (int i = 0; i < members.size(); i++) {
-      try {
-        await(answers.get(i), members.get(i), "releasing");
-      } catch (IOException e) {
-        LOG.info("bulk load {}: {} did not take the release ({}); it will on its own check",
-            job, members.get(i), e.getMessage());
-      }
+      LOG.warn("bulk load {}: no ring to release it on ({}); the back-ends open their gates"
+          + " on their own checks", job, e.getMessage());
     }
   }
 

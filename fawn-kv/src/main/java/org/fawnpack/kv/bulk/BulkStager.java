@@ -93,15 +93,15 @@ final class BulkStager {
     }
   }
 
-  private static long await(java.util.concurrent.Future<Long> send, String job)
-      throws IOException {
+  /** The result of a task of the load's pools, with its IOException as thrown. */
+  static <T> T await(java.util.concurrent.Future<T> task, String job) throws IOException {
     try {
-      return send.get();
+      return task.get();
     } catch (java.util.concurrent.ExecutionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted staging");
+      throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted");
     }
   }
 

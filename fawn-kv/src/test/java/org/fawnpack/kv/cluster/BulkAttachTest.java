@@ -165,10 +165,11 @@ class BulkAttachTest {
       }
     });
     reader.start();
-    Thread.sleep(200); // the reader reads the old values a while first
+    awaitCount(before, 20, "reads of the old values before the load", violation);
+    int afterAtLoad = after.get();
     driver().load("job-2", files("job-2", load));
     model.putAll(load);
-    Thread.sleep(200);
+    awaitCount(after, afterAtLoad + 20, "reads after the load", violation);
     stop.set(true);
     reader.join(DEADLINE.toMillis());
     assertNull(violation.get());
@@ -301,6 +302,17 @@ class BulkAttachTest {
       }
     }
     return files;
+  }
+
+  /** Polls (bounded) until {@code count} reaches {@code atLeast}, or the reader failed. */
+  private static void awaitCount(AtomicInteger count, int atLeast, String what,
+      AtomicReference<String> readerProblem) throws InterruptedException {
+    long deadline = System.nanoTime() + DEADLINE.toNanos();
+    while (count.get() < atLeast) {
+      assertNull(readerProblem.get());
+      assertTrue(System.nanoTime() < deadline, "only " + count.get() + " " + what);
+      Thread.sleep(10);
+    }
   }
 
   private String keyIn(Chain chain) {
