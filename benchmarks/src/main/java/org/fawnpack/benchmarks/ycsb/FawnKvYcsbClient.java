@@ -25,7 +25,11 @@ import site.ycsb.Status;
  * YCSB's binding for FAWN-KV: one {@link FawnKvClient} per YCSB thread. A record is one value
  * ({@link YcsbRecord}); the table name is ignored (one key space). Properties:
  * {@code fawnkv.frontends} (host:port,... required), {@code fawnkv.secret} (the cluster secret
- * file, default {@code ~/.fawn-kv/secret}), {@code fawnkv.deadline-ms} (default 5000).
+ * file, default {@code ~/.fawn-kv/secret}), {@code fawnkv.deadline-ms} (default 5000),
+ * {@code fawnkv.zookeeper} (the cluster's ZooKeeper quorum: when set, reads go straight to the
+ * tails by the ring followed there, {@code FawnKvClient.connectReadingTails}, one watch per
+ * JVM; the back-ends need {@code fawn.kv.tail-read-lease-ms}) and {@code fawnkv.cluster}
+ * (default {@code fawn}).
  *
  * <p>An update that names only some fields reads the record, merges and writes it back: two
  * such updates of one record at once may lose one's fields (FAWN-KV has no compare-and-set).
@@ -36,10 +40,13 @@ public final class FawnKvYcsbClient extends DB {
   public static final String FRONTENDS = "fawnkv.frontends";
   public static final String SECRET = "fawnkv.secret";
   public static final String DEADLINE_MS = "fawnkv.deadline-ms";
+  public static final String ZOOKEEPER = "fawnkv.zookeeper";
+  public static final String CLUSTER = "fawnkv.cluster";
   private static final Logger LOG = LoggerFactory.getLogger(FawnKvYcsbClient.class);
 
   private FawnKvClient client;
   private Set<String> wholeRecord;
+  private boolean readsTails;
 
   @Override
   public void init() throws DBException {
@@ -57,8 +64,16 @@ public final class FawnKvYcsbClient extends DB {
         Path.of(System.getProperty("user.home"), ".fawn-kv", "secret").toString()));
     try {
       Duration deadline = Duration.ofMillis(Long.parseLong(p.getProperty(DEADLINE_MS, "5000")));
-      client = FawnKvClient.connect(addresses(frontEnds), deadline,
-          ClusterSecret.load(secretFile));
+      String zooKeeper = p.getProperty(ZOOKEEPER);
+      if (zooKeeper == null || zooKeeper.isBlank()) {
+        client = FawnKvClient.connect(addresses(frontEnds), deadline,
+            ClusterSecret.load(secretFile));
+      } else {
+        RingWatch rings = RingWatch.acquire(zooKeeper, p.getProperty(CLUSTER, "fawn"));
+        readsTails = true;
+        client = FawnKvClient.connectReadingTails(addresses(frontEnds), deadline,
+            FawnKvClient.DEFAULT_TRY_TIMEOUT, ClusterSecret.load(secretFile), rings.source());
+      }
     } catch (NumberFormatException e) {
       throw new DBException(DEADLINE_MS + " is not a number of milliseconds: "
           + p.getProperty(DEADLINE_MS));
@@ -85,7 +100,12 @@ public final class FawnKvYcsbClient extends DB {
   @Override
   public void cleanup() {
     if (client != null) {
+      long[] tails = client.tailGetCounts();
       client.close();
+      if (readsTails) {
+        LOG.info("gets answered by tails: {}, through a front-end: {}", tails[0], tails[1]);
+        RingWatch.release();
+      }
     }
   }
 

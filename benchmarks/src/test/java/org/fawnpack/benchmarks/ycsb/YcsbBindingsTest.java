@@ -32,13 +32,18 @@ class YcsbBindingsTest {
 
   @Test
   void fawnKvBinding_matchesAModel_andRunsUnderYcsbsClient() throws Exception {
-    try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("kv"), 3, 1, Map.of())) {
+    try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("kv"), 3, 1,
+        Map.of("fawn.kv.tail-read-lease-ms", "1000"))) {
       Properties p = new Properties();
       var address = cluster.frontEndAddresses().get(0);
       p.setProperty(FawnKvYcsbClient.FRONTENDS, address.getHostString() + ":"
           + address.getPort());
       p.setProperty(FawnKvYcsbClient.SECRET, cluster.secretFile().toString());
       checkAgainstModel(new FawnKvYcsbClient(), p);
+      Properties direct = new Properties();
+      direct.putAll(p);
+      direct.setProperty(FawnKvYcsbClient.ZOOKEEPER, cluster.zooKeeperQuorum());
+      checkAgainstModel(new FawnKvYcsbClient(), direct, "direct-"); // reads straight to tails
 
       Map<String, String> ycsb = new HashMap<>();
       p.forEach((k, v) -> ycsb.put((String) k, (String) v));
@@ -81,21 +86,27 @@ class YcsbBindingsTest {
    * a map of maps.
    */
   private static void checkAgainstModel(DB db, Properties properties) throws DBException {
+    checkAgainstModel(db, properties, "");
+  }
+
+  /** As above, on records whose keys start with {@code prefix} (none there yet). */
+  private static void checkAgainstModel(DB db, Properties properties, String prefix)
+      throws DBException {
     properties.setProperty("fieldcount", "4");
     db.setProperties(properties);
     db.init();
     try {
-      checkAgainstModel(db);
+      checkAgainstModel(db, prefix);
     } finally {
       db.cleanup();
     }
   }
 
-  private static void checkAgainstModel(DB db) {
+  private static void checkAgainstModel(DB db, String prefix) {
     Map<String, Map<String, String>> model = new HashMap<>();
     Random random = new Random(11);
     for (int step = 0; step < 400; step++) {
-      String key = "user" + random.nextInt(20);
+      String key = prefix + "user" + random.nextInt(20);
       int op = random.nextInt(5);
       if (op == 2 && !model.containsKey(key)) {
         op = 1; // partial updates only of records that exist: Redis would create them

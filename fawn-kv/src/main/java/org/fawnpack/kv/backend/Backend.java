@@ -84,6 +84,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final TailReads tailReads;
   private final ArcsOfRing arcsOfRing;
   private final BulkLoads bulkLoads;
+  private final TailLease tailLease;
+  private java.util.concurrent.ScheduledExecutorService leaseRenewal; // null: no lease
   /** Null until {@link #compactWith}: the cluster does not compact. */
   private volatile ArcCompactions compactions;
 
@@ -92,6 +94,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.id = id;
     this.dir = dir;
     this.config = config;
+    this.tailLease = new TailLease(id);
     this.forwarder = new ChainForwarder("backend " + id,
         new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret));
     this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, secret, this::handle);
@@ -104,13 +107,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       t.setDaemon(true);
       return t;
     });
-    this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
-        () -> self);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-timer-" + id);
       t.setDaemon(true);
       return t;
     });
+    this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
+        () -> self, tailLease, timer);
     this.fence = new SliceFence(id, arcs, () -> self, timer);
     this.crashedRun = new CrashedRun(id, dir, config, crashed, timer, this);
     MissingArcs missing = new MissingArcs(id, crashedRun::crashed);
@@ -118,7 +121,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.headWrites = new HeadWrites(id, arcs, forwarder, counts, chainMessages, () -> self,
         fence, missing, bulkLoads);
     this.tailReads = new TailReads(id, arcs, counts, missing, () -> self,
-        bulkLoads);
+        bulkLoads, tailLease, timer, this::handle);
     this.retired = new RetiredArcs(id, dir);
     this.scans = new ArcScans(id, arcs, bulkLoads);
     bulkLoads.dispatchTo(this::handle);
@@ -236,6 +239,28 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     bulkLoads.follow(directory);
   }
 
+  /**
+   * Answers clients' gets sent straight to it as a tail (DIRECT_GET) under a read lease of
+   * {@code leaseMs} renewed through {@code probe}, and holds arcs whose tail moved here for as
+   * long: see {@link TailLease}. Call before it takes its first ring.
+   */
+  public synchronized void leaseTailReads(long leaseMs, RingEpochProbe probe) {
+    tailLease.enable(leaseMs);
+    // Its own thread: a ZooKeeper round trip that waits out a slow server delays no answer.
+    leaseRenewal = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-tail-lease-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+    leaseRenewal.scheduleWithFixedDelay(() -> tailLease.renew(probe, epoch()), 0,
+        tailLease.renewEveryMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+  }
+
+  /** Whether it answers direct gets now: its tail read lease is on and held. */
+  public boolean holdsTailReadLease() {
+    return tailLease.directGetRefusal(epoch()) == null;
+  }
+
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
   public void meterEnergyWith(org.fawnpack.kv.energy.NodeEnergy source) {
     this.energy = source;
@@ -297,6 +322,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // that follows it there is its first as a member, and its files are its own.
     boolean arriving = first || !ring.members().contains(me);
     forwarder.use(me);
+    tailLease.ringChanging(ring, next, me); // before any arc takes its new chain
     crashedRun.beforeRing(next);
     ArcMerges.mergeAbsorbedArcs(id, dir, arcs, next, config, retired);
     ArcSplits.splitCutArcs(id, dir, arcs, next, config);
@@ -357,7 +383,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       return;
     }
     byte type = request.type();
-    boolean routed = type == MessageType.GET || type == MessageType.PUT
+    boolean routed = type == MessageType.GET || type == MessageType.DIRECT_GET
+        || type == MessageType.PUT
         || type == MessageType.DELETE || type == MessageType.SCAN || type == MessageType.FENCE;
     // A copier's questions too: a source still splitting its files for a join has not taken
     // the epoch yet, and the copier asks again in 50 ms rather than backing off.
@@ -372,6 +399,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     Frame.Fields fields = request.fields();
     switch (type) {
       case MessageType.GET -> tailReads.get(current, request, fields, replies);
+      case MessageType.DIRECT_GET -> tailReads.directGet(current, request, fields, replies);
       case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, fields,
           replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
@@ -405,6 +433,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     server.close();
     receiver.close();
     timer.shutdownNow();
+    if (leaseRenewal != null) {
+      leaseRenewal.shutdownNow();
+    }
     bulkLoads.close();
     durability.shutdown();
     forwarder.close();

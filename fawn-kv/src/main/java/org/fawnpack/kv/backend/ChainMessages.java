@@ -36,8 +36,14 @@ final class ChainMessages {
    */
   private volatile boolean durableAtEveryMember;
 
+  private final TailLease lease;
+  private final java.util.concurrent.ScheduledExecutorService timer;
+
   ChainMessages(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
-      StatsReport.Counts counts, ExecutorService durability, Supplier<Member> self) {
+      StatsReport.Counts counts, ExecutorService durability, Supplier<Member> self,
+      TailLease lease, java.util.concurrent.ScheduledExecutorService timer) {
+    this.lease = lease;
+    this.timer = timer;
     this.id = id;
     this.arcs = arcs;
     this.forwarder = forwarder;
@@ -172,8 +178,10 @@ final class ChainMessages {
    */
   void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
       Frame request, FrameServer.Replies replies, byte success) {
-    if (downstream == null) {
-      answerWhenDurable(arc, sequence, request, replies, success);
+    if (downstream == null) { // the tail: not while its arc is held (TailLease)
+      long arcEnd = arc.chain().range().endInclusive();
+      answerWhenDurable(arc, sequence, request,
+          reply -> lease.sendWhenNotHeld(arcEnd, replies, reply, timer), success);
       return;
     }
     boolean durableHere = durableAtEveryMember;

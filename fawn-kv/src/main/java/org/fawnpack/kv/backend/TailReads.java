@@ -25,14 +25,36 @@ final class TailReads {
   private final Supplier<Member> self;
   private final GatedArcs gated;
 
+  private final TailLease lease;
+  private final java.util.concurrent.ScheduledExecutorService timer;
+  private final FrameServer.Handler dispatch;
+
   TailReads(String id, Map<Long, ArcStore> arcs, StatsReport.Counts counts,
-      MissingArcs missing, Supplier<Member> self, GatedArcs gated) {
+      MissingArcs missing, Supplier<Member> self, GatedArcs gated, TailLease lease,
+      java.util.concurrent.ScheduledExecutorService timer, FrameServer.Handler dispatch) {
+    this.lease = lease;
+    this.timer = timer;
+    this.dispatch = dispatch;
     this.gated = gated;
     this.id = id;
     this.arcs = arcs;
     this.counts = counts;
     this.missing = missing;
     this.self = self;
+  }
+
+  /**
+   * DIRECT_GET (key), sent by a client by its own ring {@code current}: a GET while this
+   * member's {@link TailLease} holds, REFUSED otherwise (the client asks a front-end).
+   */
+  void directGet(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
+      throws IOException {
+    String refusal = lease.directGetRefusal(current.epoch());
+    if (refusal != null) {
+      replies.send(refused(request, refusal));
+      return;
+    }
+    get(current, request, fields, replies);
   }
 
   /** GET (key), routed by {@code current}. */
@@ -57,15 +79,21 @@ final class TailReads {
       gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gate);
       return;
     }
-    counts.gets.increment();
     long end = chain.range().endInclusive();
+    if (lease.heldNanos(end) > 0) { // its tail just moved here: see TailLease
+      lease.afterHold(end, () -> again(request, replies), timer);
+      return;
+    }
+    counts.gets.increment();
     arc.readWhenSynced(EngineKeys.of(position, key), Backend.SYNC_WAIT_MS)
         .whenComplete((value, failure) -> {
           // Gated since the check above? Then the read may have seen a load before it is
           // visible on every arc. A gate is set before its load is applied and lifted only
           // once every arc applied it, so a read that finds no gate after it is safe.
           String gatedNow = failure == null ? gated.refusal(end) : null;
-          if (gatedNow != null) {
+          if (failure == null && lease.heldNanos(end) > 0) { // held since: the ring moved
+            lease.afterHold(end, () -> again(request, replies), timer);
+          } else if (gatedNow != null) {
             gated.holdUntilOpen(end, request, replies, gatedNow);
           } else if (failure == null) {
             replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
@@ -78,5 +106,14 @@ final class TailReads {
                         + Backend.SYNC_WAIT_MS + " ms" : failure.getMessage())));
           }
         });
+  }
+
+  /** Handles {@code request} again from the start: its ring may have moved meanwhile. */
+  private void again(Frame request, FrameServer.Replies replies) {
+    try {
+      dispatch.handle(request, replies);
+    } catch (IOException | RuntimeException e) {
+      replies.send(MessageType.error(request, "backend " + id + ": " + e.getMessage()));
+    }
   }
 }

@@ -42,6 +42,13 @@ public final class KvKeys {
       + " supply and one switch (e.g. box3). Chains take their members from distinct domains"
       + " while there are at least fawn.kv.replicas of them, then from distinct hosts. Unset:"
       + " its host. Fixed for the life of the back-end (a new domain is a new back-end id).");
+  public static final ConfigKey<Long> TAIL_READ_LEASE_MS = ConfigKey.longKey(
+      "fawn.kv.tail-read-lease-ms", 0L, 0, 60_000,
+      "Back-ends answer clients' gets sent straight to a chain's tail (FawnKvClient"
+      + ".connectReadingTails: one hop instead of two through a front-end) under a read lease"
+      + " this long, renewed from ZooKeeper every quarter of it; a member that becomes an arc's"
+      + " tail holds the arc's gets and write acknowledgements this long first. 0: direct gets"
+      + " are refused and clients read through the front-ends. Set on every back-end.");
   public static final ConfigKey<Long> DOWN_GRACE_MS = ConfigKey.longKey(
       "fawn.kv.down-grace-ms", 86_400_000L, 0, 365L * 86_400_000,
       "How long a back-end may stay down before the coordinator removes it for good: its"
@@ -124,7 +131,7 @@ public final class KvKeys {
 
   public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
-      REPLICAS, BACKEND_DOMAIN, DOWN_GRACE_MS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
+      REPLICAS, BACKEND_DOMAIN, DOWN_GRACE_MS, TAIL_READ_LEASE_MS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS, COMPACTION_ENABLED,
       COMPACTION_GARBAGE_RATIO, COMPACTION_BYTES_PER_SECOND, COMPACTION_CUT_RETENTION_MS,
       COMPACTION_CHECK_MS);

@@ -100,7 +100,12 @@ final class KvNodes {
           return bulkLoads.read(job).isPresent();
         }
       });
-      parts.add(RingFollower.follow(new RingStore(zk, paths), "backend " + id, backend));
+      RingStore rings = new RingStore(zk, paths);
+      if (settings.tailReadLeaseMs() > 0) {
+        org.fawnpack.kv.ring.RingHash hash = rings.ringHash();
+        backend.leaseTailReads(settings.tailReadLeaseMs(), () -> rings.publishedEpoch(hash));
+      }
+      parts.add(RingFollower.follow(rings, "backend " + id, backend));
       BackendRegistration registration = BackendRegistration.register(zk, paths,
           backend.member(), backend.crashedBefore());
       parts.add(registration);

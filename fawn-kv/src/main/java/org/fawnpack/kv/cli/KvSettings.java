@@ -19,7 +19,8 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
     int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
-    String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs) {
+    String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
+    long tailReadLeaseMs) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -46,7 +47,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
         KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get),
-        KvKeys.DOWN_GRACE_MS.read(settings::get));
+        KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get));
   }
 
   /**

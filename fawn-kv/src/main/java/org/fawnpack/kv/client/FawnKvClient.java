@@ -10,6 +10,7 @@ import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.EngineKeys;
+import org.fawnpack.kv.scan.RingSource;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -68,13 +69,16 @@ public final class FawnKvClient implements Closeable {
   private final Duration deadline;
   private final Duration tryTimeout;
   private final BatchCall batch;
+  /** Null: every get goes through a front-end. */
+  private final TailGets tailGets;
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
-      Duration tryTimeout, ClusterSecret secret) {
+      Duration tryTimeout, ClusterSecret secret, RingSource rings) {
     this.routes = new SliceRoutes(frontEnds, tryTimeout, secret);
     this.deadline = deadline;
     this.tryTimeout = tryTimeout;
     this.batch = new BatchCall(routes, deadline, tryTimeout);
+    this.tailGets = rings == null ? null : new TailGets(rings, tryTimeout, secret);
   }
 
   /**
@@ -109,6 +113,26 @@ public final class FawnKvClient implements Closeable {
    */
   public static FawnKvClient connect(List<InetSocketAddress> frontEnds, Duration deadline,
       Duration tryTimeout, ClusterSecret secret) throws IOException {
+    return open(frontEnds, deadline, tryTimeout, secret, null);
+  }
+
+  /**
+   * As {@link #connect(List, Duration, Duration, ClusterSecret)}, but {@link #get} goes straight
+   * to the tail of the key's chain by the ring {@code rings} follows (one hop instead of two;
+   * see {@link TailGets}), and through a front-end whenever the tail cannot answer under that
+   * ring (the ring moving, its ZooKeeper connection down, the tail failing). Puts, deletes and
+   * {@link #getAll} go through the front-ends as before. The client needs to reach the
+   * back-ends; {@code rings} stays the caller's to close, after this client.
+   */
+  public static FawnKvClient connectReadingTails(List<InetSocketAddress> frontEnds,
+      Duration deadline, Duration tryTimeout, ClusterSecret secret, RingSource rings)
+      throws IOException {
+    return open(frontEnds, deadline, tryTimeout, secret,
+        java.util.Objects.requireNonNull(rings, "a ring source"));
+  }
+
+  private static FawnKvClient open(List<InetSocketAddress> frontEnds, Duration deadline,
+      Duration tryTimeout, ClusterSecret secret, RingSource rings) throws IOException {
     if (frontEnds.isEmpty()) {
       throw new IllegalArgumentException("no front-end given");
     }
@@ -119,8 +143,13 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException("a try's timeout must be positive: " + tryTimeout);
     }
     Duration perTry = tryTimeout.compareTo(deadline) < 0 ? tryTimeout : deadline;
-    FawnKvClient client = new FawnKvClient(frontEnds, deadline, perTry, secret);
-    client.routes.refresh();
+    FawnKvClient client = new FawnKvClient(frontEnds, deadline, perTry, secret, rings);
+    try {
+      client.routes.refresh();
+    } catch (IOException | RuntimeException e) {
+      client.close();
+      throw e;
+    }
     return client;
   }
 
@@ -135,7 +164,24 @@ public final class FawnKvClient implements Closeable {
 
   /** The value stored under {@code key}, or null. */
   public byte[] get(byte[] key) throws IOException {
-    return valueOf(call(MessageType.GET, key, new Frame.Payload().addBytes(checkKey(key))));
+    Frame.Payload payload = new Frame.Payload().addBytes(checkKey(key));
+    long end = System.nanoTime() + deadline.toNanos();
+    if (tailGets != null) {
+      Frame answer = tailGets.get(key, payload.toBytes(), end);
+      if (answer != null) {
+        return valueOf(answer);
+      }
+    }
+    return valueOf(call(MessageType.GET, key, payload, end));
+  }
+
+  /**
+   * Gets answered straight by a tail, and gets that went through a front-end instead, since
+   * this client was made ({0, 0} unless made by {@link #connectReadingTails}).
+   */
+  public long[] tailGetCounts() {
+    return tailGets == null ? new long[2] : new long[] {tailGets.answered(),
+        tailGets.passedOn()};
   }
 
   /**
@@ -212,8 +258,13 @@ public final class FawnKvClient implements Closeable {
    * deadline run out; then the last answer (an ERROR when a try may have taken effect).
    */
   private Frame call(byte type, byte[] key, Frame.Payload payload) throws IOException {
+    return call(type, key, payload, System.nanoTime() + deadline.toNanos());
+  }
+
+  /** As {@link #call(byte, byte[], Frame.Payload)}, by {@code end} (System.nanoTime()). */
+  private Frame call(byte type, byte[] key, Frame.Payload payload, long end)
+      throws IOException {
     byte[] bytes = payload.toBytes();
-    long end = System.nanoTime() + deadline.toNanos();
     boolean write = type != MessageType.GET; // only a write's failed try may have had effect
     boolean mayHaveApplied = false; // some try of a write may have taken effect
     String lastProblem = null;
@@ -327,6 +378,9 @@ public final class FawnKvClient implements Closeable {
 
   @Override
   public void close() {
+    if (tailGets != null) {
+      tailGets.close();
+    }
     routes.close();
   }
 }

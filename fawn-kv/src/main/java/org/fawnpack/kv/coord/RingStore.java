@@ -85,6 +85,52 @@ public final class RingStore {
     });
   }
 
+  /**
+   * Calls {@code connected} with true whenever this store's ZooKeeper connection is made or
+   * made again, and with false when it is suspended or lost (a ring published meanwhile may be
+   * unseen). Close the result to stop.
+   */
+  public Closeable followConnection(java.util.function.Consumer<Boolean> connected) {
+    org.apache.curator.framework.state.ConnectionStateListener listener =
+        (client, state) -> connected.accept(state.isConnected());
+    zk.getConnectionStateListenable().addListener(listener);
+    return () -> zk.getConnectionStateListenable().removeListener(listener);
+  }
+
+  /**
+   * The published ring's epoch (-1 before there is one), read after a sync with ZooKeeper's
+   * leader, so no epoch published before this call began is missed.
+   */
+  public long publishedEpoch(RingHash hash) throws IOException {
+    java.util.concurrent.CompletableFuture<Integer> synced =
+        new java.util.concurrent.CompletableFuture<>();
+    try {
+      zk.sync().inBackground((client, event) -> synced.complete(event.getResultCode()))
+          .forPath(paths.ring());
+      int code = synced.get(zk.getZookeeperClient().getConnectionTimeoutMs(),
+          java.util.concurrent.TimeUnit.MILLISECONDS);
+      if (code != 0) {
+        throw new IOException("ZooKeeper refused a sync of " + paths.ring() + ": "
+            + KeeperException.Code.get(code));
+      }
+    } catch (java.util.concurrent.TimeoutException e) {
+      throw new IOException("ZooKeeper did not answer a sync of " + paths.ring(), e);
+    } catch (IOException e) {
+      throw e;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted syncing " + paths.ring(), e);
+    } catch (Exception e) {
+      throw failure("sync " + paths.ring(), e);
+    }
+    return read(hash).map(stored -> stored.ring().epoch()).orElse(-1L);
+  }
+
+  /** Whether this store's ZooKeeper connection is up now. */
+  public boolean connected() {
+    return zk.getZookeeperClient().isConnected();
+  }
+
   private static IOException failure(String what, Exception e) {
     return Znodes.failure(what, e);
   }

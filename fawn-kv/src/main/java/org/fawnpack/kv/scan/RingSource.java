@@ -12,6 +12,16 @@ public interface RingSource {
   Ring current();
 
   /**
+   * Whether {@link #current()} is known to be the newest ring: false while the source's
+   * ZooKeeper connection is down, when a newer epoch may have been published unseen. A reader
+   * that must not act on an old ring without a back-end's check (a get sent straight to a tail)
+   * asks this first. A plain source is always up to date.
+   */
+  default boolean upToDate() {
+    return true;
+  }
+
+  /**
    * Waits up to {@code millis} for a ring newer than epoch {@code seen} (-1: any ring); a
    * reader's backoff between tries. This plain source has no news to wait on, so it waits the
    * whole time; a {@link Watched} one returns as soon as its watch delivers a newer epoch.
@@ -27,14 +37,37 @@ public interface RingSource {
 
   /** A {@link RingSource} fed by a watch of {@link RingStore}, epochs only going up. */
   final class Watched implements RingSource, Closeable {
+    private static final org.slf4j.Logger LOG =
+        org.slf4j.LoggerFactory.getLogger(Watched.class);
     private volatile Ring ring;
     private final Closeable watch;
+    private final Closeable connection;
+    /** False from a lost or suspended connection until the ring was read again after it. */
+    private volatile boolean upToDate;
 
     private Watched(RingStore store) throws IOException {
       org.fawnpack.kv.ring.RingHash hash = store.ringHash();
       this.watch = store.watch(hash, this::offer);
+      this.connection = store.followConnection(connected -> {
+        if (!connected) {
+          upToDate = false;
+          return;
+        }
+        try { // the watch may have missed epochs while the connection was down
+          store.read(hash).ifPresent(stored -> offer(stored.ring()));
+          upToDate = true;
+        } catch (IOException e) {
+          LOG.warn("ring not read again after ZooKeeper reconnected: {}", e.getMessage());
+        }
+      });
       // The watch delivers on its own thread; read the ring now so a scan starts with it.
       store.read(hash).ifPresent(stored -> offer(stored.ring()));
+      upToDate = store.connected();
+    }
+
+    @Override
+    public boolean upToDate() {
+      return upToDate;
     }
 
     private synchronized void offer(Ring next) {
@@ -62,6 +95,7 @@ public interface RingSource {
 
     @Override
     public void close() throws IOException {
+      connection.close();
       watch.close();
     }
   }

@@ -81,6 +81,12 @@ public final class MessageType {
    * that did not commit): staged files go, and the loaded arcs serve again.
    */
   public static final byte BULK_RELEASE = 19;
+  /**
+   * (key) a client's get sent straight to the tail by its own ring, not through a front-end:
+   * answered as GET is only while the tail's read lease is held (see
+   * {@code backend.TailLease}); otherwise REFUSED, and the client asks a front-end.
+   */
+  public static final byte DIRECT_GET = 20;
 
   public static final byte OK = 64;
   public static final byte VALUE = 65;
@@ -149,6 +155,7 @@ public final class MessageType {
       case CHAIN_ATTACH -> "CHAIN_ATTACH";
       case BULK_GATE -> "BULK_GATE";
       case BULK_RELEASE -> "BULK_RELEASE";
+      case DIRECT_GET -> "DIRECT_GET";
       case OK -> "OK";
       case VALUE -> "VALUE";
       case NOT_FOUND -> "NOT_FOUND";

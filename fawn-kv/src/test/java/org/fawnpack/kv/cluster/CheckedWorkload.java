@@ -55,6 +55,30 @@ final class CheckedWorkload {
     this.initialTag = initialTag;
   }
 
+  /** Whether the clients send gets straight to the tails (FawnKvClient.connectReadingTails). */
+  private boolean readingTails;
+  /** Gets the tails answered straight, over every client of the last run. */
+  private final java.util.concurrent.atomic.AtomicLong tailAnswers =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** The clients send their gets straight to the tails, by rings they follow themselves. */
+  CheckedWorkload readingTails() {
+    readingTails = true;
+    return this;
+  }
+
+  /** Gets the tails answered straight in the last run (0 unless {@link #readingTails}). */
+  long tailAnswers() {
+    return tailAnswers.get();
+  }
+
+  private FawnKvClient client(List<InetSocketAddress> frontEnds,
+      org.fawnpack.kv.scan.RingSource rings) throws IOException {
+    return rings == null ? FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)
+        : FawnKvClient.connectReadingTails(frontEnds, DEADLINE,
+            FawnKvClient.DEFAULT_TRY_TIMEOUT, cluster.secret, rings);
+  }
+
   /** The history of the current run. */
   private HistoryRecorder recorder;
 
@@ -157,7 +181,9 @@ final class CheckedWorkload {
     Random random = new Random(client);
     int done = 0;
     long readOnlyUntilAfter = -1;
-    try (FawnKvClient kv = FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)) {
+    try (org.fawnpack.kv.scan.RingSource.Watched rings = readingTails
+            ? org.fawnpack.kv.scan.RingSource.watching(cluster.ringStore) : null;
+        FawnKvClient kv = client(frontEnds, rings)) {
       while (!stop.get() && done < 20_000) {
         byte[] key = key(random.nextInt(KEYS));
         int dice = random.nextInt(10);
@@ -176,6 +202,7 @@ final class CheckedWorkload {
         }
         done++;
       }
+      tailAnswers.addAndGet(kv.tailGetCounts()[0]);
     }
     return done;
   }
