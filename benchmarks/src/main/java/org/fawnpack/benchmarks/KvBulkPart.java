@@ -1,5 +1,6 @@
 package org.fawnpack.benchmarks;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -16,7 +17,6 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Random;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.bulk.ArcFileWriter;
 import org.fawnpack.kv.bulk.BulkAttach;
 import org.fawnpack.kv.bulk.BulkDrivers;
@@ -77,7 +77,7 @@ final class KvBulkPart {
       }
       try (CuratorFramework zk = ZooKeeperSessions.open(cluster.zooKeeperQuorum(), 10_000);
           ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
-              Backend.MAX_FRAME_BYTES, cluster.secret())) {
+              ProtocolLimits.MAX_FRAME_BYTES, cluster.secret())) {
         BulkAttach driver = BulkDrivers.of(zk, new ClusterPaths("fawn"), pool,
             Duration.ofMinutes(10));
         long t1 = System.nanoTime();

@@ -1,5 +1,6 @@
 package org.fawnpack.benchmarks;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
@@ -69,7 +70,7 @@ final class KvScanPart {
       Read one;
       Read four;
       try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(30),
-          Backend.MAX_FRAME_BYTES, cluster.secret())) {
+          ProtocolLimits.MAX_FRAME_BYTES, cluster.secret())) {
         scanAll(ring, pool, 1); // warm-up: connections, JIT; not recorded
         one = scanAll(ring, pool, 1);
         four = scanAll(ring, pool, 4);

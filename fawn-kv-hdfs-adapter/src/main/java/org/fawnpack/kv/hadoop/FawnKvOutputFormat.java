@@ -1,5 +1,6 @@
 package org.fawnpack.kv.hadoop;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -14,8 +15,6 @@ import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.fawnpack.kv.backend.Backend;
-import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.cli.KvKeys;
 
 /**
@@ -74,11 +73,11 @@ public class FawnKvOutputFormat extends FileOutputFormat<BytesWritable, BytesWri
       public void write(BytesWritable key, BytesWritable value) throws IOException {
         // Refused here, failing the task, not at commit with part of the load put.
         String problem = key.getLength() == 0 ? "the key is empty"
-            : key.getLength() > EngineKeys.MAX_USER_KEY_BYTES ? "the key has "
-                + key.getLength() + " bytes, more than " + EngineKeys.MAX_USER_KEY_BYTES : null;
-        if (problem == null && value.getLength() > Backend.MAX_VALUE_BYTES) {
+            : key.getLength() > ProtocolLimits.MAX_KEY_BYTES ? "the key has "
+                + key.getLength() + " bytes, more than " + ProtocolLimits.MAX_KEY_BYTES : null;
+        if (problem == null && value.getLength() > ProtocolLimits.MAX_VALUE_BYTES) {
           problem = "the value has " + value.getLength() + " bytes, more than "
-              + Backend.MAX_VALUE_BYTES;
+              + ProtocolLimits.MAX_VALUE_BYTES;
         }
         if (problem != null) {
           throw new IOException("record " + (records.getValue() + 1) + " of "

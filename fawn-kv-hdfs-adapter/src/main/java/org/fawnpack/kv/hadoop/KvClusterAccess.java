@@ -1,5 +1,6 @@
 package org.fawnpack.kv.hadoop;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,7 +14,6 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.cli.KvKeys;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.coord.ClusterPaths;
@@ -97,7 +97,7 @@ final class KvClusterAccess implements Closeable {
     ClusterPaths paths = new ClusterPaths(KvInputKeys.read(KvKeys.CLUSTER, conf));
     ClusterSecret clusterSecret = ClusterSecret.fromBytes(secret);
     return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),
-        Backend.MAX_FRAME_BYTES, clusterSecret), new RingStore(zk, paths), paths,
+        ProtocolLimits.MAX_FRAME_BYTES, clusterSecret), new RingStore(zk, paths), paths,
         clusterSecret);
   }
 

@@ -1,8 +1,5 @@
 package org.fawnpack.kv.backend;
 
-import static org.fawnpack.kv.wire.MessageType.refused;
-import static org.fawnpack.kv.wire.MessageType.reply;
-
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -22,7 +19,7 @@ import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
-import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -46,9 +43,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Backend implements Closeable, RingFollower.RingUser {
   private static final Logger LOG = LoggerFactory.getLogger(Backend.class);
-  /** The engine's largest value and key, and room for the frame's other fields. */
-  public static final int MAX_FRAME_BYTES = (16 << 20) + 65_536 + 256;
-  public static final int MAX_VALUE_BYTES = 16 << 20;
   /** How long a get of a fresh copy waits for the predecessor's CHAIN_SYNC. */
   static final long SYNC_WAIT_MS = 2_000;
 
@@ -85,6 +79,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcsOfRing arcsOfRing;
   private final BulkLoads bulkLoads;
   private final TailLease tailLease;
+  private final RequestDispatch requests;
   private java.util.concurrent.ScheduledExecutorService leaseRenewal; // null: no lease
   /** Null until {@link #compactWith}: the cluster does not compact. */
   private volatile ArcCompactions compactions;
@@ -96,11 +91,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.config = config;
     this.tailLease = new TailLease(id);
     this.forwarder = new ChainForwarder("backend " + id,
-        new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret));
-    this.server = new FrameServer("backend " + id, bind, MAX_FRAME_BYTES, secret, this::handle);
+        new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret));
+    this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret, this::handle);
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
-        new ConnectionPool(Duration.ofSeconds(5), MAX_FRAME_BYTES, secret), arcs::containsKey,
+        new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret), arcs::containsKey,
         this::installCopy, this::discardCopy);
     this.durability = Executors.newFixedThreadPool(2, r -> {
       Thread t = new Thread(r, "fawn-kv-durable-" + id);
@@ -126,6 +121,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.scans = new ArcScans(id, arcs, bulkLoads);
     bulkLoads.dispatchTo(this::handle);
     this.arcsOfRing = new ArcsOfRing(id, dir, config, arcs, forwarder, crashedRun, retired);
+    this.requests = new RequestDispatch(id, () -> ring, () -> self, arcs, tailReads, headWrites,
+        chainMessages, scans, fence, source, bulkLoads, () -> report(energy).encode());
   }
 
   /**
@@ -377,51 +374,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   private void handle(Frame request, FrameServer.Replies replies) throws IOException {
-    Ring current = ring;
-    if (current == null) {
-      replies.send(refused(request, "backend " + id + " has no ring yet"));
-      return;
-    }
-    byte type = request.type();
-    boolean routed = type == MessageType.GET || type == MessageType.DIRECT_GET
-        || type == MessageType.PUT
-        || type == MessageType.DELETE || type == MessageType.SCAN || type == MessageType.FENCE;
-    // A copier's questions too: a source still splitting its files for a join has not taken
-    // the epoch yet, and the copier asks again in 50 ms rather than backing off.
-    boolean copying = type == MessageType.ARC_SNAPSHOT || type == MessageType.ARC_LAST;
-    if ((routed || copying) && request.epoch() != current.epoch()) {
-      // Routed by another epoch: the sender's ring or this one is behind. Chain messages are
-      // checked against their arc's chain, under its lock (ChainMessages).
-      replies.send(new Frame(MessageType.STALE_RING, request.requestId(), current.epoch(),
-          null));
-      return;
-    }
-    Frame.Fields fields = request.fields();
-    switch (type) {
-      case MessageType.GET -> tailReads.get(current, request, fields, replies);
-      case MessageType.DIRECT_GET -> tailReads.directGet(current, request, fields, replies);
-      case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, fields,
-          replies);
-      case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
-          chainMessages.write(current, request, fields, replies);
-      case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
-      case MessageType.SCAN -> scans.page(current, self, request, replies);
-      case MessageType.FENCE -> fence.fence(request, fields, replies);
-      case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
-      case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
-      case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
-      case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
-      case MessageType.BULK_STAGE -> bulkLoads.stage(request, fields, replies);
-      case MessageType.BULK_GATE -> bulkLoads.gate(request, fields, replies);
-      case MessageType.BULK_APPLY -> bulkLoads.apply(request, fields, replies);
-      case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, fields, replies);
-      case MessageType.BULK_RELEASE -> bulkLoads.release(request, fields, replies);
-      case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE,
-          report(energy).encode()));
-      // A well-formed frame of a type this version does not know (a newer peer): answered.
-      default -> replies.send(refused(request, "backend " + id + " serves no "
-          + MessageType.name(request.type())));
-    }
+    requests.handle(request, replies);
   }
 
   @Override

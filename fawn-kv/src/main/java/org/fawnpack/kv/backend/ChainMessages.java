@@ -1,5 +1,6 @@
 package org.fawnpack.kv.backend;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -62,7 +63,7 @@ final class ChainMessages {
     boolean put = request.type() == MessageType.CHAIN_PUT;
     long arcEnd = fields.nextLong();
     byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
+    byte[] value = put ? fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value") : null;
     long sequence = fields.nextLong();
     WriteId writeId = WriteId.next(fields);
     fields.end();

@@ -12,9 +12,6 @@ public final class EngineKeys {
   /** The ring position's bytes before the user's key. */
   public static final int POSITION_BYTES = 8;
 
-  /** The engine's key limit (64 KiB) less the position. */
-  public static final int MAX_USER_KEY_BYTES = 65_536 - 8;
-
   private EngineKeys() {}
 
   public static byte[] of(long position, byte[] userKey) {
@@ -28,22 +25,11 @@ public final class EngineKeys {
   /** The next field of a request as a user key, refused by name when unusable. */
   static byte[] next(org.fawnpack.kv.wire.Frame.Fields fields)
       throws org.fawnpack.kv.wire.MalformedFrameException {
-    byte[] key = fields.nextBytes(MAX_USER_KEY_BYTES, "the key");
-    String problem = problemWith(key);
+    byte[] key = fields.nextBytes(org.fawnpack.kv.wire.ProtocolLimits.MAX_KEY_BYTES, "the key");
+    String problem = org.fawnpack.kv.wire.ProtocolLimits.keyProblem(key);
     if (problem != null) {
       throw new org.fawnpack.kv.wire.MalformedFrameException(problem);
     }
     return key;
-  }
-
-  /** Null when the key is usable, else why not (for an ERROR reply). */
-  public static String problemWith(byte[] userKey) {
-    if (userKey.length == 0) {
-      return "the key is empty";
-    }
-    if (userKey.length > MAX_USER_KEY_BYTES) {
-      return "the key has " + userKey.length + " bytes, more than " + MAX_USER_KEY_BYTES;
-    }
-    return null;
   }
 }

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.backend;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -60,7 +61,7 @@ final class HeadWrites {
       throws IOException {
     boolean put = request.type() == MessageType.PUT;
     byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value") : null;
+    byte[] value = put ? fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value") : null;
     WriteId writeId = WriteId.next(fields);
     boolean earlierTryMayHaveApplied = fields.nextLong() != 0;
     long admittedAt = fields.nextLong();

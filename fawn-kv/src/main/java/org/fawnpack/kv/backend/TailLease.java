@@ -25,8 +25,9 @@ import org.slf4j.LoggerFactory;
  *       its own monotonic clock (the rest is margin for clocks that run at slightly different
  *       rates). A process frozen past that finds its lease gone the moment it resumes.
  *   <li>A member that takes an epoch in which it is the tail of an arc some other member was
- *       the tail of (of any part of it) in its previous ring — or any arc, on its first ring
- *       or after skipping an epoch — <em>holds</em> that arc for L from then: it answers no get
+ *       the tail of (of any part of it) in its previous ring and that member is no longer in
+ *       the chain — or any arc, on its first ring or after skipping an epoch — <em>holds</em>
+ *       that arc for L from then: it answers no get
  *       and acknowledges no write of it before. Any such epoch was published after every lease
  *       an old tail could hold for an older one was taken, so by the time the new chain shows or
  *       acknowledges a write, no old tail still answers direct gets.
@@ -108,20 +109,33 @@ final class TailLease {
     }
     long until = System.nanoTime() + leaseNanos;
     boolean everyArc = before == null || next.epoch() != before.epoch() + 1;
+    int held = 0;
     for (Chain chain : next.chains()) {
       if (chain.isEmpty() || !chain.tail().equals(me)) {
         continue;
       }
       if (everyArc || tailMoved(before, chain, me)) {
         arcsHeldUntil.put(chain.range().endInclusive(), until);
+        held++;
       }
+    }
+    if (held > 0) {
+      LOG.info("backend {}: holds {} arcs for {} ms in epoch {}: their tail moved here{}", id,
+          held, TimeUnit.NANOSECONDS.toMillis(leaseNanos), next.epoch(),
+          everyArc ? " (or its previous ring is not epoch " + (next.epoch() - 1) + ")" : "");
     }
   }
 
+  /**
+   * Whether a tail of the arc's range in {@code before} other than {@code me} left the chain. One
+   * still in it (a member appended after it) takes no write before it is on the new epoch, where
+   * it answers direct gets of the old one STALE_RING: so nothing the new tail holds is newer
+   * than what it answers until then.
+   */
   private static boolean tailMoved(Ring before, Chain now, Member me) {
     for (Chain earlier : before.chains()) {
-      if (earlier.range().overlaps(now.range())
-          && (earlier.isEmpty() || !earlier.tail().equals(me))) {
+      if (earlier.range().overlaps(now.range()) && (earlier.isEmpty()
+          || !earlier.tail().equals(me) && !now.members().contains(earlier.tail()))) {
         return true;
       }
     }

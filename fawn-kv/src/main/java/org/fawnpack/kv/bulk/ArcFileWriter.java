@@ -1,5 +1,6 @@
 package org.fawnpack.kv.bulk;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -45,7 +46,7 @@ public final class ArcFileWriter implements AutoCloseable {
 
   /** Adds a put of {@code key}; refused (by name) when the key cannot be stored or is elsewhere. */
   public void put(byte[] key, byte[] value) throws IOException {
-    String problem = EngineKeys.problemWith(key);
+    String problem = ProtocolLimits.keyProblem(key);
     if (problem != null) {
       throw new IllegalArgumentException("a bulk load cannot hold this key: " + problem);
     }

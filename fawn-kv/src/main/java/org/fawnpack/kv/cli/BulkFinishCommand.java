@@ -1,12 +1,12 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.bulk.BulkAttach;
 import org.fawnpack.kv.bulk.BulkDrivers;
 import org.fawnpack.kv.coord.BulkLoadStore;
@@ -34,7 +34,7 @@ final class BulkFinishCommand {
     ClusterPaths paths = new ClusterPaths(kv.cluster());
     try (CuratorFramework zk = KvNodes.session(kv, "bulk-finish");
         ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
-            Backend.MAX_FRAME_BYTES, kv.secret())) {
+            ProtocolLimits.MAX_FRAME_BYTES, kv.secret())) {
       BulkLoadStore loads = new BulkLoadStore(zk, paths);
       Map<String, Set<Long>> committed = loads.committed();
       if (job != null) {

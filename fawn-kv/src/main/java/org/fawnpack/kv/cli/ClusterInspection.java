@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -9,7 +10,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
@@ -92,7 +92,7 @@ final class ClusterInspection {
 
   int stats(int intervalMs) throws IOException {
     try (CuratorFramework zk = KvNodes.session(kv, "stats");
-        ConnectionPool pool = new ConnectionPool(DEADLINE, Backend.MAX_FRAME_BYTES,
+        ConnectionPool pool = new ConnectionPool(DEADLINE, ProtocolLimits.MAX_FRAME_BYTES,
             kv.secret())) {
       Ring ring = read(zk);
       if (ring == null) {
@@ -202,7 +202,7 @@ final class ClusterInspection {
     for (SliceStore.Registered r : frontEnds) {
       SliceMap.Endpoint e = r.endpoint();
       try (Connection c = Connection.open(new InetSocketAddress(e.host(), e.port()), DEADLINE,
-          Backend.MAX_FRAME_BYTES, kv.secret())) {
+          ProtocolLimits.MAX_FRAME_BYTES, kv.secret())) {
         Frame reply = c.call(MessageType.STATS, 0, new byte[0], DEADLINE);
         if (reply.type() != MessageType.VALUE) {
           throw new IOException(MessageType.name(reply.type()) + " "

@@ -1,12 +1,12 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;
@@ -70,7 +70,7 @@ final class KvDemo {
     out.printf("   %-22s %10s %9s %16s %14s%n", "front-end cache", "gets/s", "hit rate",
         "back-end gets/s", "gets/joule");
     try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
-        Backend.MAX_FRAME_BYTES, kv.secret())) {
+        ProtocolLimits.MAX_FRAME_BYTES, kv.secret())) {
       for (long entries : new long[] {0, FrontEnd.CACHE_ENTRIES_AUTO}) {
         frontEnds.forEach(f -> f.resizeCache(entries));
         Map<Member, StatsReport> before = ClusterInspection.statsOf(pool, ring,

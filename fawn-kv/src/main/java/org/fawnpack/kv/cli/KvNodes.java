@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -132,7 +133,7 @@ final class KvNodes {
       parts.add(SliceFollower.follow(frontEnd, zk, paths));
       parts.add(new SliceCoordinator(zk, paths, name).start());
       ConnectionPool finisherPool = new ConnectionPool(Duration.ofSeconds(10),
-          Backend.MAX_FRAME_BYTES, settings.secret());
+          ProtocolLimits.MAX_FRAME_BYTES, settings.secret());
       parts.add(finisherPool);
       parts.add(new BulkLoadFinisher("frontend " + name, zk, paths, finisherPool).start());
       // A restarted cluster's back-ends get a session timeout to register before they count

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,7 +13,6 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
@@ -155,7 +155,7 @@ public final class LoopbackCluster implements Closeable {
     List<Member> live = ring.members().stream().filter(m -> !ring.isDown(m.id())).toList();
     Map<String, StatsReport> byId = new HashMap<>();
     try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
-        Backend.MAX_FRAME_BYTES, secret)) {
+        ProtocolLimits.MAX_FRAME_BYTES, secret)) {
       ClusterInspection.statsOf(pool, ring, live, System.err)
           .forEach((member, report) -> byId.put(member.id(), report));
     }

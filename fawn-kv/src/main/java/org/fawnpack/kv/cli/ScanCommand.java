@@ -1,11 +1,11 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.scan.RangeScan;
@@ -45,7 +45,7 @@ final class ScanCommand {
         RingSource.Watched rings = RingSource.watching(new RingStore(zk,
             new ClusterPaths(kv.cluster())));
         ConnectionPool pool = new ConnectionPool(Duration.ofMillis(kv.requestTimeoutMs()),
-            Backend.MAX_FRAME_BYTES, kv.secret())) {
+            ProtocolLimits.MAX_FRAME_BYTES, kv.secret())) {
       RangeScan scan = new RangeScan(rings, pool, KeyRange.wholeRing(), options);
       for (ScanPage.ScanEntry e = scan.next(); e != null && entries < limit; e = scan.next()) {
         entries++;

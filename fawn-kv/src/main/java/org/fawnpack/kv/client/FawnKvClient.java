@@ -1,5 +1,6 @@
 package org.fawnpack.kv.client;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -8,8 +9,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
-import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.scan.RingSource;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
@@ -231,7 +230,7 @@ public final class FawnKvClient implements Closeable {
       return null;
     }
     Frame.Fields fields = expect(answer, MessageType.VALUE).fields();
-    byte[] value = fields.nextBytes(Backend.MAX_VALUE_BYTES, "the value");
+    byte[] value = fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value");
     fields.end();
     return value;
   }
@@ -361,15 +360,15 @@ public final class FawnKvClient implements Closeable {
   }
 
   private static byte[] checkValue(byte[] value) {
-    if (value.length > Backend.MAX_VALUE_BYTES) {
+    if (value.length > ProtocolLimits.MAX_VALUE_BYTES) {
       throw new IllegalArgumentException("the value has " + value.length + " bytes, more than "
-          + Backend.MAX_VALUE_BYTES);
+          + ProtocolLimits.MAX_VALUE_BYTES);
     }
     return value;
   }
 
   private static byte[] checkKey(byte[] key) {
-    String problem = EngineKeys.problemWith(key);
+    String problem = ProtocolLimits.keyProblem(key);
     if (problem != null) {
       throw new IllegalArgumentException(problem);
     }

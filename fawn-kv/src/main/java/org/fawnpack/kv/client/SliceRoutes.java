@@ -1,5 +1,6 @@
 package org.fawnpack.kv.client;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -12,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.slice.SliceCodec;
 import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.Connection;
@@ -189,7 +189,7 @@ final class SliceRoutes implements Closeable {
   private Connection connection(InetSocketAddress address) throws IOException {
     Connection c = open.get(address);
     if (c == null || c.isBroken()) {
-      c = Connection.open(address, tryTimeout, Backend.MAX_FRAME_BYTES, secret);
+      c = Connection.open(address, tryTimeout, ProtocolLimits.MAX_FRAME_BYTES, secret);
       open.put(address, c);
     }
     return c;

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.client;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
@@ -11,7 +12,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -57,7 +57,7 @@ final class TailGets implements Closeable {
   TailGets(RingSource rings, Duration tryTimeout, ClusterSecret secret) {
     this.rings = rings;
     this.tryTimeout = tryTimeout;
-    this.tails = new ConnectionPool(tryTimeout, Backend.MAX_FRAME_BYTES, secret);
+    this.tails = new ConnectionPool(tryTimeout, ProtocolLimits.MAX_FRAME_BYTES, secret);
   }
 
   /**

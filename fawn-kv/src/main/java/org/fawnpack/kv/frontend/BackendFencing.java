@@ -1,5 +1,6 @@
 package org.fawnpack.kv.frontend;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
@@ -14,7 +15,6 @@ import java.util.concurrent.TimeUnit;
 import java.util.function.LongConsumer;
 import java.util.function.Supplier;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
@@ -61,7 +61,7 @@ final class BackendFencing implements Closeable {
   BackendFencing(String name, ClusterSecret secret, Supplier<Ring> ring, Registered registered,
       LongConsumer fenced) {
     this.name = name;
-    this.pool = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
+    this.pool = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-fencing-" + name);
       t.setDaemon(true);

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.frontend;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -13,8 +14,6 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
-import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
@@ -81,8 +80,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     this.secret = secret;
     this.gate = new SliceGate(name, cache, timer, lease);
     this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers, cache, gate);
-    this.backends = new ConnectionPool(Duration.ofSeconds(5), Backend.MAX_FRAME_BYTES, secret);
-    this.server = new FrameServer("frontend " + name, bind, Backend.MAX_FRAME_BYTES, secret,
+    this.backends = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret);
+    this.server = new FrameServer("frontend " + name, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
         this::handle);
   }
 
@@ -236,11 +235,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     }
     Frame.Fields fields = request.fields();
     byte[] key = fields.nextBytes(Integer.MAX_VALUE, "the key");
-    String problem = EngineKeys.problemWith(key);
+    String problem = ProtocolLimits.keyProblem(key);
     if (problem == null && type == MessageType.PUT) {
       byte[] value = fields.nextBytes(Integer.MAX_VALUE, "the value");
-      problem = value.length > Backend.MAX_VALUE_BYTES ? "the value has " + value.length
-          + " bytes, more than " + Backend.MAX_VALUE_BYTES : null;
+      problem = value.length > ProtocolLimits.MAX_VALUE_BYTES ? "the value has " + value.length
+          + " bytes, more than " + ProtocolLimits.MAX_VALUE_BYTES : null;
     }
     if (problem != null) {
       replies.send(refused(request, problem));

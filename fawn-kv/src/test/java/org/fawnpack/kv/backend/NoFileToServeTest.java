@@ -1,5 +1,6 @@
 package org.fawnpack.kv.backend;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -52,7 +53,7 @@ class NoFileToServeTest {
       Member tail = ring.chainForKey(key).tail();
       assertEquals(back.member(), tail);
       try (Connection toTail = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
-          DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+          DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
         for (int i = 0; i < 2; i++) { // refused each time, logged once
           Frame answer = toTail.call(MessageType.GET, ring.epoch(),
               new Frame.Payload().addBytes(key).toBytes(), DEADLINE);

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cli;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -147,7 +148,7 @@ class KvCommandTest {
   private static void commitOneKey(org.apache.curator.framework.CuratorFramework zk,
       String job, String key, String value) throws Exception {
     try (org.fawnpack.kv.wire.ConnectionPool pool = new org.fawnpack.kv.wire.ConnectionPool(
-        Duration.ofSeconds(10), org.fawnpack.kv.backend.Backend.MAX_FRAME_BYTES,
+        Duration.ofSeconds(10), org.fawnpack.kv.wire.ProtocolLimits.MAX_FRAME_BYTES,
         org.fawnpack.kv.auth.ClusterSecret.load(dir.resolve("secret")))) {
       var paths = new org.fawnpack.kv.coord.ClusterPaths("fawn");
       var rings = new org.fawnpack.kv.coord.RingStore(zk, paths);

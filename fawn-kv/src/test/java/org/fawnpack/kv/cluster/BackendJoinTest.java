@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -10,7 +11,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -64,7 +64,7 @@ class BackendJoinTest extends ChildClusterTest {
         + held);
     // STATS says the same: the joiner received what it reported, the others nothing.
     try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
-        Backend.MAX_FRAME_BYTES, cluster.secret)) {
+        ProtocolLimits.MAX_FRAME_BYTES, cluster.secret)) {
       for (Member m : after.members()) {
         StatsReport stats = StatsReport.decode(pool.to(m).call(MessageType.STATS,
             after.epoch(), null, Duration.ofSeconds(10)));

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -89,7 +90,7 @@ class BulkAttachTest {
         }
       });
     }
-    pool = new ConnectionPool(DEADLINE, Backend.MAX_FRAME_BYTES, SECRET);
+    pool = new ConnectionPool(DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET);
     try (FawnKvClient kv = client(DEADLINE)) {
       for (int i = 0; i < KEYS; i++) {
         put(kv, "key/" + i, "old-" + i);

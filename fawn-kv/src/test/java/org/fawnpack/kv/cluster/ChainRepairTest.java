@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -14,7 +15,6 @@ import java.time.Duration;
 import java.util.Arrays;
 import java.util.List;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
 import org.fawnpack.kv.ring.Chain;
@@ -121,7 +121,7 @@ class ChainRepairTest {
   void chainWrite_sequenceGap_refusedSoTheReplicaStaysAPrefix() throws IOException {
     var member = chain.members().get(1);
     try (Connection toMiddle = Connection.open(new InetSocketAddress(member.host(),
-        member.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        member.port()), DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       Frame gap = toMiddle.call(MessageType.CHAIN_PUT, cluster.ring.epoch(), chainPut(2), DEADLINE);
       assertEquals(MessageType.BEHIND, gap.type());
       String message = MessageType.messageOf(gap);

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -216,7 +217,7 @@ class ChainReplicationTest {
             "batch:" + i);
       }
       assertThrows(IllegalArgumentException.class, () -> kv.putAll(List.of(bytes("a")),
-          List.of(new byte[Backend.MAX_VALUE_BYTES + 1])), "checked before anything is sent");
+          List.of(new byte[ProtocolLimits.MAX_VALUE_BYTES + 1])), "checked before anything is sent");
     }
   }
 
@@ -295,11 +296,11 @@ class ChainReplicationTest {
     try (FawnKvClient kv = client()) {
       assertThrows(IllegalArgumentException.class, () -> kv.put(new byte[0], bytes("v")));
       assertThrows(IllegalArgumentException.class,
-          () -> kv.get(new byte[EngineKeys.MAX_USER_KEY_BYTES + 1]));
+          () -> kv.get(new byte[ProtocolLimits.MAX_KEY_BYTES + 1]));
       assertThrows(IllegalArgumentException.class,
-          () -> kv.put(bytes("k"), new byte[Backend.MAX_VALUE_BYTES + 1]));
-      kv.put(bytes("k"), new byte[Backend.MAX_VALUE_BYTES]);
-      assertEquals(Backend.MAX_VALUE_BYTES, kv.get(bytes("k")).length);
+          () -> kv.put(bytes("k"), new byte[ProtocolLimits.MAX_VALUE_BYTES + 1]));
+      kv.put(bytes("k"), new byte[ProtocolLimits.MAX_VALUE_BYTES]);
+      assertEquals(ProtocolLimits.MAX_VALUE_BYTES, kv.get(bytes("k")).length);
       assertTrue(kv.delete(bytes("k")));
       assertFalse(kv.delete(bytes("k")));
     }
@@ -324,7 +325,7 @@ class ChainReplicationTest {
     Chain chain = ring.chainForKey(key);
     Member notTail = chain.head();
     try (Connection toHead = Connection.open(new InetSocketAddress(notTail.host(),
-        notTail.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        notTail.port()), DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       Frame answer = toHead.call(MessageType.GET, ring.epoch(),
           new Frame.Payload().addBytes(key).toBytes(), DEADLINE);
       assertEquals(MessageType.REFUSED, answer.type());
@@ -334,7 +335,7 @@ class ChainReplicationTest {
       Frame unknown = toHead.call((byte) 99, ring.epoch(), new byte[0], DEADLINE);
       assertEquals(MessageType.REFUSED, unknown.type(), "an unknown type ends only that request");
     }
-    try (Connection toFront = Connection.open(front, DEADLINE, Backend.MAX_FRAME_BYTES,
+    try (Connection toFront = Connection.open(front, DEADLINE, ProtocolLimits.MAX_FRAME_BYTES,
         SECRET)) {
       Frame answer = toFront.call(MessageType.GET, 0, new Frame.Payload().addBytes(new byte[0])
           .toBytes(), DEADLINE);

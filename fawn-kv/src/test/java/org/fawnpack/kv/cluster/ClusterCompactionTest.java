@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -59,7 +60,7 @@ class ClusterCompactionTest {
     for (Backend b : cluster.backends.values()) {
       b.compactWith(new CompactionSettings(0.3, 1L << 30, 0, 50));
     }
-    pool = new ConnectionPool(DEADLINE, Backend.MAX_FRAME_BYTES, SECRET);
+    pool = new ConnectionPool(DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET);
   }
 
   @AfterEach

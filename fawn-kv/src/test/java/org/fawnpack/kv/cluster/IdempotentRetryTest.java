@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -145,7 +146,7 @@ class IdempotentRetryTest {
 
   /** A connection to the front-end for hand-made frames (the write ids are the test's). */
   private Connection raw() throws IOException {
-    return Connection.open(cluster.frontEnd.address(), DEADLINE, Backend.MAX_FRAME_BYTES,
+    return Connection.open(cluster.frontEnd.address(), DEADLINE, ProtocolLimits.MAX_FRAME_BYTES,
         SECRET);
   }
 

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -108,14 +109,14 @@ class LaggingRingTest {
   /** The key's value as {@code tail} answers a GET routed by {@code epoch} (null: absent). */
   private static byte[] valueAtTail(Member tail, long epoch) throws IOException {
     try (Connection c = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
-        DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       Frame answer = c.call(MessageType.GET, epoch, new Frame.Payload().addBytes(KEY)
           .toBytes(), DEADLINE);
       if (answer.type() == MessageType.NOT_FOUND) {
         return null;
       }
       assertEquals(MessageType.VALUE, answer.type(), MessageType.messageOf(answer));
-      return answer.fields().nextBytes(Backend.MAX_VALUE_BYTES, "the value");
+      return answer.fields().nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value");
     }
   }
 
@@ -124,7 +125,7 @@ class LaggingRingTest {
     Member middle = chain.members().get(1);
     long epoch = cluster.ring.epoch();
     try (Connection toMiddle = Connection.open(new InetSocketAddress(middle.host(),
-        middle.port()), DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        middle.port()), DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       for (long other : new long[] {epoch - 1, epoch + 1}) {
         Frame put = toMiddle.call(MessageType.CHAIN_PUT, other, chainPut(1), DEADLINE);
         assertEquals(MessageType.STALE_RING, put.type(), "CHAIN_PUT of epoch " + other);
@@ -148,7 +149,7 @@ class LaggingRingTest {
     byte[] question = new Frame.Payload().addLong(chain.range().endInclusive())
         .addBytes(bytes("b9")).toBytes();
     try (Connection toTail = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
-        DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       for (byte type : new byte[] {MessageType.ARC_LAST, MessageType.ARC_SNAPSHOT}) {
         Frame ahead = toTail.call(type, epoch + 1, question, DEADLINE);
         assertEquals(MessageType.STALE_RING, ahead.type(), MessageType.name(type));

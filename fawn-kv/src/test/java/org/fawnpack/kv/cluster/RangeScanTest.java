@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -15,7 +16,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.ring.Chain;
@@ -53,7 +53,7 @@ class RangeScanTest {
   @BeforeEach
   void startAndLoad() throws IOException {
     cluster = new InProcessCluster(dir, "range scan test ring key", 5, SECRET);
-    pool = new ConnectionPool(DEADLINE, Backend.MAX_FRAME_BYTES, SECRET);
+    pool = new ConnectionPool(DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET);
     Random random = new Random(7);
     try (FawnKvClient kv = FawnKvClient.connect(cluster.frontEnd.address(), DEADLINE, SECRET)) {
       List<byte[]> keys = new ArrayList<>();

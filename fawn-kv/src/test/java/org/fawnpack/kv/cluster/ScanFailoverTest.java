@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,7 +10,6 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.scan.RangeScan;
@@ -46,7 +46,7 @@ class ScanFailoverTest extends ChildClusterTest {
       kv.putAll(keys, values);
     }
     try (RingSource.Watched rings = RingSource.watching(cluster.ringStore);
-        ConnectionPool pool = new ConnectionPool(ChildCluster.WAIT, Backend.MAX_FRAME_BYTES,
+        ConnectionPool pool = new ConnectionPool(ChildCluster.WAIT, ProtocolLimits.MAX_FRAME_BYTES,
             cluster.secret)) {
       RangeScan scan = new RangeScan(rings, pool, KeyRange.wholeRing(),
           RangeScan.Options.defaults().withPageBytes(1024));

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -73,7 +74,7 @@ class SliceFenceTest {
     }
     key = "fenced-key".getBytes(StandardCharsets.UTF_8);
     chain = ring.chainForKey(key);
-    toHead = Connection.open(address(chain.head()), WAIT, Backend.MAX_FRAME_BYTES, SECRET);
+    toHead = Connection.open(address(chain.head()), WAIT, ProtocolLimits.MAX_FRAME_BYTES, SECRET);
   }
 
   @AfterEach
@@ -108,7 +109,7 @@ class SliceFenceTest {
   /** What the tail serves for the key (asked past its proxy). */
   private Frame tailGet() throws IOException {
     try (Connection c = Connection.open(direct.get(backends.indexOf(backendOf(chain.tail()))),
-        WAIT, Backend.MAX_FRAME_BYTES, SECRET)) {
+        WAIT, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       return c.call(MessageType.GET, ring.epoch(), new Frame.Payload().addBytes(key).toBytes(),
           WAIT);
     }

@@ -1,5 +1,6 @@
 package org.fawnpack.kv.cluster;
 
+import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -81,7 +82,7 @@ class StaleRingTest {
     backendsUse(newer);
     Member tail = newer.chainForKey(bytes("k")).tail();
     try (Connection toTail = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
-        DEADLINE, Backend.MAX_FRAME_BYTES, SECRET)) {
+        DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       for (Ring routedBy : List.of(older, Ring.at(9, newer.hash(), 2, 3, newer.members()))) {
         Frame answer = toTail.call(MessageType.GET, routedBy.epoch(),
             new Frame.Payload().addBytes(bytes("k")).toBytes(), DEADLINE);
