@@ -1,25 +1,21 @@
 package org.fawnpack.kv.client;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.LongAdder;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.scan.RingSource;
-import org.fawnpack.kv.wire.Connection;
-import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.BlockingConnection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.NoReplyException;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,6 +26,9 @@ import org.slf4j.LoggerFactory;
  * front-end that missed its cache would have relayed; it is taken only when the tail answers
  * with the value or its absence under the client's own ring epoch (a back-end on another epoch
  * answers STALE_RING and serves nothing).
+ *
+ * <p>Each get goes on a connection the calling thread borrows and reads its answer itself
+ * ({@link BorrowedConnections}): a get wakes no other thread of the client.
  *
  * <p>Anything else means the ring is moving or the tail is in trouble, and the get goes through
  * a front-end instead ({@link #get} returns null): no ring yet, the ZooKeeper connection down
@@ -48,7 +47,7 @@ final class TailGets implements Closeable {
   private record Avoided(long untilNanos, long epoch) {}
 
   private final RingSource rings;
-  private final ConnectionPool tails;
+  private final BorrowedConnections tails;
   private final Duration tryTimeout;
   private final Map<Member, Avoided> avoided = new ConcurrentHashMap<>();
   private final LongAdder answered = new LongAdder();
@@ -57,7 +56,7 @@ final class TailGets implements Closeable {
   TailGets(RingSource rings, Duration tryTimeout, ClusterSecret secret) {
     this.rings = rings;
     this.tryTimeout = tryTimeout;
-    this.tails = new ConnectionPool(tryTimeout, ProtocolLimits.MAX_FRAME_BYTES, secret);
+    this.tails = new BorrowedConnections(tryTimeout, secret);
   }
 
   /**
@@ -86,28 +85,44 @@ final class TailGets implements Closeable {
     if (waitNanos <= 0) {
       return passOn();
     }
-    CompletableFuture<Frame> reply = null;
     try {
-      Connection c = tails.to(tail);
-      reply = c.send(MessageType.DIRECT_GET, ring.epoch(), payload);
-      Frame answer = reply.get(waitNanos, TimeUnit.NANOSECONDS);
+      Frame answer = call(tail, ring.epoch(), payload, Duration.ofNanos(waitNanos));
       if (answer.type() == MessageType.VALUE || answer.type() == MessageType.NOT_FOUND) {
         answered.increment();
         return answer;
       }
       LOG.debug("get at tail {} answered {}: through a front-end", tail,
           MessageType.name(answer.type()));
-    } catch (TimeoutException | ExecutionException | IOException e) {
-      if (reply != null) {
-        reply.cancel(false);
-      }
+    } catch (IOException e) { // a call that fails closes its connection
       avoided.put(tail, new Avoided(System.nanoTime() + AVOID_NANOS, ring.epoch()));
       LOG.debug("get at tail {} failed ({}): through a front-end for a while", tail,
           e.toString());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt(); // the front-end's try sees it and gives up
     }
     return passOn();
+  }
+
+  /**
+   * DIRECT_GET on a connection this thread borrows, answered on this thread (no hand-off). An
+   * idle connection the tail closed meanwhile (it restarted, say) fails before any answer: the
+   * get, which changes nothing, goes once more on a new one.
+   */
+  private Frame call(Member tail, long epoch, byte[] payload, Duration wait) throws IOException {
+    BlockingConnection c = tails.idle(tail);
+    if (c != null) {
+      try {
+        Frame answer = c.call(MessageType.DIRECT_GET, epoch, payload, wait);
+        tails.giveBack(tail, c);
+        return answer;
+      } catch (NoReplyException e) {
+        throw e; // the tail is alive but silent: not worth a second wait
+      } catch (IOException e) {
+        LOG.debug("an idle connection to {} had broken ({}); a new one", tail, e.toString());
+      }
+    }
+    c = tails.open(tail);
+    Frame answer = c.call(MessageType.DIRECT_GET, epoch, payload, wait);
+    tails.giveBack(tail, c);
+    return answer;
   }
 
   private Frame passOn() {
