@@ -6,7 +6,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -56,7 +55,7 @@ public final class FawnKvYcsbClient extends DB {
       throw new DBException(FRONTENDS + " is not set: give host:port of one or more front-ends");
     }
     try {
-      wholeRecord = fieldNames(p);
+      wholeRecord = YcsbCalls.fieldNames(p);
     } catch (NumberFormatException e) {
       throw new DBException("fieldcount is not a number: " + p.getProperty("fieldcount"));
     }
@@ -167,16 +166,5 @@ public final class FawnKvYcsbClient extends DB {
     } catch (IOException e) {
       return YcsbCalls.failed(LOG, "delete", key, e);
     }
-  }
-
-  /** The field names of a whole record under YCSB's core workload settings. */
-  private static Set<String> fieldNames(Properties p) {
-    int count = Integer.parseInt(p.getProperty("fieldcount", "10"));
-    String prefix = p.getProperty("fieldnameprefix", "field");
-    Set<String> names = new HashSet<>();
-    for (int i = 0; i < count; i++) {
-      names.add(prefix + i);
-    }
-    return names;
   }
 }

@@ -83,14 +83,14 @@ class YcsbBindingsTest {
   /**
    * Random inserts, whole updates (of any record) and partial ones (of existing records),
    * deletes and reads (all fields or some) of 20 records of 4 fields, each answer compared with
-   * a map of maps.
+   * a map of maps. Shared with {@link EtcdBindingTest}.
    */
-  private static void checkAgainstModel(DB db, Properties properties) throws DBException {
+  static void checkAgainstModel(DB db, Properties properties) throws DBException {
     checkAgainstModel(db, properties, "");
   }
 
   /** As above, on records whose keys start with {@code prefix} (none there yet). */
-  private static void checkAgainstModel(DB db, Properties properties, String prefix)
+  static void checkAgainstModel(DB db, Properties properties, String prefix)
       throws DBException {
     properties.setProperty("fieldcount", "4");
     db.setProperties(properties);
