@@ -11,6 +11,7 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import org.fawnpack.benchmarks.ycsb.EtcdCluster;
 import org.fawnpack.benchmarks.ycsb.FawnKvYcsbClient;
 import org.fawnpack.benchmarks.ycsb.RedisServer;
 import org.fawnpack.benchmarks.ycsb.RedisYcsbClient;
@@ -41,6 +42,8 @@ final class KvYcsbPart {
     Instant started = Instant.now();
     double loadBefore = Machine.loadAverage();
     Optional<Path> redisProgram = RedisServer.find();
+    Optional<Path> etcdProgram = EtcdCluster.find();
+    EtcdPeer etcdPeer = new EtcdPeer(threads, logs);
     List<String> rows = new ArrayList<>();
     List<String> cpuRows = new ArrayList<>();
     double worstReadRatio = Double.MAX_VALUE;
@@ -52,7 +55,9 @@ final class KvYcsbPart {
     try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("fawn-kv"), 4, 1,
         Map.of("fawn.kv.tail-read-lease-ms", "1000"));
         RedisServer redis = redisProgram.isPresent()
-            ? RedisServer.start(redisProgram.get(), dir.resolve("redis")) : null) {
+            ? RedisServer.start(redisProgram.get(), dir.resolve("redis")) : null;
+        EtcdCluster etcd = etcdProgram.isPresent()
+            ? EtcdCluster.start(etcdProgram.get(), dir.resolve("etcd")) : null) {
       Files.createDirectories(logs);
       Map<String, String> fawnKv = new HashMap<>(common(options));
       fawnKv.put(FawnKvYcsbClient.FRONTENDS, cluster.frontEndAddresses().stream()
@@ -69,6 +74,9 @@ final class KvYcsbPart {
         redisProps.put(RedisYcsbClient.PORT, Integer.toString(redis.port()));
         redisLoad = YcsbRun.run(RedisYcsbClient.class, true, threads, redisProps,
             logs.resolve("redis-load.log"));
+      }
+      if (etcd != null) {
+        etcdPeer.load(etcd, common(options), fawnLoad);
       }
       rows.add(String.format(Locale.ROOT, "| load | – | %,.0f | – | %,.0f | – | – | – | %s | – |"
           + " %s | – | – |", fawnLoad.opsPerSecond(),
@@ -92,6 +100,9 @@ final class KvYcsbPart {
       double directStartCpu = YcsbRun.run(FawnKvYcsbClient.class, false, threads,
           with(direct, Map.of("operationcount", "0")), logs.resolve("fawn-kv-direct-start.log"))
           .clientCpuSeconds();
+      if (etcd != null) {
+        etcdPeer.warm(warm);
+      }
       double redisStartCpu = 0;
       if (redis != null) {
         YcsbRun.run(RedisYcsbClient.class, false, threads, with(redisProps, warm),
@@ -112,6 +123,9 @@ final class KvYcsbPart {
           FawnCell d = FawnCell.run(cluster, threads, with(direct, mix),
               logs.resolve("fawn-kv-direct-" + cell + ".log"), directStartCpu);
           notOk += f.result().notOk() + d.result().notOk();
+          if (etcd != null) {
+            etcdPeer.cell(workload[0], distribution, mix, f);
+          }
           double redisCpu = redis == null ? 0 : CpuTime.seconds(List.of(redis.process()));
           YcsbRun.Result r = redis == null ? null : YcsbRun.run(RedisYcsbClient.class, false,
               threads, with(redisProps, mix), logs.resolve("redis-" + cell + ".log"));
@@ -144,7 +158,7 @@ final class KvYcsbPart {
     }
     double loadAfter = Machine.loadAverage();
     StringBuilder report = new StringBuilder();
-    report.append("### FAWN-KV cluster: YCSB against redis-server\n\n");
+    report.append("### FAWN-KV cluster: YCSB against redis-server and etcd\n\n");
     report.append(String.format(Locale.ROOT, "Ran %s on %s, `%s`; load average %.2f before,"
         + " %.2f after. YCSB 0.17.0's own client (`site.ycsb.Client`) in a child JVM, %d"
         + " threads, %,d records of 10 fields × 100 bytes, all fields read and written"
@@ -198,6 +212,7 @@ final class KvYcsbPart {
       report.append("Targets (reads ≥ 0.8× and 0.5× redis's on C and B): not measured,"
           + " redis-server is not installed (`apt-get install redis-server`).\n");
     }
+    report.append(etcdPeer.report(etcdProgram));
     System.out.println(report);
     ReportSections.write(Path.of("docs/benchmarks.md"), BEGIN, END,
         BEGIN + "\n" + report + END + "\n");

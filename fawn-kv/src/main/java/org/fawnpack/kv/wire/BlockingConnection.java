@@ -1,7 +1,5 @@
 package org.fawnpack.kv.wire;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -29,6 +27,8 @@ public final class BlockingConnection implements Closeable {
   private final int maxFrameBytes;
   private long ids;
   private boolean broken;
+  /** The read timeout the socket has now: set only when a call needs another (a syscall). */
+  private int timeoutMs = -1;
 
   private BlockingConnection(String peer, Socket socket, DataInputStream in,
       DataOutputStream out, int maxFrameBytes) {
@@ -45,20 +45,9 @@ public final class BlockingConnection implements Closeable {
    */
   public static BlockingConnection open(InetSocketAddress address, Duration connectTimeout,
       int maxFrameBytes, ClusterSecret secret) throws IOException {
-    Socket socket = new Socket();
-    try {
-      socket.setTcpNoDelay(true);
-      socket.connect(address, (int) connectTimeout.toMillis());
-      socket.setSoTimeout((int) connectTimeout.toMillis());
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-      DataOutputStream out = new DataOutputStream(
-          new BufferedOutputStream(socket.getOutputStream()));
-      Handshake.connect(in, out, secret);
-      return new BlockingConnection(address.toString(), socket, in, out, maxFrameBytes);
-    } catch (IOException e) {
-      socket.close();
-      throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
-    }
+    AuthenticatedSocket opened = AuthenticatedSocket.open(address, connectTimeout, secret);
+    return new BlockingConnection(address.toString(), opened.socket(), opened.in(),
+        opened.out(), maxFrameBytes);
   }
 
   /**
@@ -73,7 +62,11 @@ public final class BlockingConnection implements Closeable {
     }
     long id = ++ids;
     try {
-      socket.setSoTimeout((int) Math.max(1, timeout.toMillis()));
+      int wantMs = (int) Math.max(1, timeout.toMillis());
+      if (wantMs != timeoutMs) {
+        socket.setSoTimeout(wantMs);
+        timeoutMs = wantMs;
+      }
       new Frame(type, id, epoch, payload).writeTo(out);
       out.flush();
       Frame reply = Frame.readFrom(in, maxFrameBytes);

@@ -1,7 +1,5 @@
 package org.fawnpack.kv.wire;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
 import java.io.Closeable;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
@@ -56,21 +54,10 @@ public final class Connection implements Closeable {
    */
   public static Connection open(InetSocketAddress address, Duration connectTimeout,
       int maxFrameBytes, ClusterSecret secret) throws IOException {
-    Socket socket = new Socket();
-    try {
-      socket.setTcpNoDelay(true);
-      socket.connect(address, (int) connectTimeout.toMillis());
-      socket.setSoTimeout((int) connectTimeout.toMillis());
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-      DataOutputStream out = new DataOutputStream(
-          new BufferedOutputStream(socket.getOutputStream()));
-      Handshake.connect(in, out, secret);
-      socket.setSoTimeout(0);
-      return new Connection(address.toString(), socket, in, out, maxFrameBytes);
-    } catch (IOException e) {
-      socket.close();
-      throw new IOException("cannot connect to " + address + ": " + e.getMessage(), e);
-    }
+    AuthenticatedSocket opened = AuthenticatedSocket.open(address, connectTimeout, secret);
+    opened.socket().setSoTimeout(0); // its reader waits for replies as long as it takes
+    return new Connection(address.toString(), opened.socket(), opened.in(), opened.out(),
+        maxFrameBytes);
   }
 
   /**
