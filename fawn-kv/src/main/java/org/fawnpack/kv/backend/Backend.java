@@ -80,7 +80,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final BulkLoads bulkLoads;
   private final TailLease tailLease;
   private final RequestDispatch requests;
-  private java.util.concurrent.ScheduledExecutorService leaseRenewal; // null: no lease
   /** Null until {@link #compactWith}: the cluster does not compact. */
   private volatile ArcCompactions compactions;
 
@@ -241,16 +240,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    * {@code leaseMs} renewed through {@code probe}, and holds arcs whose tail moved here for as
    * long: see {@link TailLease}. Call before it takes its first ring.
    */
-  public synchronized void leaseTailReads(long leaseMs, RingEpochProbe probe) {
+  public void leaseTailReads(long leaseMs, RingEpochProbe probe) {
     tailLease.enable(leaseMs);
-    // Its own thread: a ZooKeeper round trip that waits out a slow server delays no answer.
-    leaseRenewal = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-tail-lease-" + id);
-      t.setDaemon(true);
-      return t;
-    });
-    leaseRenewal.scheduleWithFixedDelay(() -> tailLease.renew(probe, epoch()), 0,
-        tailLease.renewEveryMs(), java.util.concurrent.TimeUnit.MILLISECONDS);
+    tailLease.renewWith(probe, this::epoch);
   }
 
   /** Whether it answers direct gets now: its tail read lease is on and held. */
@@ -386,9 +378,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     server.close();
     receiver.close();
     timer.shutdownNow();
-    if (leaseRenewal != null) {
-      leaseRenewal.shutdownNow();
-    }
+    tailLease.close();
     bulkLoads.close();
     durability.shutdown();
     forwarder.close();

@@ -36,7 +36,7 @@ import org.slf4j.LoggerFactory;
  * With L = 0 (the default) direct gets are refused and nothing is held: clients read through
  * the front-ends. Thread-safe.
  */
-final class TailLease {
+final class TailLease implements java.io.Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(TailLease.class);
 
   private final String id;
@@ -45,6 +45,7 @@ final class TailLease {
   private volatile long confirmedEpoch = -1;
   private volatile boolean confirmed;
   private final Map<Long, Long> arcsHeldUntil = new ConcurrentHashMap<>();
+  private java.util.concurrent.ScheduledExecutorService renewal; // null until renewWith
 
   TailLease(String id) {
     this.id = id;
@@ -65,6 +66,32 @@ final class TailLease {
   /** How often {@link #renew} should run: a quarter of the lease. */
   long renewEveryMs() {
     return Math.max(1, TimeUnit.NANOSECONDS.toMillis(leaseNanos) / 4);
+  }
+
+  /**
+   * Renews the lease through {@code probe} every {@link #renewEveryMs} from now on, for the
+   * epoch {@code serving} gives at each turn, on a thread of its own: a ZooKeeper round trip
+   * that waits out a slow server delays no answer.
+   */
+  synchronized void renewWith(RingEpochProbe probe, java.util.function.LongSupplier serving) {
+    if (renewal != null) {
+      throw new IllegalStateException("backend " + id + ": its tail read lease is renewed"
+          + " already");
+    }
+    renewal = java.util.concurrent.Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "fawn-kv-tail-lease-" + id);
+      t.setDaemon(true);
+      return t;
+    });
+    renewal.scheduleWithFixedDelay(() -> renew(probe, serving.getAsLong()), 0, renewEveryMs(),
+        TimeUnit.MILLISECONDS);
+  }
+
+  @Override
+  public synchronized void close() {
+    if (renewal != null) {
+      renewal.shutdownNow();
+    }
   }
 
   /** Asks {@code probe} once; renews the lease when no epoch newer than {@code serving} is out. */
