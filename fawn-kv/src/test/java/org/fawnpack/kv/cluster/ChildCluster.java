@@ -58,6 +58,7 @@ final class ChildCluster implements Closeable {
   final Map<String, String> settings;
   /** Each back-end's settings: the cluster's and its own. */
   private final Map<String, Map<String, String>> backendSettings = new java.util.HashMap<>();
+  private final java.util.function.IntFunction<Map<String, String>> own;
   final CuratorFramework zk;
   final ClusterSecret secret;
   final RingStore ringStore;
@@ -82,6 +83,7 @@ final class ChildCluster implements Closeable {
       java.util.function.IntFunction<Map<String, String>> own) throws Exception {
     this.dir = dir;
     this.backendCount = backendCount;
+    this.own = own;
     try {
       EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
       open.add(zooKeeper);
@@ -407,8 +409,11 @@ final class ChildCluster implements Closeable {
    * Starts back-end {@code id}, new to the cluster, on the next loopback host (it joins).
    */
   void addBackend(String id) throws IOException {
-    NodeProcess b = NodeProcess.backend(id, "127.0.0." + (backends.size() + 1), dir.resolve(id),
-        settings);
+    int i = backends.size() + 1;
+    Map<String, String> its = new java.util.HashMap<>(settings);
+    its.putAll(own.apply(i)); // a joiner's own settings, as the first back-ends had theirs
+    backendSettings.put(id, its);
+    NodeProcess b = NodeProcess.backend(id, "127.0.0." + i, dir.resolve(id), its);
     backends.add(b);
     open.add(b);
   }

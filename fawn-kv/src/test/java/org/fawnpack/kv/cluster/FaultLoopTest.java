@@ -54,6 +54,12 @@ class FaultLoopTest extends ChildClusterTest {
     return 5;
   }
 
+  /** Every back-end answers direct gets: every other round's clients read straight from tails. */
+  @Override
+  Map<String, String> ownSettings(int i) {
+    return Map.of("fawn.kv.tail-read-lease-ms", "1000");
+  }
+
   @Test
   void randomFaultsUnderTheCheckedWorkload_everyRoundLinearizable_clusterWholeAfter()
       throws Exception {
@@ -89,6 +95,9 @@ class FaultLoopTest extends ChildClusterTest {
       CheckedWorkload.Faults inject;
       // Each round starts where the last left every key: holding its "after-k" write.
       CheckedWorkload workload = new CheckedWorkload(cluster, round == 1 ? null : "after");
+      if (round % 2 == 0) {
+        workload.readingTails();
+      }
       List<FrontEndFreeze> freezes = new ArrayList<>();
       switch (fault) {
         case 0, 1, 2 -> {
@@ -154,7 +163,8 @@ class FaultLoopTest extends ChildClusterTest {
         }
         default -> throw new IllegalArgumentException("no fault " + fault + " (0-10)");
       }
-      LOG.info("fault round {} of {} (seed {}): {}", round, rounds, seed, what);
+      LOG.info("fault round {} of {} (seed {}): {}{}", round, rounds, seed, what,
+          round % 2 == 0 ? "; gets straight to the tails" : "");
       done.add(what);
       var history = workload.run(frontEnds, inject);
       for (FrontEndFreeze freeze : freezes) {
