@@ -5,19 +5,12 @@ import java.net.URI;
 import java.net.URISyntaxException;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.Vector;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 
 /**
  * YCSB's binding for etcd, the durability-matched peer: one {@link EtcdGateway} (HTTP/1.1 to
@@ -34,7 +27,7 @@ import site.ycsb.Status;
  * writeallfields=true}), so an update is one put. Scans are not implemented (FAWN-KV has none
  * to compare).
  */
-public final class EtcdYcsbClient extends DB {
+public final class EtcdYcsbClient extends OneValueBinding {
   public static final String ENDPOINTS = "etcd.endpoints";
   public static final String DEADLINE_MS = "etcd.deadline-ms";
   private static final Logger LOG = LoggerFactory.getLogger(EtcdYcsbClient.class);
@@ -42,7 +35,6 @@ public final class EtcdYcsbClient extends DB {
   private static final AtomicInteger CLIENTS = new AtomicInteger();
 
   private EtcdGateway etcd;
-  private Set<String> wholeRecord;
 
   @Override
   public void init() throws DBException {
@@ -64,7 +56,7 @@ public final class EtcdYcsbClient extends DB {
       throw new DBException(DEADLINE_MS + " must be positive: " + p.getProperty(DEADLINE_MS));
     }
     try {
-      wholeRecord = YcsbCalls.fieldNames(p);
+      recordFields(YcsbCalls.fieldNames(p));
     } catch (NumberFormatException e) {
       throw new DBException("fieldcount is not a number: " + p.getProperty("fieldcount"));
     }
@@ -98,62 +90,17 @@ public final class EtcdYcsbClient extends DB {
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields,
-      Map<String, ByteIterator> result) {
-    try {
-      byte[] value = etcd.get(YcsbCalls.bytes(key));
-      if (value == null) {
-        return Status.NOT_FOUND;
-      }
-      YcsbRecord.decode(value, fields, result);
-      return Status.OK;
-    } catch (IOException | IllegalArgumentException e) {
-      return YcsbCalls.failed(LOG, "read", key, e);
-    }
+  byte[] getValue(byte[] key) throws IOException {
+    return etcd.get(key);
   }
 
   @Override
-  public Status scan(String table, String startKey, int count, Set<String> fields,
-      Vector<HashMap<String, ByteIterator>> result) {
-    return Status.NOT_IMPLEMENTED;
+  void putValue(byte[] key, byte[] value) throws IOException {
+    etcd.put(key, value);
   }
 
   @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      Map<String, ByteIterator> record = values;
-      if (!values.keySet().containsAll(wholeRecord)) {
-        byte[] old = etcd.get(YcsbCalls.bytes(key));
-        if (old == null) {
-          return Status.NOT_FOUND;
-        }
-        record = new HashMap<>();
-        YcsbRecord.decode(old, null, record);
-        record.putAll(values);
-      }
-      etcd.put(YcsbCalls.bytes(key), YcsbRecord.encode(record));
-      return Status.OK;
-    } catch (IOException | IllegalArgumentException e) {
-      return YcsbCalls.failed(LOG, "update", key, e);
-    }
-  }
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      etcd.put(YcsbCalls.bytes(key), YcsbRecord.encode(values));
-      return Status.OK;
-    } catch (IOException e) {
-      return YcsbCalls.failed(LOG, "insert", key, e);
-    }
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    try {
-      return etcd.delete(YcsbCalls.bytes(key)) ? Status.OK : Status.NOT_FOUND;
-    } catch (IOException e) {
-      return YcsbCalls.failed(LOG, "delete", key, e);
-    }
+  boolean deleteValue(byte[] key) throws IOException {
+    return etcd.delete(key);
   }
 }

@@ -5,20 +5,13 @@ import java.net.InetSocketAddress;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Properties;
-import java.util.Set;
-import java.util.Vector;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import site.ycsb.ByteIterator;
-import site.ycsb.DB;
 import site.ycsb.DBException;
-import site.ycsb.Status;
 
 /**
  * YCSB's binding for FAWN-KV: one {@link FawnKvClient} per YCSB thread. A record is one value
@@ -35,7 +28,7 @@ import site.ycsb.Status;
  * The benchmark writes all fields ({@code writeallfields=true}), so an update is one put. Scans
  * are not implemented (FAWN-KV has no range scan for clients).
  */
-public final class FawnKvYcsbClient extends DB {
+public final class FawnKvYcsbClient extends OneValueBinding {
   public static final String FRONTENDS = "fawnkv.frontends";
   public static final String SECRET = "fawnkv.secret";
   public static final String DEADLINE_MS = "fawnkv.deadline-ms";
@@ -44,7 +37,6 @@ public final class FawnKvYcsbClient extends DB {
   private static final Logger LOG = LoggerFactory.getLogger(FawnKvYcsbClient.class);
 
   private FawnKvClient client;
-  private Set<String> wholeRecord;
   private boolean readsTails;
 
   @Override
@@ -55,7 +47,7 @@ public final class FawnKvYcsbClient extends DB {
       throw new DBException(FRONTENDS + " is not set: give host:port of one or more front-ends");
     }
     try {
-      wholeRecord = YcsbCalls.fieldNames(p);
+      recordFields(YcsbCalls.fieldNames(p));
     } catch (NumberFormatException e) {
       throw new DBException("fieldcount is not a number: " + p.getProperty("fieldcount"));
     }
@@ -109,62 +101,17 @@ public final class FawnKvYcsbClient extends DB {
   }
 
   @Override
-  public Status read(String table, String key, Set<String> fields,
-      Map<String, ByteIterator> result) {
-    try {
-      byte[] value = client.get(YcsbCalls.bytes(key));
-      if (value == null) {
-        return Status.NOT_FOUND;
-      }
-      YcsbRecord.decode(value, fields, result);
-      return Status.OK;
-    } catch (IOException | IllegalArgumentException e) {
-      return YcsbCalls.failed(LOG, "read", key, e);
-    }
+  byte[] getValue(byte[] key) throws IOException {
+    return client.get(key);
   }
 
   @Override
-  public Status scan(String table, String startKey, int count, Set<String> fields,
-      Vector<HashMap<String, ByteIterator>> result) {
-    return Status.NOT_IMPLEMENTED;
+  void putValue(byte[] key, byte[] value) throws IOException {
+    client.put(key, value);
   }
 
   @Override
-  public Status update(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      Map<String, ByteIterator> record = values;
-      if (!values.keySet().containsAll(wholeRecord)) {
-        byte[] old = client.get(YcsbCalls.bytes(key));
-        if (old == null) {
-          return Status.NOT_FOUND;
-        }
-        record = new HashMap<>();
-        YcsbRecord.decode(old, null, record);
-        record.putAll(values);
-      }
-      client.put(YcsbCalls.bytes(key), YcsbRecord.encode(record));
-      return Status.OK;
-    } catch (IOException | IllegalArgumentException e) {
-      return YcsbCalls.failed(LOG, "update", key, e);
-    }
-  }
-
-  @Override
-  public Status insert(String table, String key, Map<String, ByteIterator> values) {
-    try {
-      client.put(YcsbCalls.bytes(key), YcsbRecord.encode(values));
-      return Status.OK;
-    } catch (IOException e) {
-      return YcsbCalls.failed(LOG, "insert", key, e);
-    }
-  }
-
-  @Override
-  public Status delete(String table, String key) {
-    try {
-      return client.delete(YcsbCalls.bytes(key)) ? Status.OK : Status.NOT_FOUND;
-    } catch (IOException e) {
-      return YcsbCalls.failed(LOG, "delete", key, e);
-    }
+  boolean deleteValue(byte[] key) throws IOException {
+    return client.delete(key);
   }
 }
