@@ -95,10 +95,21 @@ final class KvClusterAccess implements Closeable {
     CuratorFramework zk = ZooKeeperSessions.open(quorum,
         KvInputKeys.read(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS, conf));
     ClusterPaths paths = new ClusterPaths(KvInputKeys.read(KvKeys.CLUSTER, conf));
-    ClusterSecret clusterSecret = ClusterSecret.fromBytes(secret);
+    ClusterSecret clusterSecret = withTls(ClusterSecret.fromBytes(secret), conf);
     return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),
         ProtocolLimits.MAX_FRAME_BYTES, clusterSecret), new RingStore(zk, paths), paths,
         clusterSecret);
+  }
+
+  /**
+   * {@code secret}, inside TLS when {@code fawn.kv.tls.enabled} is true: the key and trust
+   * stores are read on each task's node from the paths the job's configuration names (as
+   * Hadoop's own ssl-client.xml names them), so they must be there on every node.
+   */
+  private static ClusterSecret withTls(ClusterSecret secret, Configuration conf) {
+    org.fawnpack.kv.auth.TlsCredentials tls = org.fawnpack.kv.cli.KvTlsKeys.credentials(
+        conf::get);
+    return tls == null ? secret : secret.withTls(tls);
   }
 
   /**

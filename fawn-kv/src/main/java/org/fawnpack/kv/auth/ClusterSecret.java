@@ -19,19 +19,37 @@ import javax.crypto.spec.SecretKeySpec;
  * The secret every node and client of one cluster shares; connections prove they know it
  * (the wire's {@code Handshake}) and are refused otherwise. Kept in a file only its owner may
  * read or write: a file others can read is refused, since anyone who reads it can join the
- * cluster.
+ * cluster. With TLS on ({@link #withTls}) it also carries the node's {@link TlsCredentials},
+ * so that every connection made or served with it runs inside TLS: what a node proves to its
+ * peers travels as one object.
  */
 public final class ClusterSecret {
   private static final int MIN_BYTES = 16;
 
   private final byte[] key;
+  private final TlsCredentials tls;
 
   private ClusterSecret(byte[] key) {
+    this(key, null);
+  }
+
+  private ClusterSecret(byte[] key, TlsCredentials tls) {
     if (key.length < MIN_BYTES) {
       throw new IllegalArgumentException("a cluster secret has at least " + MIN_BYTES
           + " bytes, this one " + key.length);
     }
     this.key = key.clone();
+    this.tls = tls;
+  }
+
+  /** This secret, with every connection made or served with it inside TLS under {@code tls}. */
+  public ClusterSecret withTls(TlsCredentials tls) {
+    return new ClusterSecret(key, java.util.Objects.requireNonNull(tls, "TLS credentials"));
+  }
+
+  /** The TLS credentials connections use, or empty when TLS is off. */
+  public java.util.Optional<TlsCredentials> tls() {
+    return java.util.Optional.ofNullable(tls);
   }
 
   /** A fresh random secret (32 bytes), for tests and for a new cluster's file. */

@@ -19,6 +19,7 @@ import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -91,7 +92,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.tailLease = new TailLease(id);
     this.forwarder = new ChainForwarder("backend " + id,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret));
-    this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret, this::handle);
+    // Gets never block (an index lookup and a read, or a future): on the event loop.
+    this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
+        this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET);
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret), arcs::containsKey,

@@ -176,11 +176,7 @@ final class ChainForwarder implements Closeable {
   /** Sends a chain message stamped with the epoch of the arc's chain (see ArcStore#epoch). */
   private CompletableFuture<Frame> sendFrame(ArcStore arc, Member next, byte type,
       byte[] payload) {
-    try {
-      return successors.to(next).send(type, arc.epoch(), payload);
-    } catch (IOException e) {
-      return CompletableFuture.failedFuture(e);
-    }
+    return successors.to(next).send(type, arc.epoch(), payload);
   }
 
   /**

@@ -213,11 +213,7 @@ public final class BulkAttach {
   private List<String> askAll(List<Member> nodes, byte type, byte[] bytes, String what) {
     List<CompletableFuture<Frame>> answers = new ArrayList<>();
     for (Member m : nodes) {
-      try {
-        answers.add(pool.to(m).send(type, 0, bytes));
-      } catch (IOException e) {
-        answers.add(CompletableFuture.failedFuture(e));
-      }
+      answers.add(pool.to(m).send(type, 0, bytes));
     }
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {

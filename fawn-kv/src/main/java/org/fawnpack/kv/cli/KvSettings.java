@@ -20,7 +20,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
     String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
-    long tailReadLeaseMs) {
+    long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -47,7 +47,8 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
         KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get),
-        KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get));
+        KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get),
+        KvTlsKeys.credentials(settings::get));
   }
 
   /**
@@ -84,8 +85,10 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
     return KvKeys.localPath(path);
   }
 
+  /** The cluster secret, carrying this node's TLS credentials when TLS is on. */
   ClusterSecret secret() throws IOException {
-    return ClusterSecret.load(secretFile);
+    ClusterSecret secret = ClusterSecret.load(secretFile);
+    return tls == null ? secret : secret.withTls(tls);
   }
 
   /** The quorum, or a usage error naming the key when a command needs it and it is unset. */

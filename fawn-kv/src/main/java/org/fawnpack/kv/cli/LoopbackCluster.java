@@ -63,7 +63,8 @@ public final class LoopbackCluster implements Closeable {
         settings.putIfAbsent(KvKeys.ENERGY_BUSY_WATTS.name(), "1.68");
       }
       cluster.kv = KvSettings.from(settings);
-      cluster.secret = ClusterSecret.loadOrCreate(cluster.kv.secretFile());
+      ClusterSecret.loadOrCreate(cluster.kv.secretFile());
+      cluster.secret = cluster.kv.secret(); // with TLS, when the settings turn it on
       List<String> args = new ArrayList<>();
       settings.forEach((k, v) -> args.add("-D" + k + "=" + v));
       cluster.backends = new ChildBackends(dir.resolve("backends"), args);

@@ -189,7 +189,9 @@ final class SliceRoutes implements Closeable {
   private Connection connection(InetSocketAddress address) throws IOException {
     Connection c = open.get(address);
     if (c == null || c.isBroken()) {
-      c = Connection.open(address, tryTimeout, ProtocolLimits.MAX_FRAME_BYTES, secret);
+      // Callers only wait on their replies: completed on the event loop, no hand-off.
+      c = Connection.open(address, tryTimeout, ProtocolLimits.MAX_FRAME_BYTES, secret,
+          Connection.ReplyThread.EVENT_LOOP);
       open.put(address, c);
     }
     return c;

@@ -145,24 +145,20 @@ final class BackendFencing implements Closeable {
 
   /** Null once {@code m} answered OK, else what went wrong. */
   private CompletableFuture<String> ask(Member m, long ringEpoch, long sliceEpoch) {
-    try {
-      return pool.to(m).send(MessageType.FENCE, ringEpoch,
-          new Frame.Payload().addLong(sliceEpoch).toBytes())
-          .orTimeout(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS)
-          .handle((answer, failure) -> {
-            if (failure != null) {
-              return m + ": " + failure.getMessage();
-            }
-            if (answer.type() == MessageType.OK) {
-              return null;
-            }
-            return m + " answered " + MessageType.name(answer.type())
-                + (answer.type() == MessageType.STALE_RING ? " (its ring epoch "
-                    + answer.epoch() + ")" : ": " + MessageType.messageOf(answer));
-          });
-    } catch (IOException e) {
-      return CompletableFuture.completedFuture(m + ": " + e.getMessage());
-    }
+    return pool.to(m).send(MessageType.FENCE, ringEpoch,
+        new Frame.Payload().addLong(sliceEpoch).toBytes())
+        .orTimeout(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS)
+        .handle((answer, failure) -> {
+          if (failure != null) {
+            return m + ": " + failure.getMessage();
+          }
+          if (answer.type() == MessageType.OK) {
+            return null;
+          }
+          return m + " answered " + MessageType.name(answer.type())
+              + (answer.type() == MessageType.STALE_RING ? " (its ring epoch "
+                  + answer.epoch() + ")" : ": " + MessageType.messageOf(answer));
+        });
   }
 
   private void retry(long startedAt, long pauseMs, long epoch, String why) {

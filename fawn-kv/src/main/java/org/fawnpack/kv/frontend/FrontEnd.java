@@ -22,6 +22,7 @@ import org.fawnpack.kv.slice.SliceCodec;
 import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
@@ -80,9 +81,13 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     this.secret = secret;
     this.gate = new SliceGate(name, cache, timer, lease);
     this.metrics = new FrontEndMetrics(name, this::epoch, this::staleRingAnswers, cache, gate);
-    this.backends = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret);
-    this.server = new FrameServer("frontend " + name, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
-        this::handle);
+    // What runs on a back-end's reply (cache fill, the reply to the client) never blocks.
+    this.backends = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES,
+        secret, Connection.ReplyThread.EVENT_LOOP);
+    // Gets and writes only look at the cache and the slice map and send on: never blocking.
+    this.server = new FrameServer("frontend " + name, bind, ProtocolLimits.MAX_FRAME_BYTES,
+        secret, this::handle).handleOnEventLoop(MessageType.GET, MessageType.PUT,
+        MessageType.DELETE);
   }
 
   /**
@@ -306,7 +311,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       byte[] toHead = java.nio.ByteBuffer.allocate(request.payload().length + Long.BYTES)
           .put(request.payload()).putLong(admission.epoch()).array();
       route(request, toHead, key, answer -> {
-        cache.writeEnded(cacheKey); // whatever the outcome: a failed write may still land
+        cache.writeEnded(cacheKey, outcomeOf(answer));
         if (answer.type() == MessageType.FENCED && attempt < MOVING_ATTEMPTS
             && admission.release()) {
           fencedWrites.incrementAndGet();
@@ -318,6 +323,19 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         }
       }, 1);
     }
+  }
+
+  /**
+   * What a write's answer says about where it landed: an error (a broken link, a head that
+   * applied it and could not forward it) leaves it unknown; a refusal or a fence, nowhere.
+   */
+  private static HotCache.WriteOutcome outcomeOf(Frame answer) {
+    return switch (answer.type()) {
+      case MessageType.OK, MessageType.NOT_FOUND -> HotCache.WriteOutcome.ACKNOWLEDGED;
+      case MessageType.REFUSED, MessageType.FENCED, MessageType.WRONG_SLICE,
+          MessageType.STALE_RING, MessageType.LOST -> HotCache.WriteOutcome.NOT_APPLIED;
+      default -> HotCache.WriteOutcome.UNKNOWN;
+    };
   }
 
   private void later(Runnable task) {
@@ -344,15 +362,12 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       return;
     }
     Member target = get ? chain.tail() : chain.head();
-    Connection backend;
-    try {
-      backend = backends.to(target);
-    } catch (IOException e) {
-      replies.send(refused(request, "frontend " + name + ": " + e.getMessage()));
-      return;
-    }
-    backend.send(request.type(), current.epoch(), payload).whenComplete(
+    backends.to(target).send(request.type(), current.epoch(), payload).whenComplete(
         (answer, failure) -> {
+          if (failure instanceof NotSentException) { // no connection: certainly not applied
+            replies.send(refused(request, "frontend " + name + ": " + failure.getMessage()));
+            return;
+          }
           if (failure != null) {
             replies.send(error(request, "frontend " + name + ": " + failure.getMessage()));
             return;

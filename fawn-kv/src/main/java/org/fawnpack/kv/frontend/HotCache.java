@@ -13,8 +13,18 @@ import java.util.function.Predicate;
  * bumps the stripe's counter, and a get's answer is cached only if nothing happened on its
  * stripe between sending the get and taking the answer, and no write was on its way. An answer
  * that differs from the value cached meanwhile drops the key: the two reads overlapped a
- * change the front-end did not see pass (a write whose outcome was unknown, landing late).
- * Writes drop their key when they start and again when they end.
+ * change the front-end did not see pass. Writes drop their key when they start and again when
+ * they end.
+ *
+ * <p>A write whose outcome is unknown (the head applied it, its forward broke) may land at the
+ * tail any time later, when the head resends it to a new successor; a value read before that
+ * and cached would then be older than what the tail serves, and a client reading the tail
+ * straight (or through another front-end after a slice move) could see the new value before
+ * this cache shows the old one. So such a key is <em>unsettled</em>: never cached until a later
+ * write of it through this front-end is acknowledged (the chain applies writes in the head's
+ * order, so that write comes after the unknown one at every member, or the unknown one is gone
+ * with its head). Past {@link #MAX_UNSETTLED} unsettled keys in all, their stripes stay closed to
+ * fills instead of the keys being remembered one by one (safe, and logged once).
  */
 final class HotCache {
   /** Stripes of the guard: more means fewer fills lost to unrelated keys' traffic. */
@@ -40,16 +50,39 @@ final class HotCache {
     }
   }
 
+  /** Unsettled keys remembered one by one; more close their whole stripes to fills. */
+  static final int MAX_UNSETTLED = 65_536;
+
+  /** How a write ended, for the cache. */
+  enum WriteOutcome {
+    /** Acknowledged by the chain: any earlier unknown write of the key is settled. */
+    ACKNOWLEDGED,
+    /** Certainly applied nowhere (refused, fenced, not sent). */
+    NOT_APPLIED,
+    /** Perhaps applied and not yet at the tail: it may land later. */
+    UNKNOWN
+  }
+
   /** Guarded by itself. */
   private static final class Stripe {
     long events;
     int writesOnTheirWay;
+    java.util.Set<Key> unsettled;
+    /** Set when an unsettled key could not be remembered: no fill, ever, on this stripe. */
+    boolean closed;
+
+    boolean mayFill(Key key) {
+      return writesOnTheirWay == 0 && !closed && (unsettled == null || !unsettled.contains(key));
+    }
   }
 
   private final Cache<Key, Entry> cache;
   private final Stripe[] stripes = new Stripe[STRIPES];
   private final AtomicLong hits = new AtomicLong();
   private final AtomicLong misses = new AtomicLong();
+  private final AtomicLong unsettled = new AtomicLong();
+  private final java.util.concurrent.atomic.AtomicBoolean closedLogged =
+      new java.util.concurrent.atomic.AtomicBoolean();
 
   /** A cache of at most {@code entries} keys; 0: nothing is cached. */
   HotCache(long entries) {
@@ -74,7 +107,7 @@ final class HotCache {
   long stampBeforeGet(Key key) {
     Stripe s = stripeOf(key);
     synchronized (s) {
-      return s.writesOnTheirWay > 0 ? -1 : s.events;
+      return s.mayFill(key) ? s.events : -1;
     }
   }
 
@@ -85,7 +118,8 @@ final class HotCache {
       Entry cached = cache.getIfPresent(k);
       if (cached != null && !sameAnswer(cached, answer)) {
         cache.invalidate(k);
-      } else if (cached == null && mayCache && stamp == s.events && maximum() > 0 && s.writesOnTheirWay == 0) {
+      } else if (cached == null && mayCache && stamp == s.events && maximum() > 0
+          && s.mayFill(k)) {
         cache.put(k, answer);
       }
       s.events++;
@@ -102,14 +136,41 @@ final class HotCache {
     }
   }
 
-  /** A write of {@code key} was answered or failed (its outcome may be unknown). */
-  void writeEnded(Key key) {
+  /** A write of {@code key} was answered or failed, with {@code outcome}. */
+  void writeEnded(Key key, WriteOutcome outcome) {
     Stripe s = stripeOf(key);
     synchronized (s) {
       s.writesOnTheirWay--;
       s.events++;
       cache.invalidate(key);
+      if (outcome == WriteOutcome.ACKNOWLEDGED && s.unsettled != null
+          && s.unsettled.remove(key)) {
+        unsettled.decrementAndGet();
+      } else if (outcome == WriteOutcome.UNKNOWN && !s.closed) {
+        if (s.unsettled == null) {
+          s.unsettled = new java.util.HashSet<>();
+        }
+        if (s.unsettled.contains(key)) {
+          return;
+        }
+        if (unsettled.incrementAndGet() <= MAX_UNSETTLED) {
+          s.unsettled.add(key);
+        } else {
+          unsettled.decrementAndGet();
+          s.closed = true;
+          if (closedLogged.compareAndSet(false, true)) {
+            org.slf4j.LoggerFactory.getLogger(HotCache.class).warn("more than {} keys have"
+                + " writes of unknown outcome: their cache stripes take no more values until"
+                + " the front-end restarts", MAX_UNSETTLED);
+          }
+        }
+      }
     }
+  }
+
+  /** Keys remembered as unsettled now (see the class comment). */
+  long unsettledKeys() {
+    return unsettled.get();
   }
 
   /** Drops every key {@code keep} says no. */

@@ -150,12 +150,9 @@ public final class RangeScan {
     if (!chain.range().covers(part.range) || member == null) {
       return; // fetch sorts this out
     }
-    CompletableFuture<Frame> reply;
-    try {
-      reply = pool.to(member).send(MessageType.SCAN, ring.epoch(), request(part));
-    } catch (IOException e) {
-      reply = CompletableFuture.failedFuture(e); // fetch asks again, and counts it
-    }
+    // A failed connect fails the reply: fetch asks again, and counts it.
+    CompletableFuture<Frame> reply = pool.to(member).send(MessageType.SCAN, ring.epoch(),
+        request(part));
     ahead = new Ahead(part, part.after, member, ring.epoch(), reply);
   }
 

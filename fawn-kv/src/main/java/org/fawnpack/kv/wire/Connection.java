@@ -1,84 +1,144 @@
 package org.fawnpack.kv.wire;
 
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.SimpleChannelInboundHandler;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.Socket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The calling side of one TCP connection: requests are pipelined (sent without waiting), each
- * with a fresh id, and a reader thread completes each request's future when the reply with its
- * id arrives, in whatever order replies come. Frames leave in the order {@link #send} is
- * called, which chain replication relies on. When the connection breaks, every open request
- * fails with the cause, and so does every later one. It opens with the cluster-secret
- * handshake: a server that does not share the secret is never sent a request.
+ * The calling side of one TCP connection, on the JVM's event loops: requests are pipelined
+ * (sent without waiting), each with a fresh id, and each request's future completes when the
+ * reply with its id arrives, in whatever order replies come. Frames leave in the order
+ * {@link #send} is called, which chain replication relies on, and are flushed once per pass of
+ * the loop. When the connection breaks, every open request fails with the cause, and so does
+ * every later one. It opens with the cluster-secret handshake: a server that does not share the
+ * secret is never sent a request. A connection being opened takes requests at once and sends
+ * them when the handshake is done ({@link #connect}), so no caller waits for a connect.
  */
 public final class Connection implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(Connection.class);
+  /** Completes replies in order per connection, off the event loop (see {@link ReplyThread}). */
+  private static final ExecutorService REPLY_POOL = Executors.newCachedThreadPool(
+      new io.netty.util.concurrent.DefaultThreadFactory("fawn-kv-replies", true));
+
+  /** Where a reply's future completes, and so where what is chained on it runs. */
+  public enum ReplyThread {
+    /** On the event loop: for callers that only wait, or chain work that never blocks. */
+    EVENT_LOOP,
+    /** In order on a pool thread of this connection's: chained work may block. */
+    OWN_QUEUE
+  }
 
   private final String peer;
-  private final Socket socket;
-  private final DataOutputStream out;
-  private final int maxFrameBytes;
+  private final Channel channel;
+  private final OutboundFrames outbound;
+  private final Executor completions;
   private final Map<Long, CompletableFuture<Frame>> open = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
-  private volatile IOException broken;
+  private final AtomicReference<IOException> broken = new AtomicReference<>();
+  private final CompletableFuture<Void> proven = new CompletableFuture<>();
 
-  private Connection(String peer, Socket socket, DataInputStream in, DataOutputStream out,
-      int maxFrameBytes) {
+  private Connection(String peer, Channel channel, ReplyThread replyThread) {
     this.peer = peer;
-    this.socket = socket;
-    this.maxFrameBytes = maxFrameBytes;
-    this.out = out;
-    Thread reader = new Thread(() -> readReplies(in), "fawn-kv-replies-" + peer);
-    reader.setDaemon(true);
-    reader.start();
+    this.channel = channel;
+    this.outbound = new OutboundFrames(channel, false);
+    this.completions = replyThread == ReplyThread.EVENT_LOOP ? null
+        : new SerialExecutor(REPLY_POOL);
   }
 
   /**
-   * Connects to {@code address} and proves the cluster secret ({@link Handshake}), each within
-   * {@code connectTimeout}.
+   * Connects to {@code address} and proves the cluster secret ({@link Handshake}), together
+   * within {@code connectTimeout}, waiting for both; replies complete on {@link
+   * ReplyThread#OWN_QUEUE}.
    */
   public static Connection open(InetSocketAddress address, Duration connectTimeout,
       int maxFrameBytes, ClusterSecret secret) throws IOException {
-    AuthenticatedSocket opened = AuthenticatedSocket.open(address, connectTimeout, secret);
-    opened.socket().setSoTimeout(0); // its reader waits for replies as long as it takes
-    return new Connection(address.toString(), opened.socket(), opened.in(), opened.out(),
-        maxFrameBytes);
+    return open(address, connectTimeout, maxFrameBytes, secret, ReplyThread.OWN_QUEUE);
+  }
+
+  /** As {@link #open(InetSocketAddress, Duration, int, ClusterSecret)}, replies on {@code replyThread}. */
+  public static Connection open(InetSocketAddress address, Duration connectTimeout,
+      int maxFrameBytes, ClusterSecret secret, ReplyThread replyThread) throws IOException {
+    Connection c = connect(address, connectTimeout, maxFrameBytes, secret, replyThread);
+    c.awaitProven(connectTimeout);
+    return c;
+  }
+
+  /**
+   * Starts connecting to {@code address} and returns at once: requests sent meanwhile leave
+   * once the handshake is done, and fail with {@link NotSentException} if the connect or the
+   * handshake fails or takes longer than {@code connectTimeout}.
+   */
+  public static Connection connect(InetSocketAddress address, Duration connectTimeout,
+      int maxFrameBytes, ClusterSecret secret, ReplyThread replyThread) {
+    java.util.Objects.requireNonNull(secret, "a cluster secret");
+    Channel channel = EventLoops.newChannel();
+    int timeoutMs = (int) Math.max(1, Math.min(Integer.MAX_VALUE, connectTimeout.toMillis()));
+    channel.config().setOption(ChannelOption.TCP_NODELAY, true);
+    channel.config().setOption(ChannelOption.CONNECT_TIMEOUT_MILLIS, timeoutMs);
+    Connection c = new Connection(address.toString(), channel, replyThread);
+    secret.tls().ifPresent(tls -> channel.pipeline().addLast("tls", tls.clientContext()
+        .newHandler(channel.alloc(), address.getHostString(), address.getPort())));
+    channel.pipeline().addLast("frames", new FrameDecoder(Handshake.MAX_FRAME_BYTES));
+    channel.pipeline().addLast("handshake", new ClientHandshake(
+        secret, maxFrameBytes,
+        c.new HandshakeOutcome()));
+    channel.pipeline().addLast("replies", c.new ReplyReader());
+    EventLoops.group().register(channel).addListener(registered -> {
+      if (!registered.isSuccess()) {
+        c.cannotConnect(registered.cause());
+        return;
+      }
+      channel.eventLoop().schedule(() -> {
+        if (!c.proven.isDone()) {
+          c.cannotConnect(new TimeoutException("no handshake within " + timeoutMs + " ms"
+              + (secret.tls().isEmpty() ? " (no challenge came: the peer is stopped, or has"
+              + " TLS on and this side not?)" : "")));
+        }
+      }, timeoutMs, TimeUnit.MILLISECONDS);
+      channel.connect(address).addListener(connected -> {
+        if (!connected.isSuccess()) {
+          c.cannotConnect(connected.cause());
+        }
+      });
+    });
+    return c;
   }
 
   /**
    * Sends a request; the future completes with its reply, or fails when the link breaks (with
-   * {@link NotSentException} when it had broken before this request was written).
+   * {@link NotSentException} when it broke before this request was written).
    */
   public CompletableFuture<Frame> send(byte type, long epoch, byte[] payload) {
+    IOException already = broken.get();
+    if (already != null) {
+      return CompletableFuture.failedFuture(new NotSentException(already));
+    }
     long id = ids.incrementAndGet();
     CompletableFuture<Frame> reply = new CompletableFuture<>();
-    try {
-      synchronized (out) {
-        IOException already = broken;
-        if (already != null) {
-          return CompletableFuture.failedFuture(new NotSentException(already));
-        }
-        open.put(id, reply);
-        new Frame(type, id, epoch, payload).writeTo(out);
-        out.flush();
-      }
-    } catch (IOException e) {
-      fail(e);
+    open.put(id, reply);
+    outbound.add(new Frame(type, id, epoch, payload));
+    already = broken.get();
+    if (already != null && open.remove(id) != null) { // broke meanwhile; fail() may have missed it
+      reply.completeExceptionally(new NotSentException(already));
     }
     return reply;
   }
@@ -113,48 +173,100 @@ public final class Connection implements Closeable {
   }
 
   public boolean isBroken() {
-    return broken != null;
+    return broken.get() != null;
   }
 
-  private void readReplies(DataInputStream in) {
+  private void awaitProven(Duration timeout) throws IOException {
     try {
-      Frame reply;
-      while ((reply = Frame.readFrom(in, maxFrameBytes)) != null) {
-        CompletableFuture<Frame> waiting = open.remove(reply.requestId());
-        if (waiting != null) {
-          waiting.complete(reply);
-        } // else: its caller gave up waiting (deadline) before it came
-      }
-      fail(new IOException(peer + " closed the connection"));
-    } catch (IOException e) {
-      fail(new IOException("connection to " + peer + " broke: " + e.getMessage(), e));
+      // The connection's own timer fails it within the timeout; the margin is for that timer.
+      proven.get(timeout.toMillis() + 5_000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException e) {
+      throw (IOException) e.getCause(); // only fail() completes it exceptionally
+    } catch (TimeoutException e) {
+      cannotConnect(e);
+      throw broken.get();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      close();
+      throw new IOException("interrupted connecting to " + peer, e);
     }
+  }
+
+  private void cannotConnect(Throwable cause) {
+    String why = cause.getMessage() != null ? cause.getMessage() : cause.toString();
+    fail(new IOException("cannot connect to " + peer + ": " + why, cause));
   }
 
   private void fail(IOException cause) {
-    if (broken == null) {
-      broken = cause;
-      LOG.debug("{}", cause.getMessage());
+    if (!broken.compareAndSet(null, cause)) {
+      return;
     }
-    closeQuietly();
+    LOG.debug("{}", cause.getMessage());
+    channel.close();
+    proven.completeExceptionally(cause);
+    NotSentException notSent = new NotSentException(cause);
+    for (Frame unwritten : outbound.takeUnwritten()) {
+      CompletableFuture<Frame> waiting = open.remove(unwritten.requestId());
+      if (waiting != null) {
+        completeLater(() -> waiting.completeExceptionally(notSent));
+      }
+    }
     for (Long id : open.keySet()) {
       CompletableFuture<Frame> waiting = open.remove(id);
       if (waiting != null) {
-        waiting.completeExceptionally(broken);
+        completeLater(() -> waiting.completeExceptionally(cause));
       }
     }
   }
 
-  private void closeQuietly() {
-    try {
-      socket.close();
-    } catch (IOException e) {
-      LOG.debug("closing the connection to {}: {}", peer, e.toString());
+  /** Runs a completion where this connection's replies complete (see {@link ReplyThread}). */
+  private void completeLater(Runnable completion) {
+    if (completions == null) {
+      completion.run();
+    } else {
+      completions.execute(completion);
     }
   }
 
   @Override
   public void close() {
     fail(new IOException("connection to " + peer + " closed here"));
+  }
+
+  /** Lets requests go once the server proved the secret; fails the connection otherwise. */
+  private final class HandshakeOutcome implements ClientHandshake.Outcome {
+    @Override
+    public void proven(ChannelHandlerContext ctx) {
+      proven.complete(null);
+      outbound.open();
+    }
+
+    @Override
+    public void failed(IOException why) {
+      cannotConnect(why);
+    }
+  }
+
+  /** Completes each reply's future, on the loop or this connection's queue. */
+  private final class ReplyReader extends SimpleChannelInboundHandler<Frame> {
+    @Override
+    protected void channelRead0(ChannelHandlerContext ctx, Frame reply) {
+      CompletableFuture<Frame> waiting = open.remove(reply.requestId());
+      if (waiting == null) {
+        return; // its caller gave up waiting (deadline) before it came
+      }
+      completeLater(() -> waiting.complete(reply));
+    }
+
+    @Override
+    public void channelInactive(ChannelHandlerContext ctx) {
+      fail(new IOException(peer + " closed the connection"));
+    }
+
+    @Override
+    public void exceptionCaught(ChannelHandlerContext ctx, Throwable cause) {
+      fail(new IOException("connection to " + peer + " broke: "
+          + ServedConnection.reason(cause), cause));
+    }
   }
 }

@@ -1,33 +1,36 @@
 package org.fawnpack.kv.wire;
 
-import java.io.BufferedInputStream;
-import java.io.BufferedOutputStream;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelFuture;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.group.ChannelGroup;
+import io.netty.channel.group.DefaultChannelGroup;
+import io.netty.util.concurrent.GlobalEventExecutor;
 import java.io.Closeable;
-import java.io.DataInputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.net.ServerSocket;
-import java.net.Socket;
-import java.net.SocketException;
-import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * The serving side: accepts connections, refuses those that do not prove the cluster secret
- * within 10 s ({@link Handshake}), and reads each one's frames in order on a thread of its
- * own, handing every request to the {@link Handler} on that thread (so a chain member applies
- * its predecessor's writes in the order they were sent). The handler may reply at once or
- * later, from any thread. A malformed frame closes its connection, with the reason logged; a
- * handler's unexpected exception becomes an ERROR reply and is logged; neither stops the
- * server.
+ * The serving side, on the JVM's event loops ({@link EventLoops}): accepts connections (inside
+ * TLS when the secret carries TLS credentials: a peer without TLS or without a certificate the
+ * trust store vouches for is refused, the reason logged), refuses those that do not prove the
+ * cluster secret within 10 s ({@link Handshake}), and hands each
+ * connection's requests to the {@link Handler} in the order they came (so a chain member applies
+ * its predecessor's writes in the order they were sent). Requests of the types named by
+ * {@link #handleOnEventLoop} are handled on the event loop, so their handlers must never block;
+ * all others on a queue per connection served by a shared pool, where a handler may block (it
+ * then holds up only its own connection). The handler may reply at once or later, from any
+ * thread; replies are flushed once per pass of the loop. A malformed frame closes its
+ * connection, with the reason logged; a handler's unexpected exception becomes an ERROR reply
+ * and is logged; neither stops the server.
  */
 public final class FrameServer implements Closeable {
-  private static final Logger LOG = LoggerFactory.getLogger(FrameServer.class);
-
   /** Handles one request; {@code replies} sends the reply, now or later. */
   public interface Handler {
     void handle(Frame request, Replies replies) throws IOException;
@@ -40,14 +43,21 @@ public final class FrameServer implements Closeable {
 
   /** How long a new connection has to prove the cluster secret. */
   private static final int HANDSHAKE_MILLIS = 10_000;
+  /** Above this many bytes of unsent replies a connection is not read (see ServedConnection). */
+  private static final WriteBufferWaterMark REPLY_BUFFER = new WriteBufferWaterMark(1 << 20,
+      4 << 20);
 
   private final String name;
-  private final ServerSocket server;
   private final int maxFrameBytes;
   private final ClusterSecret secret;
   private final Handler handler;
-  private final Set<Socket> connections = ConcurrentHashMap.newKeySet();
-  private volatile boolean closed;
+  private final boolean[] onLoop = new boolean[256];
+  private final Channel listening;
+  private final ChannelGroup connections = new DefaultChannelGroup(GlobalEventExecutor.INSTANCE);
+  private final ExecutorService workers;
+  private final java.util.Set<ServedConnection> served = java.util.concurrent.ConcurrentHashMap
+      .newKeySet();
+  private volatile long maxQueuedBytes = 32L << 20;
 
   /** Binds at once (port 0: any free port); serves from {@link #start()}. */
   public FrameServer(String name, InetSocketAddress bind, int maxFrameBytes,
@@ -56,100 +66,91 @@ public final class FrameServer implements Closeable {
     this.maxFrameBytes = maxFrameBytes;
     this.secret = java.util.Objects.requireNonNull(secret, "a cluster secret");
     this.handler = handler;
-    this.server = new ServerSocket();
-    try {
-      server.bind(bind);
-    } catch (IOException e) {
-      server.close();
-      throw new IOException(name + ": cannot listen on " + bind + ": " + e.getMessage(), e);
+    this.workers = Executors.newCachedThreadPool(
+        new io.netty.util.concurrent.DefaultThreadFactory(name.replace(' ', '-') + "-worker",
+            true));
+    ServerBootstrap bootstrap = new ServerBootstrap()
+        .group(EventLoops.group())
+        .channel(EventLoops.serverChannel())
+        .childOption(ChannelOption.TCP_NODELAY, true)
+        .childOption(ChannelOption.AUTO_READ, false) // read from start(), as the old server did
+        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, REPLY_BUFFER)
+        .childHandler(new ChannelInitializer<Channel>() {
+          @Override
+          protected void initChannel(Channel channel) {
+            connections.add(channel);
+            FrameServer.this.secret.tls().ifPresent(tls -> channel.pipeline().addLast("tls",
+                tls.serverContext().newHandler(channel.alloc())));
+            channel.pipeline().addLast("frames", new FrameDecoder(Handshake.MAX_FRAME_BYTES));
+            channel.pipeline().addLast("handshake", new ServerHandshake(FrameServer.this.name,
+                FrameServer.this.secret, HANDSHAKE_MILLIS, FrameServer.this.maxFrameBytes,
+                () -> serving(channel)));
+            if (started) {
+              channel.config().setAutoRead(true);
+            }
+          }
+        });
+    ChannelFuture bound = bootstrap.bind(bind).awaitUninterruptibly();
+    if (!bound.isSuccess()) {
+      workers.shutdown();
+      throw new IOException(name + ": cannot listen on " + bind + ": "
+          + bound.cause().getMessage(), bound.cause());
     }
+    this.listening = bound.channel();
   }
 
-  public InetSocketAddress address() {
-    return (InetSocketAddress) server.getLocalSocketAddress();
+  private volatile boolean started;
+
+  private ServedConnection serving(Channel channel) {
+    ServedConnection connection = new ServedConnection(name, handler, onLoop, workers,
+        maxQueuedBytes);
+    served.add(connection);
+    channel.closeFuture().addListener(closed -> served.remove(connection));
+    return connection;
   }
 
-  public FrameServer start() {
-    Thread acceptor = new Thread(this::acceptLoop, name + "-accept");
-    acceptor.setDaemon(true);
-    acceptor.start();
+  /**
+   * Above this many bytes of requests read from one connection and queued for its handler, and
+   * not yet handled, the connection is not read until they fall below it again (32 MiB unless
+   * set; connections made later get the new limit).
+   */
+  FrameServer maxQueuedBytes(long bytes) {
+    this.maxQueuedBytes = bytes;
     return this;
   }
 
-  private void acceptLoop() {
-    while (!closed) {
-      try {
-        Socket socket = server.accept();
-        socket.setTcpNoDelay(true);
-        connections.add(socket);
-        Thread reader = new Thread(() -> serve(socket),
-            name + "-" + socket.getRemoteSocketAddress());
-        reader.setDaemon(true);
-        reader.start();
-      } catch (IOException e) {
-        if (!closed) {
-          LOG.warn("{}: accept failed: {}", name, e.toString());
-        }
-      }
-    }
+  /** Bytes read and queued, not yet handled, over every connection now open. */
+  long queuedBytes() {
+    return served.stream().mapToLong(ServedConnection::queuedBytes).sum();
   }
 
-  private void serve(Socket socket) {
-    String peer = String.valueOf(socket.getRemoteSocketAddress());
-    try (socket) {
-      DataInputStream in = new DataInputStream(new BufferedInputStream(socket.getInputStream()));
-      DataOutputStream out = new DataOutputStream(
-          new BufferedOutputStream(socket.getOutputStream()));
-      socket.setSoTimeout(HANDSHAKE_MILLIS);
-      try {
-        Handshake.serve(in, out, secret);
-      } catch (IOException e) {
-        LOG.warn("{}: refused the connection from {}: {}", name, peer, e.getMessage());
-        return;
-      }
-      socket.setSoTimeout(0);
-      Replies replies = reply -> write(out, reply, peer);
-      Frame request;
-      while ((request = Frame.readFrom(in, maxFrameBytes)) != null) {
-        try {
-          handler.handle(request, replies);
-        } catch (MalformedFrameException e) {
-          throw e;
-        } catch (IOException | RuntimeException e) {
-          LOG.error("{}: {} from {} failed", name, MessageType.name(request.type()), peer, e);
-          replies.send(MessageType.error(request, name + ": " + e));
-        }
-      }
-    } catch (MalformedFrameException e) {
-      LOG.warn("{}: closing the connection from {}: {}", name, peer, e.getMessage());
-    } catch (SocketException e) {
-      LOG.debug("{}: connection from {} ended: {}", name, peer, e.toString());
-    } catch (IOException e) {
-      if (!closed) {
-        LOG.info("{}: connection from {} ended: {}", name, peer, e.toString());
-      }
-    } finally {
-      connections.remove(socket);
+  /**
+   * Marks request types whose handlers never block (no lock held across I/O, no waiting for
+   * another node): they run on the event loop, without a hand-off to another thread.
+   */
+  public FrameServer handleOnEventLoop(byte... types) {
+    for (byte type : types) {
+      onLoop[type & 0xff] = true;
     }
+    return this;
   }
 
-  private static void write(DataOutputStream out, Frame reply, String peer) {
-    synchronized (out) {
-      try {
-        reply.writeTo(out);
-        out.flush();
-      } catch (IOException e) {
-        LOG.debug("reply to {} not sent: {}", peer, e.toString());
-      }
+  public InetSocketAddress address() {
+    return (InetSocketAddress) listening.localAddress();
+  }
+
+  public FrameServer start() {
+    started = true;
+    for (Channel connection : connections) {
+      connection.config().setAutoRead(true);
     }
+    return this;
   }
 
   @Override
   public void close() throws IOException {
-    closed = true;
-    server.close();
-    for (Socket socket : connections) {
-      socket.close();
-    }
+    listening.close().awaitUninterruptibly();
+    connections.close().awaitUninterruptibly();
+    workers.shutdown();
   }
 }

@@ -1,0 +1,68 @@
+package org.fawnpack.kv.wire;
+
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.channel.ChannelHandlerContext;
+import io.netty.handler.codec.ByteToMessageDecoder;
+import java.util.List;
+
+/**
+ * Cuts the byte stream of one connection into {@link Frame}s, the layout {@link Frame} documents.
+ * The length is checked against the limit before anything is allocated for the frame, and the
+ * version before its fields are read: either wrong is a {@link MalformedFrameException}, which
+ * closes the connection. The limit starts at the handshake's and grows once it is done.
+ */
+final class FrameDecoder extends ByteToMessageDecoder {
+  private volatile int maxFrameBytes;
+
+  FrameDecoder(int maxFrameBytes) {
+    this.maxFrameBytes = maxFrameBytes;
+  }
+
+  void limit(int maxFrameBytes) {
+    this.maxFrameBytes = maxFrameBytes;
+  }
+
+  @Override
+  protected void decode(ChannelHandlerContext ctx, ByteBuf in, List<Object> out)
+      throws MalformedFrameException {
+    while (in.readableBytes() >= Integer.BYTES) {
+      int start = in.readerIndex();
+      int length = in.getInt(start);
+      if (length < Frame.HEADER_BYTES || length > maxFrameBytes) {
+        in.skipBytes(in.readableBytes());
+        throw new MalformedFrameException("frame length " + Integer.toUnsignedString(length)
+            + " is outside " + Frame.HEADER_BYTES + ".." + maxFrameBytes + " bytes");
+      }
+      if (in.readableBytes() < Integer.BYTES + length) {
+        return; // the rest of this frame is still on its way
+      }
+      byte version = in.getByte(start + Integer.BYTES);
+      if (version != Frame.VERSION) {
+        in.skipBytes(in.readableBytes());
+        throw new MalformedFrameException("protocol version " + version + ", this node speaks "
+            + Frame.VERSION);
+      }
+      in.skipBytes(Integer.BYTES + 1);
+      byte type = in.readByte();
+      long requestId = in.readLong();
+      long epoch = in.readLong();
+      byte[] payload = new byte[length - Frame.HEADER_BYTES];
+      in.readBytes(payload);
+      out.add(new Frame(type, requestId, epoch, payload));
+    }
+  }
+
+  /** {@code frame} in its wire layout, in a buffer of {@code alloc}'s. */
+  static ByteBuf encode(Frame frame, ByteBufAllocator alloc) {
+    byte[] payload = frame.payload();
+    ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES + payload.length);
+    out.writeInt(Frame.HEADER_BYTES + payload.length);
+    out.writeByte(Frame.VERSION);
+    out.writeByte(frame.type());
+    out.writeLong(frame.requestId());
+    out.writeLong(frame.epoch());
+    out.writeBytes(payload);
+    return out;
+  }
+}
