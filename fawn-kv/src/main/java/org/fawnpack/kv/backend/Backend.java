@@ -1,5 +1,6 @@
 package org.fawnpack.kv.backend;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -16,6 +17,7 @@ import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
@@ -90,8 +92,9 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.dir = dir;
     this.config = config;
     this.tailLease = new TailLease(id);
-    this.forwarder = new ChainForwarder("backend " + id,
-        new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret));
+    // What a forward's answer runs never blocks (ChainForwarder, ChainMessages): on the loop.
+    this.forwarder = new ChainForwarder("backend " + id, new ConnectionPool(Duration.ofSeconds(5),
+        ProtocolLimits.MAX_FRAME_BYTES, secret, Connection.ReplyThread.EVENT_LOOP));
     // Gets never block (an index lookup and a read, or a future): on the event loop.
     this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
         this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET);
@@ -99,16 +102,10 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret), arcs::containsKey,
         this::installCopy, this::discardCopy);
-    this.durability = Executors.newFixedThreadPool(2, r -> {
-      Thread t = new Thread(r, "fawn-kv-durable-" + id);
-      t.setDaemon(true);
-      return t;
-    });
-    this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
-      Thread t = new Thread(r, "fawn-kv-timer-" + id);
-      t.setDaemon(true);
-      return t;
-    });
+    this.durability = Executors.newFixedThreadPool(2, new DefaultThreadFactory(
+        "fawn-kv-durable-" + id, true));
+    this.timer = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory(
+        "fawn-kv-timer-" + id, true));
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
         () -> self, tailLease, timer);
     this.fence = new SliceFence(id, arcs, () -> self, timer);
