@@ -49,15 +49,31 @@ public final class EtcdCluster implements Closeable {
     return Optional.empty();
   }
 
+  private static void removeTree(Path root) throws IOException {
+    if (!Files.exists(root)) {
+      return;
+    }
+    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
+      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
+        Files.delete(p);
+      }
+    }
+  }
+
   /**
-   * Starts the three members with their files in {@code dir} and waits (30 s at most) until
-   * each reports itself healthy, which needs an elected leader.
+   * Starts the three members with their files in {@code dir} (an earlier run's removed first)
+   * and waits (30 s at most) until each reports itself healthy, which needs an elected leader.
    *
    * @throws IOException when a member exits or is not healthy in time, naming it and its log
    */
   public static EtcdCluster start(Path program, Path dir) throws IOException,
       InterruptedException {
     Files.createDirectories(dir);
+    for (int i = 0; i < MEMBERS; i++) {
+      // A member that finds an earlier run's log restarts from it, into that run's cluster
+      // (its peers' old ports), and is never healthy: each run starts from empty.
+      removeTree(dir.resolve("m" + i));
+    }
     int[] ports = freePorts(2 * MEMBERS);
     StringJoiner initialCluster = new StringJoiner(",");
     for (int i = 0; i < MEMBERS; i++) {
