@@ -311,7 +311,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       byte[] toHead = java.nio.ByteBuffer.allocate(request.payload().length + Long.BYTES)
           .put(request.payload()).putLong(admission.epoch()).array();
       route(request, toHead, key, answer -> {
-        cache.writeEnded(cacheKey, outcomeOf(answer));
+        cache.writeEnded(cacheKey, HotCache.WriteOutcome.of(answer.type()));
         if (answer.type() == MessageType.FENCED && attempt < MOVING_ATTEMPTS
             && admission.release()) {
           fencedWrites.incrementAndGet();
@@ -323,19 +323,6 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         }
       }, 1);
     }
-  }
-
-  /**
-   * What a write's answer says about where it landed: an error (a broken link, a head that
-   * applied it and could not forward it) leaves it unknown; a refusal or a fence, nowhere.
-   */
-  private static HotCache.WriteOutcome outcomeOf(Frame answer) {
-    return switch (answer.type()) {
-      case MessageType.OK, MessageType.NOT_FOUND -> HotCache.WriteOutcome.ACKNOWLEDGED;
-      case MessageType.REFUSED, MessageType.FENCED, MessageType.WRONG_SLICE,
-          MessageType.STALE_RING, MessageType.LOST -> HotCache.WriteOutcome.NOT_APPLIED;
-      default -> HotCache.WriteOutcome.UNKNOWN;
-    };
   }
 
   private void later(Runnable task) {

@@ -5,6 +5,7 @@ import com.github.benmanes.caffeine.cache.Caffeine;
 import java.util.Arrays;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
+import org.fawnpack.kv.wire.MessageType;
 
 /**
  * A front-end's cache of hot keys' committed values (Caffeine's W-TinyLFU), filled only from
@@ -60,7 +61,20 @@ final class HotCache {
     /** Certainly applied nowhere (refused, fenced, not sent). */
     NOT_APPLIED,
     /** Perhaps applied and not yet at the tail: it may land later. */
-    UNKNOWN
+    UNKNOWN;
+
+    /**
+     * What a write's answer says about where it landed: an error (a broken link, a head that
+     * applied it and could not forward it) leaves it unknown; a refusal or a fence, nowhere.
+     */
+    static WriteOutcome of(byte answerType) {
+      return switch (answerType) {
+        case MessageType.OK, MessageType.NOT_FOUND -> ACKNOWLEDGED;
+        case MessageType.REFUSED, MessageType.FENCED, MessageType.WRONG_SLICE,
+            MessageType.STALE_RING, MessageType.LOST -> NOT_APPLIED;
+        default -> UNKNOWN;
+      };
+    }
   }
 
   /** Guarded by itself. */

@@ -107,6 +107,13 @@ class HotCacheTest {
     assertEquals(0, cache.unsettledKeys());
     cache.answered(KEY, cache.stampBeforeGet(KEY), value(3), true);
     assertArrayEquals(value(3).payload(), cache.lookup(KEY).payload());
+
+    // How a front-end reads a head's answer: ERROR is a write applied at the head whose
+    // forward broke (ChainMessages answers it so, never REFUSED once applied).
+    assertEquals(HotCache.WriteOutcome.UNKNOWN, HotCache.WriteOutcome.of(MessageType.ERROR));
+    assertEquals(HotCache.WriteOutcome.ACKNOWLEDGED, HotCache.WriteOutcome.of(MessageType.OK));
+    assertEquals(HotCache.WriteOutcome.NOT_APPLIED,
+        HotCache.WriteOutcome.of(MessageType.REFUSED));
   }
 
   @Test
