@@ -72,7 +72,7 @@ final class AttributionPart {
         return result;
       }
     } finally {
-      CollectorBench.deleteTree(localDir);
+      FileTrees.delete(localDir);
     }
   }
 }

@@ -1,13 +1,10 @@
 package org.fawnpack.benchmarks;
 
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.Map;
-import java.util.stream.Stream;
 import org.fawnpack.energy.CollectorClient;
 import org.fawnpack.energy.EnergyKeys;
 
@@ -43,17 +40,6 @@ final class CollectorBench {
             + " samples for " + containerId + " in " + timeout);
       }
       Thread.sleep(POLL_MILLIS);
-    }
-  }
-
-  static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (Stream<Path> paths = Files.walk(dir)) {
-      for (Path path : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.deleteIfExists(path);
-      }
     }
   }
 }

@@ -12,7 +12,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
@@ -70,7 +69,7 @@ public final class FawnDsBenchmark {
     Instant started = Instant.now();
     double loadBefore = Machine.loadAverage();
     KvWorkload workload = new KvWorkload(entries, VALUE_BYTES, SEED);
-    deleteTree(dir);
+    FileTrees.delete(dir);
     Files.createDirectories(dir);
     List<Double> seqRuns = new ArrayList<>();
     for (int i = 0; i < SEQUENTIAL_RUNS; i++) {
@@ -83,7 +82,7 @@ public final class FawnDsBenchmark {
     for (String engine : ENGINES) {
       Path engineDir = dir.resolve(engine);
       results.put(engine, runChild(engine, engineDir, entries, gets));
-      deleteTree(engineDir);
+      FileTrees.delete(engineDir);
     }
     double loadAfter = Machine.loadAverage();
     String report = FawnDsReport.render(results, seqMbps, seqRuns, entries, gets, VALUE_BYTES,
@@ -157,16 +156,5 @@ public final class FawnDsBenchmark {
           + " (its output is above)");
     }
     return results;
-  }
-
-  private static void deleteTree(Path dir) throws IOException {
-    if (!Files.exists(dir)) {
-      return;
-    }
-    try (var paths = Files.walk(dir)) {
-      for (Path p : paths.sorted(Comparator.reverseOrder()).toList()) {
-        Files.delete(p);
-      }
-    }
   }
 }

@@ -76,7 +76,7 @@ final class MeteringOverheadPart {
         return millis;
       }
     } finally {
-      CollectorBench.deleteTree(localDir);
+      FileTrees.delete(localDir);
     }
   }
 

@@ -80,7 +80,7 @@ final class SamplerCostPart {
         return run;
       }
     } finally {
-      CollectorBench.deleteTree(localDir);
+      FileTrees.delete(localDir);
     }
   }
 

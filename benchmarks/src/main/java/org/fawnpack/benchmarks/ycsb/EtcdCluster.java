@@ -49,17 +49,6 @@ public final class EtcdCluster implements Closeable {
     return Optional.empty();
   }
 
-  private static void removeTree(Path root) throws IOException {
-    if (!Files.exists(root)) {
-      return;
-    }
-    try (java.util.stream.Stream<Path> paths = Files.walk(root)) {
-      for (Path p : (Iterable<Path>) paths.sorted(java.util.Comparator.reverseOrder())::iterator) {
-        Files.delete(p);
-      }
-    }
-  }
-
   /**
    * Starts the three members with their files in {@code dir} (an earlier run's removed first)
    * and waits (30 s at most) until each reports itself healthy, which needs an elected leader.
@@ -72,7 +61,7 @@ public final class EtcdCluster implements Closeable {
     for (int i = 0; i < MEMBERS; i++) {
       // A member that finds an earlier run's log restarts from it, into that run's cluster
       // (its peers' old ports), and is never healthy: each run starts from empty.
-      removeTree(dir.resolve("m" + i));
+      org.fawnpack.benchmarks.FileTrees.delete(dir.resolve("m" + i));
     }
     int[] ports = freePorts(2 * MEMBERS);
     StringJoiner initialCluster = new StringJoiner(",");
