@@ -44,16 +44,16 @@ public final class TlsCredentials {
   /**
    * Reads the stores ({@code type} as {@link KeyStore#getInstance}: PKCS12 or JKS).
    *
-   * @throws IOException naming the file and what is wrong with it
+   * @throws StoreException naming the file, which store it is and what is wrong with it
    */
   public static TlsCredentials load(Path keyStore, String keyStoreType, char[] keyStorePassword,
-      Path trustStore, String trustStoreType, char[] trustStorePassword) throws IOException {
-    KeyStore keys = read(keyStore, keyStoreType, keyStorePassword, "key store");
-    KeyStore trusted = read(trustStore, trustStoreType, trustStorePassword, "trust store");
+      Path trustStore, String trustStoreType, char[] trustStorePassword) throws StoreException {
+    KeyStore keys = read(keyStore, keyStoreType, keyStorePassword, false);
+    KeyStore trusted = read(trustStore, trustStoreType, trustStorePassword, true);
     try {
       if (!hasKey(keys)) {
-        throw new IOException("TLS key store " + keyStore + " holds no private key (a node"
-            + " presents its own certificate and key)");
+        throw new StoreException(false, "TLS key store " + keyStore + " holds no private key"
+            + " (a node presents its own certificate and key)", null);
       }
       KeyManagerFactory kmf = KeyManagerFactory.getInstance(
           KeyManagerFactory.getDefaultAlgorithm());
@@ -62,27 +62,43 @@ public final class TlsCredentials {
           TrustManagerFactory.getDefaultAlgorithm());
       tmf.init(trusted);
       return new TlsCredentials(keyStore + " (trusting " + trustStore + ")", kmf, tmf);
-    } catch (GeneralSecurityException e) {
-      throw new IOException("TLS key store " + keyStore + ": " + e.getMessage(), e);
+    } catch (GeneralSecurityException | IOException e) {
+      throw new StoreException(false, "TLS key store " + keyStore + ": " + e.getMessage(), e);
     }
   }
 
-  private static KeyStore read(Path file, String type, char[] password, String what)
-      throws IOException {
+  /** A store that cannot be used, and whether it is the trust store (else the key store). */
+  public static final class StoreException extends IOException {
+    private static final long serialVersionUID = 1L;
+    private final boolean trustStore;
+
+    StoreException(boolean trustStore, String message, Throwable cause) {
+      super(message, cause);
+      this.trustStore = trustStore;
+    }
+
+    public boolean trustStore() {
+      return trustStore;
+    }
+  }
+
+  private static KeyStore read(Path file, String type, char[] password, boolean trustStore)
+      throws StoreException {
+    String what = trustStore ? "trust store" : "key store";
     if (!Files.isRegularFile(file)) {
-      throw new IOException("TLS " + what + " " + file + " does not exist");
+      throw new StoreException(trustStore, "TLS " + what + " " + file + " does not exist", null);
     }
     try (InputStream in = Files.newInputStream(file)) {
       KeyStore store = KeyStore.getInstance(type);
       store.load(in, password);
       return store;
     } catch (GeneralSecurityException e) {
-      throw new IOException("TLS " + what + " " + file + " cannot be read as " + type + ": "
-          + e.getMessage(), e);
+      throw new StoreException(trustStore, "TLS " + what + " " + file + " cannot be read as "
+          + type + ": " + e.getMessage(), e);
     } catch (IOException e) {
       // KeyStore reports a wrong password as an IOException whose cause is the key failure.
-      throw new IOException("TLS " + what + " " + file + " cannot be read as " + type
-          + " (wrong password?): " + e.getMessage(), e);
+      throw new StoreException(trustStore, "TLS " + what + " " + file + " cannot be read as "
+          + type + " (wrong password?): " + e.getMessage(), e);
     }
   }
 

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import java.io.IOException;
 import java.util.List;
 import java.util.function.UnaryOperator;
 import org.fawnpack.conf.ConfigKey;
@@ -65,9 +64,8 @@ public final class KvTlsKeys {
       return TlsCredentials.load(KvKeys.localPath(keys), KEYSTORE_TYPE.read(settings),
           password(KEYSTORE_PASSWORD, settings), KvKeys.localPath(trust),
           TRUSTSTORE_TYPE.read(settings), password(TRUSTSTORE_PASSWORD, settings));
-    } catch (IOException e) {
-      String key = e.getMessage().contains("trust store") ? TRUSTSTORE_LOCATION.name()
-          : KEYSTORE_LOCATION.name();
+    } catch (TlsCredentials.StoreException e) {
+      String key = e.trustStore() ? TRUSTSTORE_LOCATION.name() : KEYSTORE_LOCATION.name();
       throw new InvalidConfigValueException(key, settings.apply(key),
           "a readable store: " + e.getMessage());
     }

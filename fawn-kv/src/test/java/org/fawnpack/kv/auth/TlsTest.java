@@ -114,6 +114,12 @@ class TlsTest {
         && wrong.getMessage().contains("node.p12"), wrong.getMessage());
     Map<String, String> right = new java.util.HashMap<>(wrongPassword);
     right.put("fawn.kv.tls.keystore.password", new String(PASSWORD));
+    Map<String, String> noTrust = new java.util.HashMap<>(right);
+    noTrust.put("fawn.kv.tls.truststore.location", dir.resolve("absent.p12").toString());
+    InvalidConfigValueException trust = assertThrows(InvalidConfigValueException.class,
+        () -> KvTlsKeys.credentials(noTrust::get));
+    assertTrue(trust.getMessage().contains("fawn.kv.tls.truststore.location")
+        && trust.getMessage().contains("absent.p12"), trust.getMessage());
     assertTrue(KvTlsKeys.credentials(right::get) != null);
   }
 }
