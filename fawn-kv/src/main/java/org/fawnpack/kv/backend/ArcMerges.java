@@ -53,9 +53,12 @@ final class ArcMerges {
       } else {
         for (ArcStore piece : pieces) {
           long end = piece.chain().range().endInclusive();
-          synchronized (piece) {
+          piece.lock();
+          try {
             arcs.remove(end);
             piece.close();
+          } finally {
+            piece.unlock();
           }
           retired.add(end);
         }
@@ -91,18 +94,24 @@ final class ArcMerges {
     inRingOrder.sort(Comparator.comparing((ArcStore a) -> a.chain().range().endInclusive()
         - start - 1, Long::compareUnsigned));
     ArcStore target = inRingOrder.get(inRingOrder.size() - 1);
-    synchronized (target) {
+    target.lock();
+    try {
       for (ArcStore piece : inRingOrder.subList(0, inRingOrder.size() - 1)) {
-        synchronized (piece) {
+        piece.lock();
+        try {
           target.store().absorb(piece.store());
           long pieceEnd = piece.chain().range().endInclusive();
           arcs.remove(pieceEnd);
           piece.close();
           ArcSplits.deleteLogAndIndex(ArcStore.fileOf(dir, pieceEnd));
+        } finally {
+          piece.unlock();
         }
       }
       arcs.remove(end);
       target.close();
+    } finally {
+      target.unlock();
     }
     arcs.put(end, ArcStore.open(dir, merged, epoch, config));
     LOG.info("backend {}: merged its files of {} arcs into {} where epoch {} removed the"

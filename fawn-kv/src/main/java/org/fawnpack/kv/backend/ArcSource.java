@@ -98,7 +98,8 @@ final class ArcSource implements Closeable {
     long id = ids.incrementAndGet();
     dropIdleOfflineSnapshots();
     boolean offline = copier.startsWith(ArcExport.OFFLINE_PREFIX);
-    synchronized (arc) { // the copier check and the snapshot see the same chain
+    arc.lock();
+    try { // the copier check and the snapshot see the same chain
       if (!arc.chain().tail().equals(self) || !offline
           && arc.chain().pending().stream().noneMatch(m -> m.id().equals(copier))) {
         replies.send(refused(request, who + " gives no copy of arc " + arc.chain().range()
@@ -108,6 +109,8 @@ final class ArcSource implements Closeable {
       snapshot = arc.store().snapshotTo(transferDir.resolve(String.format("arc-%016x-%d.fds",
           arcEnd, id)));
       recentWrites = arc.recent().encode(arc.recentCoversAll());
+    } finally {
+      arc.unlock();
     }
     held.put(id, new Held(arcEnd, copier, snapshot, recentWrites,
         new AtomicLong(System.nanoTime())));
@@ -131,11 +134,14 @@ final class ArcSource implements Closeable {
     ArcStore arc = arcs.get(arcEnd);
     long last;
     if (arc != null) {
-      synchronized (arc) {
+      arc.lock();
+      try {
         // Frozen by a join, or short with the copier pending: its head takes no new write.
         last = arc.chain().frozen()
             || arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))
             ? arc.store().lastSequence() : -1;
+      } finally {
+        arc.unlock();
       }
     } else {
       last = -1;

@@ -39,12 +39,15 @@ final class ArcSplits {
     for (ArcStore arc : List.copyOf(arcs.values())) {
       if (isCut(arc, next)) {
         long end = arc.chain().range().endInclusive();
-        synchronized (arc) {
+        arc.lock();
+        try {
           arcs.remove(end);
           for (Chain piece : split(dir, arc, next)) {
             arcs.put(piece.range().endInclusive(),
                 ArcStore.open(dir, piece, next.epoch(), config));
           }
+        } finally {
+          arc.unlock();
         }
         LOG.info("backend {}: split its file of {} where epoch {} cuts it", who,
             arc.chain().range(), next.epoch());

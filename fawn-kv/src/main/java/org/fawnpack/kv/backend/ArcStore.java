@@ -3,15 +3,19 @@ package org.fawnpack.kv.backend;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.locks.ReentrantLock;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
 
 /**
  * One arc a back-end stores: its chain and its FAWN-DS file, named by the arc's end position.
- * Writers synchronise on it from the append until the write is handed to the successor's
- * connection, so records leave in the order of their sequence numbers; a chain change takes
- * the same lock, so a resend of the sent list never interleaves with a new forward.
+ * Writers hold its lock ({@link #lock}) from the append until the write is handed to the
+ * successor's connection, so records leave in the order of their sequence numbers; a chain
+ * change takes the same lock, so a resend of the sent list never interleaves with a new
+ * forward. Splits, merges, snapshots and bulk applies hold it for long: a writer on an event
+ * loop takes it only if it is free ({@link #holdForWrite}) and otherwise moves to a thread
+ * that may wait.
  */
 final class ArcStore implements AutoCloseable {
   private volatile Chain chain;
@@ -29,7 +33,7 @@ final class ArcStore implements AutoCloseable {
    * predecessor had: the tail it replaced may have committed writes after the copy.
    */
   private volatile CompletableFuture<Void> synced = CompletableFuture.completedFuture(null);
-  /** Guarded by this: the successor still needs a CHAIN_SYNC (it is new, or one failed). */
+  /** Guarded by the arc's lock: the successor still needs a CHAIN_SYNC (it is new, or one failed). */
   private boolean owesSync;
   /** A retry of failed sends is scheduled (set from reply threads, which must not block). */
   private final java.util.concurrent.atomic.AtomicBoolean retryScheduled =
@@ -50,11 +54,51 @@ final class ArcStore implements AutoCloseable {
    */
   private volatile boolean recentCoversAll;
 
+  private final ReentrantLock lock = new ReentrantLock();
+
   private ArcStore(Chain chain, long epoch, Datastore store, boolean recentCoversAll) {
     this.chain = chain;
     this.epoch = epoch;
     this.store = store;
     this.recentCoversAll = recentCoversAll;
+  }
+
+  /** Takes the arc's lock, waiting while another thread holds it. */
+  void lock() {
+    lock.lock();
+  }
+
+  void unlock() {
+    lock.unlock();
+  }
+
+  /**
+   * Takes what one write needs. A writer that may block takes the arc's lock, waiting (the
+   * store's writer lock it takes inside the write). One that must not (an event loop) takes the
+   * arc's lock and its store's writer lock only if both are free, else neither, and gets
+   * false: a compaction swaps its log under the writer lock without the arc's. Release with
+   * {@link #releaseWrite} and the same {@code mayBlock}.
+   */
+  boolean holdForWrite(boolean mayBlock) {
+    if (mayBlock) {
+      lock.lock();
+      return true;
+    }
+    if (!lock.tryLock()) {
+      return false;
+    }
+    if (!store.tryHoldWriters()) {
+      lock.unlock();
+      return false;
+    }
+    return true;
+  }
+
+  void releaseWrite(boolean mayBlock) {
+    if (!mayBlock) {
+      store.releaseWriters();
+    }
+    lock.unlock();
   }
 
   boolean recentCoversAll() {

@@ -67,7 +67,8 @@ final class ArcsOfRing {
   }
 
   private void rechain(ArcStore arc, Chain chain, long epoch, Member me) throws IOException {
-    synchronized (arc) {
+    arc.lock();
+    try {
       forwarder.chainChanged(arc, arc.chain(), chain, epoch);
       if (chain.members().indexOf(me) == 0) {
         arc.syncArrived(); // the head: no predecessor has more to give
@@ -82,6 +83,8 @@ final class ArcsOfRing {
         arc.close();
         retired.add(end);
       }
+    } finally {
+      arc.unlock();
     }
   }
 
@@ -100,8 +103,11 @@ final class ArcsOfRing {
     } else if (ownFileServes) {
       ArcStore opened = ArcStore.open(dir, chain, epoch, config);
       arcs.put(end, opened);
-      synchronized (opened) {
+      opened.lock();
+      try {
         forwarder.opened(opened); // after a restart the successor may lack writes
+      } finally {
+        opened.unlock();
       }
     } else {
       // Only a copy that finished makes a member serve an arc after the first ring.

@@ -10,7 +10,6 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
@@ -55,7 +54,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final FrameServer server;
   private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
   private final ChainForwarder forwarder;
-  private final ExecutorService durability;
   private final ArcSource source;
   private final ArcReceiver receiver;
   private final StatsReport.Counts counts = new StatsReport.Counts();
@@ -95,18 +93,18 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // What a forward's answer runs never blocks (ChainForwarder, ChainMessages): on the loop.
     this.forwarder = new ChainForwarder("backend " + id, new ConnectionPool(Duration.ofSeconds(5),
         ProtocolLimits.MAX_FRAME_BYTES, secret, Connection.ReplyThread.EVENT_LOOP));
-    // Gets never block (an index lookup and a read, or a future): on the event loop.
+    // Gets never block (an index lookup and a read, or a future): on the event loop. Writes
+    // too, unless their arc or its store is busy (WouldBlockException: then on a worker).
     this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
-        this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET);
+        this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET,
+            MessageType.PUT, MessageType.DELETE, MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE);
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret), arcs::containsKey,
         this::installCopy, this::discardCopy);
-    this.durability = Executors.newFixedThreadPool(2, new DefaultThreadFactory(
-        "fawn-kv-durable-" + id, true));
     this.timer = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory(
         "fawn-kv-timer-" + id, true));
-    this.chainMessages = new ChainMessages(id, arcs, forwarder, counts, durability,
+    this.chainMessages = new ChainMessages(id, arcs, forwarder, counts,
         () -> self, tailLease, timer);
     this.fence = new SliceFence(id, arcs, () -> self, timer);
     this.crashedRun = new CrashedRun(id, dir, config, crashed, timer, this);
@@ -380,7 +378,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     timer.shutdownNow();
     tailLease.close();
     bulkLoads.close();
-    durability.shutdown();
     forwarder.close();
     source.close();
     IOException first = null;

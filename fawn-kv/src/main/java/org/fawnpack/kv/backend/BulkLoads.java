@@ -211,7 +211,8 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
     }
     CompletableFuture<Frame> downstream;
     long last;
-    synchronized (arc) {
+    arc.lock();
+    try {
       Chain chain = arc.chain();
       if (!chain.head().equals(self.get()) || !chain.takesWrites()) {
         replies.send(error(request, "backend " + id + " cannot apply bulk load " + job
@@ -241,6 +242,8 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
       long base = arc.store().lastSequence();
       last = absorb(job, arc, staged, base);
       downstream = forwarder.forward(arc, attachMessage(job, base, last));
+    } finally {
+      arc.unlock();
     }
     chainMessages.answerWhenDone(arc, last, downstream, request, replies, MessageType.OK);
   }
@@ -271,7 +274,8 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
       return;
     }
     CompletableFuture<Frame> downstream;
-    synchronized (arc) {
+    arc.lock();
+    try {
       if (request.epoch() != arc.epoch()) {
         replies.send(new Frame(MessageType.STALE_RING, request.requestId(), arc.epoch(), null));
         return;
@@ -299,6 +303,8 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
       }
       // Forwarded even when this member had it: its successor may lack it (a resend).
       downstream = forwarder.forward(arc, attachMessage(job, base, last));
+    } finally {
+      arc.unlock();
     }
     chainMessages.answerWhenDone(arc, last, downstream, request, replies, MessageType.OK);
   }

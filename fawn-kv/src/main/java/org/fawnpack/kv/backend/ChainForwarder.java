@@ -155,10 +155,13 @@ final class ChainForwarder implements Closeable {
       if (ok) {
         // Not on this reply thread: the arc's lock may be held by a writer waiting on it.
         execute(() -> {
-          synchronized (arc) {
+          arc.lock();
+          try {
             if (next.equals(arc.chain().successorOf(self))) {
               arc.owesSync(false);
             }
+          } finally {
+            arc.unlock();
           }
         });
       } else if (failure == null && reply.type() == MessageType.BEHIND) {
@@ -208,7 +211,8 @@ final class ChainForwarder implements Closeable {
     }
     arc.sent().markResendNeeded();
     execute(() -> {
-      synchronized (arc) {
+      arc.lock();
+      try {
         try {
           long missing = SentListRefill.fromFile(arc, from);
           if (missing > 0 && arc.reportGapOnce(missing)) {
@@ -220,6 +224,8 @@ final class ChainForwarder implements Closeable {
           LOG.warn("{}: arc {}: cannot read writes from {} back from the file: {}", who,
               arc.chain().range(), from, e.toString());
         }
+      } finally {
+        arc.unlock();
       }
       retrySoon(arc, RETRY_MS);
     });
@@ -231,12 +237,15 @@ final class ChainForwarder implements Closeable {
       return;
     }
     schedule(() -> {
-      synchronized (arc) {
+      arc.lock();
+      try {
         arc.retryStarted();
         Member next = arc.chain().successorOf(self);
         if (next != null) {
           flush(arc, next);
         }
+      } finally {
+        arc.unlock();
       }
     }, delayMs);
   }

@@ -8,13 +8,13 @@ import static org.fawnpack.kv.wire.MessageType.reply;
 import java.io.IOException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WouldBlockException;
 import org.fawnpack.kv.wire.WriteId;
 
 /**
@@ -28,7 +28,6 @@ final class ChainMessages {
   private final Map<Long, ArcStore> arcs;
   private final ChainForwarder forwarder;
   private final StatsReport.Counts counts;
-  private final ExecutorService durability;
   private final Supplier<Member> self;
   /**
    * Every member, not only the tail, makes a write durable before it passes its answer up:
@@ -41,7 +40,7 @@ final class ChainMessages {
   private final java.util.concurrent.ScheduledExecutorService timer;
 
   ChainMessages(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
-      StatsReport.Counts counts, ExecutorService durability, Supplier<Member> self,
+      StatsReport.Counts counts, Supplier<Member> self,
       TailLease lease, java.util.concurrent.ScheduledExecutorService timer) {
     this.lease = lease;
     this.timer = timer;
@@ -49,7 +48,6 @@ final class ChainMessages {
     this.arcs = arcs;
     this.forwarder = forwarder;
     this.counts = counts;
-    this.durability = durability;
     this.self = self;
   }
 
@@ -74,7 +72,11 @@ final class ChainMessages {
     }
     byte[] engineKey = EngineKeys.of(current.hash().position(key), key);
     CompletableFuture<Frame> downstream;
-    synchronized (arc) {
+    boolean mayBlock = replies.mayBlock();
+    if (!arc.holdForWrite(mayBlock)) {
+      throw new WouldBlockException("the arc " + arc.chain().range() + " is busy");
+    }
+    try {
       Frame refusal = refusal(arc, request, arcEnd);
       if (refusal != null) {
         replies.send(refusal);
@@ -104,6 +106,8 @@ final class ChainMessages {
       // A resend this member already has is forwarded too: its successor may lack it.
       downstream = forwarder.forward(arc,
           new SentList.SentWrite(request.type(), key, value, sequence, writeId));
+    } finally {
+      arc.releaseWrite(mayBlock);
     }
     answerWhenDone(arc, sequence, downstream, request, replies, MessageType.OK);
   }
@@ -122,7 +126,8 @@ final class ChainMessages {
       replies.send(notAReplica(request, arcEnd));
       return;
     }
-    synchronized (arc) {
+    arc.lock();
+    try {
       Frame refusal = refusal(arc, request, arcEnd);
       if (refusal != null) {
         replies.send(refusal);
@@ -136,6 +141,8 @@ final class ChainMessages {
       }
       arc.syncArrived();
       forwarder.passSyncOn(arc);
+    } finally {
+      arc.unlock();
     }
     replies.send(reply(request, MessageType.OK, null));
   }
@@ -175,24 +182,24 @@ final class ChainMessages {
   /**
    * The tail answers once its write is durable; the others when their successor answered (and,
    * when every member makes writes durable, once it is durable here too). A success is
-   * answered as {@code success} (the head's NOT_FOUND for a delete of an absent key).
+   * answered as {@code success} (the head's NOT_FOUND for a delete of an absent key). The wait
+   * for this member's device starts now, beside the forward, so a chain's forces overlap
+   * instead of following one another up the chain; no thread waits for either.
    */
   void answerWhenDone(ArcStore arc, long sequence, CompletableFuture<Frame> downstream,
       Frame request, FrameServer.Replies replies, byte success) {
     if (downstream == null) { // the tail: not while its arc is held (TailLease)
       long arcEnd = arc.chain().range().endInclusive();
-      answerWhenDurable(arc, sequence, request,
-          reply -> lease.sendWhenNotHeld(arcEnd, replies, reply, timer), success);
+      whenDurable(arc, sequence, request, replies,
+          () -> lease.sendWhenNotHeld(arcEnd, replies, reply(request, success, null), timer));
       return;
     }
-    boolean durableHere = durableAtEveryMember;
+    CompletableFuture<Void> durableHere = durableAtEveryMember
+        ? durable(arc, sequence) : CompletableFuture.completedFuture(null);
     downstream.whenComplete((answer, failure) -> {
       if (failure == null && answer.type() == MessageType.OK) {
-        if (durableHere) {
-          answerWhenDurable(arc, sequence, request, replies, success);
-        } else {
-          replies.send(reply(request, success, null));
-        }
+        whenDurable(durableHere, sequence, request, replies,
+            () -> replies.send(reply(request, success, null)));
       } else {
         // Applied here already, so never REFUSED upstream even when the successor refused
         // (no ring yet, a gap): the sent list will bring it down the chain later, and a
@@ -205,16 +212,31 @@ final class ChainMessages {
     });
   }
 
-  /** Answers {@code success} once write {@code sequence} is on this member's device. */
-  private void answerWhenDurable(ArcStore arc, long sequence, Frame request,
-      FrameServer.Replies replies, byte success) {
-    durability.execute(() -> {
-      try {
-        arc.store().awaitDurable(sequence);
-        replies.send(reply(request, success, null));
-      } catch (IOException | RuntimeException e) {
+  /** The arc's store's promise that {@code sequence} is on the device (failed, not thrown). */
+  private static CompletableFuture<Void> durable(ArcStore arc, long sequence) {
+    try {
+      return arc.store().whenDurable(sequence);
+    } catch (RuntimeException e) { // the store closed under a split or a removal
+      return CompletableFuture.failedFuture(e);
+    }
+  }
+
+  private void whenDurable(ArcStore arc, long sequence, Frame request,
+      FrameServer.Replies replies, Runnable answer) {
+    whenDurable(durable(arc, sequence), sequence, request, replies, answer);
+  }
+
+  /** Runs {@code answer} once {@code durable} completes; answers ERROR if it failed. */
+  private void whenDurable(CompletableFuture<Void> durable, long sequence, Frame request,
+      FrameServer.Replies replies, Runnable answer) {
+    durable.whenComplete((done, failure) -> {
+      if (failure == null) {
+        answer.run();
+      } else {
+        Throwable cause = failure instanceof java.util.concurrent.CompletionException
+            && failure.getCause() != null ? failure.getCause() : failure;
         replies.send(error(request, "backend " + id + ": write " + sequence
-            + " not durable: " + e.getMessage()));
+            + " not durable: " + cause.getMessage()));
       }
     });
   }

@@ -15,6 +15,7 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.WouldBlockException;
 import org.fawnpack.kv.wire.WriteId;
 
 /**
@@ -82,7 +83,11 @@ final class HeadWrites {
     CompletableFuture<Frame> downstream;
     long sequence;
     boolean present = true;
-    synchronized (arc) {
+    boolean mayBlock = replies.mayBlock();
+    if (!arc.holdForWrite(mayBlock)) {
+      throw new WouldBlockException("the arc " + arc.chain().range() + " is busy");
+    }
+    try {
       if (!arc.chain().equals(chain)) {
         // A new epoch reached this arc after the request was routed: its chain may be short
         // now (a member copying), so nothing may be applied.
@@ -134,6 +139,8 @@ final class HeadWrites {
       downstream = forwarder.forward(arc, new SentList.SentWrite(
           put ? MessageType.CHAIN_PUT : MessageType.CHAIN_DELETE, key, value, sequence,
           writeId));
+    } finally {
+      arc.releaseWrite(mayBlock);
     }
     chainMessages.answerWhenDone(arc, sequence, downstream, request, replies,
         present ? MessageType.OK : MessageType.NOT_FOUND);

@@ -105,10 +105,13 @@ final class SliceFence {
     Map<ArcStore, Long> taken = new HashMap<>();
     Member me = self.get();
     for (ArcStore arc : arcs.values()) {
-      synchronized (arc) { // no write is between being applied and being in the sent list
+      arc.lock();
+      try { // no write is between being applied and being in the sent list
         if (arc.chain().successorOf(me) != null) {
           taken.put(arc, arc.store().lastSequence());
         }
+      } finally {
+        arc.unlock();
       }
     }
     drain(request, replies, taken, System.nanoTime()

@@ -3,6 +3,7 @@ package org.fawnpack.kv.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -338,13 +339,44 @@ public final class Datastore implements AutoCloseable {
    * @throws IllegalArgumentException when no write with that sequence number was made yet
    */
   public void awaitDurable(long sequence) throws IOException {
+    checkWritten(sequence);
+    writes.sync().awaitDurable(sequence);
+  }
+
+  /**
+   * Completes once write {@code sequence} is on the device, and never blocks the caller: at
+   * once when it is, else from the group force that covers it (one force for every write made
+   * before it, on the log writers' threads: {@link SyncDriver}); exceptionally when that force
+   * fails. What an event loop waits on instead of {@link #awaitDurable}.
+   *
+   * @throws IllegalArgumentException when no write with that sequence number was made yet
+   */
+  public CompletableFuture<Void> whenDurable(long sequence) {
+    checkWritten(sequence);
+    return writes.sync().whenDurable(sequence, LogWriters.executor());
+  }
+
+  private void checkWritten(long sequence) {
     current.open();
     long last = lastSequence();
     if (sequence > last) {
       throw new IllegalArgumentException(path() + ": sequence " + sequence
           + " has not been written (the last write is " + last + ")");
     }
-    writes.sync().awaitDurable(sequence);
+  }
+
+  /**
+   * Takes the writer lock unless someone holds it (a compaction's swap, a split or merge, a
+   * sync's flush), for a caller that must not block (an event loop): it writes while holding
+   * it, else goes to a thread that may wait. Reentrant; released by {@link #releaseWriters}.
+   */
+  public boolean tryHoldWriters() {
+    return writes.lock().tryLock();
+  }
+
+  /** Releases what {@link #tryHoldWriters} took. */
+  public void releaseWriters() {
+    writes.lock().unlock();
   }
 
   private void syncInBackground() {

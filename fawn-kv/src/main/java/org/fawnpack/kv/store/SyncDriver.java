@@ -2,6 +2,11 @@ package org.fawnpack.kv.store;
 
 import java.io.IOException;
 import java.nio.channels.ClosedChannelException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.PriorityQueue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.concurrent.locks.ReentrantLock;
 import java.util.function.BooleanSupplier;
 import java.util.function.Predicate;
@@ -37,6 +42,18 @@ final class SyncDriver {
   private final ReentrantLock forceTurn = new ReentrantLock();
   private volatile long durableSequence;
   private volatile IOException backgroundFailure;
+  /** Waiters for durability, lowest sequence first; guarded by itself. */
+  private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
+  /** A group force is queued or running; guarded by {@link #waiters}. */
+  private boolean groupForceQueued;
+
+  private record Waiter(long sequence, CompletableFuture<Void> done)
+      implements Comparable<Waiter> {
+    @Override
+    public int compareTo(Waiter other) {
+      return Long.compare(sequence, other.sequence);
+    }
+  }
 
   SyncDriver(Flusher flusher, Predicate<DataLog> retiredByCompaction, long durableSequence) {
     this.flusher = flusher;
@@ -48,11 +65,72 @@ final class SyncDriver {
     return durableSequence;
   }
 
-  /** Records that every write up to {@code sequence} is on the device. */
+  /** Records that every write up to {@code sequence} is on the device; completes its waiters. */
   void advanceTo(long sequence) {
     synchronized (this) {
       if (sequence > durableSequence) {
         durableSequence = sequence;
+      }
+    }
+    List<Waiter> covered = new ArrayList<>();
+    synchronized (waiters) {
+      while (!waiters.isEmpty() && waiters.peek().sequence() <= durableSequence) {
+        covered.add(waiters.poll());
+      }
+    }
+    covered.forEach(w -> w.done().complete(null)); // outside the lock: callbacks send replies
+  }
+
+  /**
+   * Completes once {@code sequence} (a write already made) is on the device: at once when it
+   * is, else from the thread of the group force that covers it; exceptionally when that force
+   * fails. The force runs on {@code forcers}; the caller never blocks.
+   */
+  CompletableFuture<Void> whenDurable(long sequence, Executor forcers) {
+    if (durableSequence >= sequence) {
+      return CompletableFuture.completedFuture(null);
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    boolean queue;
+    synchronized (waiters) {
+      waiters.add(new Waiter(sequence, done));
+      queue = !groupForceQueued;
+      groupForceQueued = true;
+    }
+    if (durableSequence >= sequence) { // a force finished between the check and the add
+      advanceTo(sequence);
+    }
+    if (queue) {
+      forcers.execute(this::forceForWaiters);
+    }
+    return done;
+  }
+
+  /** The group force: forces while waiters remain; a failure fails those waiting. */
+  private void forceForWaiters() {
+    while (true) {
+      synchronized (waiters) {
+        if (waiters.isEmpty()) {
+          groupForceQueued = false;
+          return;
+        }
+      }
+      try {
+        forceTurn.lock();
+        try {
+          sync(true); // completes the covered waiters (advanceTo)
+        } finally {
+          forceTurn.unlock();
+        }
+      } catch (IOException | RuntimeException e) {
+        List<Waiter> failed;
+        synchronized (waiters) {
+          failed = new ArrayList<>(waiters);
+          waiters.clear();
+          groupForceQueued = false;
+        }
+        failed.forEach(w -> w.done().completeExceptionally(e));
+        return;
       }
     }
   }

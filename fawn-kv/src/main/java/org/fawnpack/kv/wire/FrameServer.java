@@ -39,6 +39,15 @@ public final class FrameServer implements Closeable {
   /** The way back to one connection's peer. */
   public interface Replies {
     void send(Frame reply);
+
+    /**
+     * False while the request is handled on the event loop: a handler that would wait must
+     * throw {@link WouldBlockException} before it changes anything, and runs again where it
+     * may wait.
+     */
+    default boolean mayBlock() {
+      return true;
+    }
   }
 
   /** How long a new connection has to prove the cluster secret. */

@@ -12,7 +12,8 @@ import org.slf4j.LoggerFactory;
 /**
  * One proven connection of a {@link FrameServer}: hands its requests to the handler in the
  * order they came, on the event loop for the types the server marks as never blocking (while no
- * earlier request of the connection is still queued), on a queue of its own otherwise; sends
+ * earlier request of the connection is still queued, and unless the handler finds it would have
+ * to wait: {@link WouldBlockException}), on a queue of its own otherwise; sends
  * replies through {@link OutboundFrames}. Reading pauses while the requests it queued and has
  * not handled pass a limit, or while its peer does not take its replies.
  */
@@ -27,6 +28,8 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
   private final long maxQueuedBytes;
   private final AtomicLong queuedBytes = new AtomicLong();
   private volatile boolean paused;
+  /** The loop is inside {@link #handledOnLoop}; read and written on the loop only. */
+  private boolean handlingOnLoop;
   private ChannelHandlerContext ctx;
   private OutboundFrames outbound;
   private String peer;
@@ -64,8 +67,7 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
 
   @Override
   protected void channelRead0(ChannelHandlerContext ctx, Frame request) {
-    if (onLoop[request.type() & 0xff] && queue.idle()) {
-      handle(request);
+    if (onLoop[request.type() & 0xff] && queue.idle() && handledOnLoop(request)) {
       return;
     }
     long bytes = request.payload().length + Frame.HEADER_BYTES;
@@ -82,12 +84,38 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
     }
   }
 
+  /** Handles {@code request} here on the loop; false when it must wait (queue it). */
+  private boolean handledOnLoop(Frame request) {
+    handlingOnLoop = true;
+    try {
+      handle(request);
+      return true;
+    } catch (WouldBlockException e) {
+      return false;
+    } finally {
+      handlingOnLoop = false;
+    }
+  }
+
+  @Override
+  public boolean mayBlock() {
+    // Only the call handledOnLoop makes: a held request run again from a timer may block.
+    return !(handlingOnLoop && ctx.executor().inEventLoop());
+  }
+
   private void handle(Frame request) {
     try {
       handler.handle(request, this);
     } catch (MalformedFrameException e) {
       LOG.warn("{}: closing the connection from {}: {}", server, peer, e.getMessage());
       ctx.close();
+    } catch (WouldBlockException e) {
+      if (!mayBlock()) {
+        throw e; // handledOnLoop queues it
+      }
+      LOG.error("{}: {} from {} would block where it may: {}", server,
+          MessageType.name(request.type()), peer, e.getMessage());
+      send(MessageType.error(request, server + ": " + e.getMessage()));
     } catch (IOException | RuntimeException e) {
       LOG.error("{}: {} from {} failed", server, MessageType.name(request.type()), peer, e);
       send(MessageType.error(request, server + ": " + e));
