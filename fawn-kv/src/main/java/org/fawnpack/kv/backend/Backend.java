@@ -353,6 +353,11 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /** The file a back-end with data directory {@code dir} keeps the arc ending at {@code end} in. */
+  /** The arc ending at {@code arcEnd} this back-end holds, or null (tests hold its locks). */
+  ArcStore arc(long arcEnd) {
+    return arcs.get(arcEnd);
+  }
+
   public static Path arcFileOf(Path dir, long end) {
     return ArcStore.fileOf(dir, end);
   }

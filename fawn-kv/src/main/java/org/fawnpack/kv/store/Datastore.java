@@ -346,14 +346,14 @@ public final class Datastore implements AutoCloseable {
   /**
    * Completes once write {@code sequence} is on the device, and never blocks the caller: at
    * once when it is, else from the group force that covers it (one force for every write made
-   * before it, on the log writers' threads: {@link SyncDriver}); exceptionally when that force
+   * before it, on threads of its own: {@link SyncDriver}); exceptionally when that force
    * fails. What an event loop waits on instead of {@link #awaitDurable}.
    *
    * @throws IllegalArgumentException when no write with that sequence number was made yet
    */
   public CompletableFuture<Void> whenDurable(long sequence) {
     checkWritten(sequence);
-    return writes.sync().whenDurable(sequence, LogWriters.executor());
+    return writes.sync().whenDurable(sequence, LogWriters.forcers());
   }
 
   private void checkWritten(long sequence) {

@@ -16,13 +16,19 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class LogWriters {
 
   private static final int THREADS = Math.max(4, 2 * Runtime.getRuntime().availableProcessors());
-  private static final ExecutorService EXECUTOR = create();
+  private static final ExecutorService EXECUTOR = create("fawn-ds-log-writer");
+  /**
+   * Group forces ({@link SyncDriver#whenDurable}) wait for the background writes above, so
+   * they run on threads of their own: on the same pool they could take every thread and wait
+   * for writes queued behind themselves.
+   */
+  private static final ExecutorService FORCERS = create("fawn-ds-group-force");
 
   private LogWriters() {}
 
-  private static ExecutorService create() {
+  private static ExecutorService create(String prefix) {
     ThreadPoolExecutor executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
-        new LinkedBlockingQueue<>(), daemonThreads("fawn-ds-log-writer"));
+        new LinkedBlockingQueue<>(), daemonThreads(prefix));
     executor.allowCoreThreadTimeOut(true);
     return executor;
   }
@@ -39,5 +45,9 @@ final class LogWriters {
 
   static ExecutorService executor() {
     return EXECUTOR;
+  }
+
+  static ExecutorService forcers() {
+    return FORCERS;
   }
 }
