@@ -5,11 +5,8 @@ import java.nio.ByteBuffer;
 import java.nio.file.Path;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * A FAWN-DS datastore: one key range in one append-only data log, with a DRAM hash index of
@@ -41,7 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class Datastore implements AutoCloseable {
 
-  private static final Logger LOG = LoggerFactory.getLogger(Datastore.class);
   private static final AtomicLong IDS = new AtomicLong();
 
   /** Receives each live entry of a scan. */
@@ -81,10 +77,7 @@ public final class Datastore implements AutoCloseable {
     this.current = new CurrentLog(new IndexedLog(loaded.log(), loaded.recovered().index()));
     this.writes = new Writes(current, config, seams, loaded.recovered().nextSequence());
     this.lookup = new KeyLookup(current);
-    this.syncTask = config.sync() == SyncPolicy.INTERVAL
-        ? SyncScheduler.executor().scheduleWithFixedDelay(this::syncInBackground,
-            config.syncIntervalMs(), config.syncIntervalMs(), TimeUnit.MILLISECONDS)
-        : null;
+    this.syncTask = SyncScheduler.intervalSyncs(config, current, writes.sync());
   }
 
   /**
@@ -377,17 +370,6 @@ public final class Datastore implements AutoCloseable {
   /** Releases what {@link #tryHoldWriters} took. */
   public void releaseWriters() {
     writes.lock().unlock();
-  }
-
-  private void syncInBackground() {
-    if (current.isClosed()) {
-      return;
-    }
-    try {
-      writes.sync().syncInBackground(path().toString(), current::isClosed);
-    } catch (IllegalStateException e) {
-      LOG.debug("{}: closed during a background sync", path());
-    }
   }
 
   /** Installs test seams (tests only). */

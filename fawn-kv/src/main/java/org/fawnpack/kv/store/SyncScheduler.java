@@ -1,11 +1,16 @@
 package org.fawnpack.kv.store;
 
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.ScheduledThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One daemon thread shared by all datastores of the JVM for the interval sync policy. */
 final class SyncScheduler {
 
+  private static final Logger LOG = LoggerFactory.getLogger(SyncScheduler.class);
   private static final ScheduledExecutorService EXECUTOR = create();
 
   private SyncScheduler() {}
@@ -19,5 +24,26 @@ final class SyncScheduler {
 
   static ScheduledExecutorService executor() {
     return EXECUTOR;
+  }
+
+  /** The interval policy's background syncs of one datastore; null under other policies. */
+  static ScheduledFuture<?> intervalSyncs(DatastoreConfig config, CurrentLog current,
+      SyncDriver sync) {
+    if (config.sync() != SyncPolicy.INTERVAL) {
+      return null;
+    }
+    Runnable tick = () -> {
+      if (current.isClosed()) {
+        return;
+      }
+      String path = current.get().log().path().toString();
+      try {
+        sync.syncInBackground(path, current::isClosed);
+      } catch (IllegalStateException e) {
+        LOG.debug("{}: closed during a background sync", path);
+      }
+    };
+    return EXECUTOR.scheduleWithFixedDelay(tick, config.syncIntervalMs(),
+        config.syncIntervalMs(), TimeUnit.MILLISECONDS);
   }
 }
