@@ -166,6 +166,14 @@ public final class EmbeddedClusterSpec {
     conf.setInt("mapreduce.reduce.memory.mb", 512);
     conf.set("mapreduce.reduce.java.opts", "-Xmx400m " + SHORT_LIVED_JVM);
     conf.setInt("mapreduce.task.io.sort.mb", 64);
+    // Every daemon is on this machine: heartbeats and polls in tenths of a second, not whole
+    // ones (a job's client polled for completion every 5 s, its AM asked for containers every
+    // 1 s, and containers were handed out on 1 s NodeManager heartbeats), so short jobs do not
+    // spend most of their time waiting for the next tick.
+    conf.setInt("yarn.resourcemanager.nodemanagers.heartbeat-interval-ms", 250);
+    conf.setInt("yarn.app.mapreduce.am.scheduler.heartbeat.interval-ms", 250);
+    conf.setInt("mapreduce.client.completion.pollinterval", 250);
+    conf.setInt("mapreduce.client.progressmonitor.pollinterval", 250);
     // Every daemon's /prom page on (off by default in Hadoop): see PrometheusSinks.
     conf.setBoolean(CommonConfigurationKeysPublic.HADOOP_PROMETHEUS_ENABLED, true);
     if (hasMasterNodeManager()) {
