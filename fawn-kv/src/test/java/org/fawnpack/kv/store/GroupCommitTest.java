@@ -36,6 +36,17 @@ class GroupCommitTest {
         .sync(SyncPolicy.NONE).build());
   }
 
+  /** Counts the syncs that choose a log to force (each force passes that seam once). */
+  private static AtomicInteger countForces(Datastore ds) {
+    AtomicInteger forces = new AtomicInteger();
+    ds.seams(seam -> {
+      if (seam == TestSeams.Seam.SYNC_LOG_CHOSEN) {
+        forces.incrementAndGet();
+      }
+    });
+    return forces;
+  }
+
   private static byte[] bytes(String s) {
     return s.getBytes(StandardCharsets.UTF_8);
   }
@@ -43,12 +54,7 @@ class GroupCommitTest {
   @Test
   void whenDurable_writesMadeBeforeTheFirstForce_oneForceCoversAll() throws Exception {
     try (Datastore ds = open("one-force.fds")) {
-      AtomicInteger forces = new AtomicInteger();
-      ds.seams(seam -> {
-        if (seam == TestSeams.Seam.SYNC_LOG_CHOSEN) {
-          forces.incrementAndGet();
-        }
-      });
+      AtomicInteger forces = countForces(ds);
       List<Long> sequences = new ArrayList<>();
       for (int i = 0; i < 100; i++) {
         sequences.add(ds.put(bytes("k" + i), bytes("v" + i)));
@@ -66,12 +72,7 @@ class GroupCommitTest {
   @Test
   void whenDurable_concurrentWriters_eachCompletesOnlyOnceItsWriteIsDurable() throws Exception {
     try (Datastore ds = open("concurrent.fds")) {
-      AtomicInteger forces = new AtomicInteger();
-      ds.seams(seam -> {
-        if (seam == TestSeams.Seam.SYNC_LOG_CHOSEN) {
-          forces.incrementAndGet();
-        }
-      });
+      AtomicInteger forces = countForces(ds);
       ConcurrentLinkedQueue<String> early = new ConcurrentLinkedQueue<>();
       ConcurrentLinkedQueue<CompletableFuture<Void>> waits = new ConcurrentLinkedQueue<>();
       List<Thread> writers = new ArrayList<>();
