@@ -11,8 +11,10 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.coord.RingFollower;
+import org.fawnpack.kv.energy.NodeEnergy;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
@@ -57,8 +59,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ArcSource source;
   private final ArcReceiver receiver;
   private final StatsReport.Counts counts = new StatsReport.Counts();
-  private volatile org.fawnpack.kv.energy.NodeEnergy energy =
-      org.fawnpack.kv.energy.NodeEnergy.NONE;
+  private volatile NodeEnergy energy = NodeEnergy.NONE;
   private final ChainMessages chainMessages;
   private final HeadWrites headWrites;
   private volatile Ring ring;
@@ -74,7 +75,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private volatile OrphanReporter orphanReporter = lastSequences -> { };
   private final RetiredArcs retired;
   private final ArcScans scans;
-  private final java.util.concurrent.ScheduledExecutorService timer;
+  private final ScheduledExecutorService timer;
   private final SliceFence fence;
   private final TailReads tailReads;
   private final ArcsOfRing arcsOfRing;
@@ -93,8 +94,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     // What a forward's answer runs never blocks (ChainForwarder, ChainMessages): on the loop.
     this.forwarder = new ChainForwarder("backend " + id, new ConnectionPool(Duration.ofSeconds(5),
         ProtocolLimits.MAX_FRAME_BYTES, secret, Connection.ReplyThread.EVENT_LOOP));
-    // Gets never block (an index lookup and a read, or a future): on the event loop. Writes
-    // too, unless their arc or its store is busy (WouldBlockException: then on a worker).
+    // Gets and writes on the event loop (a write to a busy arc moves: WouldBlockException).
     this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
         this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET,
             MessageType.PUT, MessageType.DELETE, MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE);
@@ -138,8 +138,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     Backend backend = new Backend(id, bind, dir, config, secret, crashed);
     backend.server.start();
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
-        id, backend.counts, () -> backend.report(org.fawnpack.kv.energy.NodeEnergy.NONE),
-        backend::epoch,
+        id, backend.counts, () -> backend.report(NodeEnergy.NONE), backend::epoch,
         backend::bytesCopiedIn));
     return backend;
   }
@@ -249,7 +248,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /** Its node's energy in STATS answers comes from {@code source} (queries per joule). */
-  public void meterEnergyWith(org.fawnpack.kv.energy.NodeEnergy source) {
+  public void meterEnergyWith(NodeEnergy source) {
     this.energy = source;
   }
 
@@ -328,7 +327,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     LOG.info("backend {}: {} arcs of {}", id, arcs.size(), next);
   }
 
-  private StatsReport report(org.fawnpack.kv.energy.NodeEnergy meter) {
+  private StatsReport report(NodeEnergy meter) {
     ArcCompactions c = compactions;
     return StatsReport.of(self, counts, arcs.values(), meter, bytesCopiedIn(),
         c == null ? 0 : c.compactions.sum(), c == null ? 0 : c.bytesReclaimed.sum());
@@ -353,13 +352,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   /** The file a back-end with data directory {@code dir} keeps the arc ending at {@code end} in. */
+  public static Path arcFileOf(Path dir, long end) {
+    return ArcStore.fileOf(dir, end);
+  }
+
   /** The arc ending at {@code arcEnd} this back-end holds, or null (tests hold its locks). */
   ArcStore arc(long arcEnd) {
     return arcs.get(arcEnd);
-  }
-
-  public static Path arcFileOf(Path dir, long end) {
-    return ArcStore.fileOf(dir, end);
   }
 
   /** The epoch it serves, or -1 before it has a ring. */
