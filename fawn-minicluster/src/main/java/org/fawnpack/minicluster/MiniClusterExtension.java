@@ -8,7 +8,9 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 /**
  * One embedded cluster per test class (start ~6 s, stop ~30 s, so never one per test), or one
  * shared by consecutive classes that name the same shared cluster ({@link #shared}): started
- * by the first, stopped when a class with another cluster starts or the whole run ends. Two
+ * by the first, stopped when a class with another cluster starts or the JUnit launcher session
+ * ends ({@link SharedClusterSessionListener}: surefire with {@code forkCount > 1} runs each class
+ * of a fork in a launch of its own, so the end of one launch is not the end of the fork). Two
  * embedded clusters never run at once in one JVM (Hadoop's daemons share static state there:
  * metrics beans, container tokens), so order the sharing classes together (JUnit's
  * {@code ClassOrderer}, e.g. {@code @Order} on them). Classes sharing a cluster keep to their
@@ -26,8 +28,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCallback {
 
-  private static final ExtensionContext.Namespace SHARED =
-      ExtensionContext.Namespace.create(MiniClusterExtension.class);
   /** The shared cluster running in this JVM, if any: at most one cluster runs at a time. */
   private static SharedCluster running;
 
@@ -63,8 +63,7 @@ public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCa
   public void beforeAll(ExtensionContext context) throws Exception {
     synchronized (MiniClusterExtension.class) {
       if (running != null && !running.name().equals(sharedName)) {
-        running.close(); // another cluster is about to start: never two at once
-        running = null;
+        closeShared(); // another cluster is about to start: never two at once
       }
       if (sharedName == null) {
         cluster = start(context.getRequiredTestClass().getSimpleName());
@@ -72,11 +71,18 @@ public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCa
       }
       if (running == null) {
         running = new SharedCluster(sharedName, start(sharedName));
-        // The root context's store closes what it holds when the whole run ends.
-        context.getRoot().getStore(SHARED).put("last " + sharedName + " " + System.nanoTime(),
-            running);
       }
       cluster = running.cluster();
+    }
+  }
+
+  /** Stops the shared cluster, if one runs: before another starts, and when the session ends. */
+  static void closeShared() {
+    synchronized (MiniClusterExtension.class) {
+      if (running != null) {
+        running.close();
+        running = null;
+      }
     }
   }
 
@@ -93,31 +99,10 @@ public final class MiniClusterExtension implements BeforeAllCallback, AfterAllCa
     }
   }
 
-  /** A shared cluster, stopped before another starts, or by JUnit when the run ends. */
-  private static final class SharedCluster implements ExtensionContext.Store.CloseableResource {
-    private final String name;
-    private EmbeddedCluster cluster;
-
-    SharedCluster(String name, EmbeddedCluster cluster) {
-      this.name = name;
-      this.cluster = cluster;
-    }
-
-    String name() {
-      return name;
-    }
-
-    EmbeddedCluster cluster() {
-      return cluster;
-    }
-
-    /** Stops it; closing it again (the run's end after another class) does nothing. */
-    @Override
-    public synchronized void close() {
-      if (cluster != null) {
-        cluster.close();
-        cluster = null;
-      }
+  /** A shared cluster: stopped before another starts, or when the launcher session ends. */
+  private record SharedCluster(String name, EmbeddedCluster cluster) {
+    void close() {
+      cluster.close();
     }
   }
 
