@@ -18,13 +18,27 @@ import java.util.concurrent.TimeUnit;
 final class ChildBackends implements Closeable {
   private static final long STOP_SECONDS = 10;
 
+  /**
+   * JVM options for back-ends that live a minute (a demo): C1 only. On a 2-core machine five
+   * fresh back-ends spent more CPU in C2's compiler threads than in their data path during
+   * the demo's load (JFR); C1 only loads the demo's 20,000 keys twice as fast, and costs about
+   * a tenth at steady state (docs/benchmarks.md, "The demo's load, the JIT and the forces").
+   */
+  static final List<String> SHORT_LIVED_JVM = List.of("-XX:TieredStopAtLevel=1",
+      "-XX:+UseSerialGC");
+
   private final Path dir;
+  private final List<String> jvmOptions;
   private final List<String> settings;
   private final Map<String, Process> running = new LinkedHashMap<>();
 
-  /** {@code settings}: the {@code -Dfawn.kv.*} arguments every back-end gets. */
-  ChildBackends(Path dir, List<String> settings) {
+  /**
+   * {@code jvmOptions}: given to every back-end's JVM (after the heap size); {@code settings}:
+   * the {@code -Dfawn.kv.*} arguments every back-end gets.
+   */
+  ChildBackends(Path dir, List<String> jvmOptions, List<String> settings) {
     this.dir = dir;
+    this.jvmOptions = List.copyOf(jvmOptions);
     this.settings = List.copyOf(settings);
   }
 
@@ -40,8 +54,9 @@ final class ChildBackends implements Closeable {
     }
     Files.createDirectories(dir);
     List<String> command = new ArrayList<>(List.of(
-        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m",
-        "-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=warn",
+        Path.of(System.getProperty("java.home"), "bin", "java").toString(), "-Xmx256m"));
+    command.addAll(jvmOptions);
+    command.addAll(List.of("-Dorg.slf4j.simpleLogger.log.org.apache.zookeeper=warn",
         "-Dorg.slf4j.simpleLogger.log.org.apache.curator=warn",
         "-cp", System.getProperty("java.class.path"), KvCommand.class.getName()));
     command.addAll(settings);

@@ -36,7 +36,9 @@ final class KvDemo {
     Path dir = Path.of(line.option("--dir", "target/kv-demo"));
     int keys = line.intOption("--keys", 20_000, 100, 10_000_000);
     int seconds = line.intOption("--seconds", 5, 1, 600);
-    try (LoopbackCluster cluster = LoopbackCluster.start(dir, BACKENDS, 2, given)) {
+    // The back-ends live about a minute: C1 only (ChildBackends.SHORT_LIVED_JVM).
+    try (LoopbackCluster cluster = LoopbackCluster.start(dir, BACKENDS, 2, given,
+        ChildBackends.SHORT_LIVED_JVM)) {
       KvSettings kv = cluster.settings();
       List<FrontEnd> frontEnds = cluster.frontEnds();
       Ring ring = cluster.ring();

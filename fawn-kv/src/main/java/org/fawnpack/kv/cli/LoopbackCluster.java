@@ -47,6 +47,12 @@ public final class LoopbackCluster implements Closeable {
    */
   public static LoopbackCluster start(Path dir, int backendCount, int frontEndCount,
       Map<String, String> given) throws IOException {
+    return start(dir, backendCount, frontEndCount, given, List.of());
+  }
+
+  /** As above, the back-ends' JVMs started with {@code backendJvmOptions} as well. */
+  static LoopbackCluster start(Path dir, int backendCount, int frontEndCount,
+      Map<String, String> given, List<String> backendJvmOptions) throws IOException {
     LocalCluster.startOver(dir);
     LoopbackCluster cluster = new LoopbackCluster();
     try {
@@ -67,7 +73,7 @@ public final class LoopbackCluster implements Closeable {
       cluster.secret = cluster.kv.secret(); // with TLS, when the settings turn it on
       List<String> args = new ArrayList<>();
       settings.forEach((k, v) -> args.add("-D" + k + "=" + v));
-      cluster.backends = new ChildBackends(dir.resolve("backends"), args);
+      cluster.backends = new ChildBackends(dir.resolve("backends"), backendJvmOptions, args);
       cluster.open.add(cluster.backends);
       for (int b = 0; b < backendCount; b++) {
         cluster.backends.start("b" + b, "127.0.0." + (b + 1));
