@@ -56,8 +56,11 @@ final class EtcdPeer {
         with(Map.of("operationcount", "0")), logs.resolve("etcd-start.log")).clientCpuSeconds();
   }
 
-  /** One cell of workload {@code workload}, beside FAWN-KV's (through the front-end). */
-  void cell(String workload, String distribution, Map<String, String> mix, FawnCell fawn)
+  /**
+   * One cell of workload {@code workload}, beside FAWN-KV's (through the front-end); etcd's
+   * throughput and its members' CPU per operation.
+   */
+  QueriesPerJoule.Measured cell(String workload, String distribution, Map<String, String> mix, FawnCell fawn)
       throws Exception {
     double membersCpu = CpuTime.seconds(etcd.processes());
     YcsbRun.Result e = YcsbRun.run(EtcdYcsbClient.class, false, threads, with(mix),
@@ -74,6 +77,7 @@ final class EtcdPeer {
         + " %.0f / %.0f / %.0f |", workload, distribution, fawn.result().opsPerSecond(),
         p99(fawn.result(), "UPDATE"), e.opsPerSecond(), p99(e, "READ"), p99(e, "UPDATE"), ratio,
         1e6 * client / ops, 1e6 * membersCpu / ops, 1e6 * (client + membersCpu) / ops));
+    return new QueriesPerJoule.Measured(e.opsPerSecond(), membersCpu / ops);
   }
 
   /** The etcd table and its targets, or why it is missing. */

@@ -32,6 +32,12 @@ record FawnCell(YcsbRun.Result result, double clientCpu, double frontEndCpu,
     return 1e6 * (clientCpu + frontEndCpu + backEndCpu) / result.operations();
   }
 
+  /** Its throughput and its servers' CPU (front-end JVM and back-ends) per operation. */
+  QueriesPerJoule.Measured measured() {
+    return new QueriesPerJoule.Measured(result.opsPerSecond(),
+        (frontEndCpu + backEndCpu) / result.operations());
+  }
+
   /** "client | front-end | back-ends | all", µs per operation. */
   String cpuCells() {
     double ops = result.operations();

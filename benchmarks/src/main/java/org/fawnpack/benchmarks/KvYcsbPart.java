@@ -46,6 +46,7 @@ final class KvYcsbPart {
     EtcdPeer etcdPeer = new EtcdPeer(threads, logs);
     List<String> rows = new ArrayList<>();
     List<String> cpuRows = new ArrayList<>();
+    QueriesPerJoule perJoule = new QueriesPerJoule();
     double worstReadRatio = Double.MAX_VALUE;
     double worstDirectRatio = Double.MAX_VALUE;
     Map<String, List<Double>> directRatios = new HashMap<>();
@@ -123,14 +124,16 @@ final class KvYcsbPart {
           FawnCell d = FawnCell.run(cluster, threads, with(direct, mix),
               logs.resolve("fawn-kv-direct-" + cell + ".log"), directStartCpu);
           notOk += f.result().notOk() + d.result().notOk();
-          if (etcd != null) {
-            etcdPeer.cell(workload[0], distribution, mix, f);
-          }
+          QueriesPerJoule.Measured etcdCell = etcd == null ? null
+              : etcdPeer.cell(workload[0], distribution, mix, f);
           double redisCpu = redis == null ? 0 : CpuTime.seconds(List.of(redis.process()));
           YcsbRun.Result r = redis == null ? null : YcsbRun.run(RedisYcsbClient.class, false,
               threads, with(redisProps, mix), logs.resolve("redis-" + cell + ".log"));
           redisCpu = redis == null ? 0 : CpuTime.seconds(List.of(redis.process())) - redisCpu;
           cpuRows.add(cpuRow(workload[0], distribution, f, d, r, redisStartCpu, redisCpu));
+          perJoule.add(workload[0], distribution, f.measured(), d.measured(), r == null ? null
+              : new QueriesPerJoule.Measured(r.opsPerSecond(), redisCpu / r.operations()),
+              etcdCell);
           if (workload[0].equals("C")) {
             directGetCpu.add(d.allMicros());
           }
@@ -197,7 +200,7 @@ final class KvYcsbPart {
         + " direct client | direct front-end | direct back-ends | direct all | redis client |"
         + " redis-server | redis all |\n|---|---|---|---|---|---|---|---|---|---|---|---|---|\n");
     cpuRows.forEach(r -> report.append(r).append('\n'));
-    report.append('\n');
+    report.append(perJoule.report()).append('\n');
     if (redisProgram.isPresent()) {
       report.append(String.format(Locale.ROOT, "Targets (issue 32), reads straight to the tails:"
           + " C ≥ 0.8× redis's reads/s — %s (%s); B ≥ 0.5× — %s (%s); CPU per get, all"

@@ -88,7 +88,9 @@ public record Frame(byte type, long requestId, long epoch, byte[] payload) {
 
     /** A field of a 4-byte length then that many bytes, at most {@code maxBytes}. */
     public byte[] nextBytes(int maxBytes, String what) throws MalformedFrameException {
-      need(4, "the length of " + what);
+      if (buffer.remaining() < 4) { // the message built only on failure: this runs per field
+        need(4, "the length of " + what);
+      }
       int length = buffer.getInt();
       if (length < 0 || length > maxBytes) {
         throw new MalformedFrameException(what + " of " + Integer.toUnsignedString(length)
