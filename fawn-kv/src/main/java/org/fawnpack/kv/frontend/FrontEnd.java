@@ -205,6 +205,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return gate.map();
   }
 
+  /** Whether keys of its slice wait for the back-ends to be fenced (it refuses them). */
+  public boolean awaitsFence() {
+    return gate.awaitsFence();
+  }
+
   private void handle(Frame request, FrameServer.Replies clientReplies) throws IOException {
     FrameServer.Replies replies = metrics.counting(request, clientReplies);
     byte type = request.type();

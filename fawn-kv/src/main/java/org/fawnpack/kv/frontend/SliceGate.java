@@ -170,6 +170,16 @@ final class SliceGate {
     }
   }
 
+  /** Whether buckets it serves by its map still wait for the back-ends' fence (refused). */
+  boolean awaitsFence() {
+    lock.readLock().lock();
+    try {
+      return !unfenced.isEmpty();
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
   /** The back-ends are fenced at slice epoch {@code epoch}: buckets that waited for it serve. */
   void fenced(long epoch) {
     lock.writeLock().lock();

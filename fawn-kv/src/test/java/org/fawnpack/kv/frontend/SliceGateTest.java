@@ -2,6 +2,7 @@ package org.fawnpack.kv.frontend;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -137,10 +138,19 @@ class SliceGateTest {
                 + " after " + seen + ": served all along, no fence needed");
           }
         }
+        boolean anyNeeded = false;
+        for (int b = 0; b < SliceMap.BUCKETS; b++) {
+          anyNeeded |= needed[b] && current.ownerOf(b).name().equals(SELF)
+              && current.servable(b);
+        }
+        if (anyNeeded) {
+          assertTrue(gate.awaitsFence(), "buckets wait for the fence at " + current.epoch());
+        }
         if (!fenceAsked.isEmpty()) {
           assertEquals(List.of(current.epoch()), fenceAsked);
           gate.fenced(current.epoch());
         }
+        assertFalse(gate.awaitsFence(), "fenced, or nothing to fence, at " + current.epoch());
         seen = current;
       }
       current = next(current, names, random);
