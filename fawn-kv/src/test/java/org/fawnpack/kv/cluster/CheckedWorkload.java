@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.fawnpack.kv.check.HistoryRecorder;
 import org.fawnpack.kv.check.LinearizabilityChecker;
 import org.fawnpack.kv.check.Op;
@@ -32,6 +33,14 @@ final class CheckedWorkload {
   static final int KEYS = 12;
   private static final int CLIENTS = 4;
   private static final Duration DEADLINE = Duration.ofSeconds(15);
+  /**
+   * Operations the clients make before the faults, and in all, before the run may end: counts,
+   * not seconds, so a slower machine (or a second test JVM beside this one) runs longer
+   * instead of testing less. Each wait is bounded by {@link #PROGRESS_WAIT_MS}.
+   */
+  private static final int BEFORE_FAULTS = 40;
+  private static final int AT_LEAST = 150;
+  private static final long PROGRESS_WAIT_MS = 30_000;
 
   /** What a test does to the cluster while the clients run. */
   interface Faults {
@@ -108,8 +117,10 @@ final class CheckedWorkload {
   }
 
   /**
-   * Runs the clients against {@code frontEnds}, injects {@code faults} after a second, waits
-   * until no member is copying, then stops the clients and checks; returns the history.
+   * Runs the clients against {@code frontEnds}, injects {@code faults} after a second and
+   * {@link #BEFORE_FAULTS} operations, waits until no member is copying, lets the clients go
+   * on a second more and to {@link #AT_LEAST} operations, then stops them and checks; returns
+   * the history.
    */
   HistoryRecorder run(List<InetSocketAddress> frontEnds, Faults faults) throws Exception {
     HistoryRecorder recorder = new HistoryRecorder();
@@ -119,17 +130,20 @@ final class CheckedWorkload {
     org.slf4j.LoggerFactory.getLogger(CheckedWorkload.class).info("checked workload starts:"
         + " nanoTime {} is {}", System.nanoTime(), java.time.LocalTime.now());
     AtomicBoolean stop = new AtomicBoolean();
+    AtomicInteger progress = new AtomicInteger();
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<Future<Integer>> clients = new ArrayList<>();
     for (int t = 0; t < CLIENTS; t++) {
       int client = t;
-      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop)));
+      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop, progress)));
     }
     try {
       Thread.sleep(1_000);
+      awaitProgress(progress, BEFORE_FAULTS);
       faults.inject();
       cluster.awaitCopiesServing(); // the clients keep going through any extension
       Thread.sleep(1_000);
+      awaitProgress(progress, AT_LEAST);
     } finally {
       stop.set(true);
       pool.shutdown();
@@ -169,6 +183,15 @@ final class CheckedWorkload {
     return recorder;
   }
 
+  /** Waits until the clients made {@code operations} in all, or {@link #PROGRESS_WAIT_MS}. */
+  private static void awaitProgress(AtomicInteger progress, int operations)
+      throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PROGRESS_WAIT_MS);
+    while (progress.get() < operations && System.nanoTime() < deadline) {
+      Thread.sleep(20); // a client operation takes milliseconds; bounded by the deadline
+    }
+  }
+
   /**
    * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
    * a write with an unknown outcome the client only reads until the ring or the slice map
@@ -177,7 +200,8 @@ final class CheckedWorkload {
    * beyond any checker's reach (each doubles the orders to try).
    */
   private Integer workload(int client, List<InetSocketAddress> frontEnds,
-      HistoryRecorder recorder, AtomicBoolean stop) throws IOException {
+      HistoryRecorder recorder, AtomicBoolean stop, AtomicInteger progress)
+      throws IOException {
     Random random = new Random(client);
     int done = 0;
     long readOnlyUntilAfter = -1;
@@ -201,6 +225,7 @@ final class CheckedWorkload {
           readOnlyUntilAfter = cluster.version();
         }
         done++;
+        progress.incrementAndGet();
       }
       tailAnswers.addAndGet(kv.tailGetCounts()[0]);
     }
