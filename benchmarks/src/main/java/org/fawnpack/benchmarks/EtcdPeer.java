@@ -60,7 +60,8 @@ final class EtcdPeer {
    * One cell of workload {@code workload}, beside FAWN-KV's (through the front-end); etcd's
    * throughput and its members' CPU per operation.
    */
-  QueriesPerJoule.Measured cell(String workload, String distribution, Map<String, String> mix, FawnCell fawn)
+  QueriesPerJoule.Measured cell(String workload, String distribution, Map<String, String> mix,
+      FawnCell fawn)
       throws Exception {
     double membersCpu = CpuTime.seconds(etcd.processes());
     YcsbRun.Result e = YcsbRun.run(EtcdYcsbClient.class, false, threads, with(mix),

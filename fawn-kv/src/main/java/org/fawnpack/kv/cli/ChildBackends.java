@@ -21,8 +21,9 @@ final class ChildBackends implements Closeable {
   /**
    * JVM options for back-ends that live a minute (a demo): C1 only. On a 2-core machine five
    * fresh back-ends spent more CPU in C2's compiler threads than in their data path during
-   * the demo's load (JFR); C1 only loads the demo's 20,000 keys twice as fast, and costs about
-   * a tenth at steady state (docs/benchmarks.md, "The demo's load, the JIT and the forces").
+   * the demo's load (JFR); with C1 only they load its 20,000 keys 1.6× as fast (2× with the
+   * demo's own JVM on C1 too), and at steady state (400,000 keys) cost 5–13 % more
+   * (docs/benchmarks.md, "The demo's load, the JIT and the forces").
    */
   static final List<String> SHORT_LIVED_JVM = List.of("-XX:TieredStopAtLevel=1",
       "-XX:+UseSerialGC");

@@ -12,12 +12,12 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.fawnpack.kv.check.HistoryRecorder;
 import org.fawnpack.kv.check.LinearizabilityChecker;
 import org.fawnpack.kv.check.Op;
@@ -130,20 +130,24 @@ final class CheckedWorkload {
     org.slf4j.LoggerFactory.getLogger(CheckedWorkload.class).info("checked workload starts:"
         + " nanoTime {} is {}", System.nanoTime(), java.time.LocalTime.now());
     AtomicBoolean stop = new AtomicBoolean();
-    AtomicInteger progress = new AtomicInteger();
+    // Counted down once per operation by every client.
+    CountDownLatch beforeFaults = new CountDownLatch(BEFORE_FAULTS);
+    CountDownLatch atLeast = new CountDownLatch(AT_LEAST);
     ExecutorService pool = Executors.newFixedThreadPool(CLIENTS);
     List<Future<Integer>> clients = new ArrayList<>();
     for (int t = 0; t < CLIENTS; t++) {
       int client = t;
-      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop, progress)));
+      clients.add(pool.submit(() -> workload(client, frontEnds, recorder, stop,
+          beforeFaults, atLeast)));
     }
     try {
       Thread.sleep(1_000);
-      awaitProgress(progress, BEFORE_FAULTS);
+      beforeFaults.await(PROGRESS_WAIT_MS, TimeUnit.MILLISECONDS);
       faults.inject();
       cluster.awaitCopiesServing(); // the clients keep going through any extension
       Thread.sleep(1_000);
-      awaitProgress(progress, AT_LEAST);
+      // Not reached in time: the run ends anyway, and the floor below says the clients stalled.
+      atLeast.await(PROGRESS_WAIT_MS, TimeUnit.MILLISECONDS);
     } finally {
       stop.set(true);
       pool.shutdown();
@@ -183,15 +187,6 @@ final class CheckedWorkload {
     return recorder;
   }
 
-  /** Waits until the clients made {@code operations} in all, or {@link #PROGRESS_WAIT_MS}. */
-  private static void awaitProgress(AtomicInteger progress, int operations)
-      throws InterruptedException {
-    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(PROGRESS_WAIT_MS);
-    while (progress.get() < operations && System.nanoTime() < deadline) {
-      Thread.sleep(20); // a client operation takes milliseconds; bounded by the deadline
-    }
-  }
-
   /**
    * Random puts (unique values), deletes and gets until {@code stop}; at most 20,000 ops. After
    * a write with an unknown outcome the client only reads until the ring or the slice map
@@ -200,7 +195,8 @@ final class CheckedWorkload {
    * beyond any checker's reach (each doubles the orders to try).
    */
   private Integer workload(int client, List<InetSocketAddress> frontEnds,
-      HistoryRecorder recorder, AtomicBoolean stop, AtomicInteger progress)
+      HistoryRecorder recorder, AtomicBoolean stop, CountDownLatch beforeFaults,
+      CountDownLatch atLeast)
       throws IOException {
     Random random = new Random(client);
     int done = 0;
@@ -225,7 +221,8 @@ final class CheckedWorkload {
           readOnlyUntilAfter = cluster.version();
         }
         done++;
-        progress.incrementAndGet();
+        beforeFaults.countDown();
+        atLeast.countDown();
       }
       tailAnswers.addAndGet(kv.tailGetCounts()[0]);
     }
