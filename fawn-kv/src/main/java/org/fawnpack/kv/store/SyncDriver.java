@@ -146,7 +146,7 @@ final class SyncDriver {
       return false;
     }
     try {
-      flushed.log().channel().force(false);
+      flushed.log().forceData();
     } catch (ClosedChannelException e) {
       if (!retiredByCompaction.test(flushed.log())) {
         throw e;

@@ -15,8 +15,8 @@ import org.slf4j.LoggerFactory;
  * The background side of one log's writes: after every {@code bytes} that reach the file, one
  * background force sends them on to the device (at most one in flight; RocksDB's
  * {@code bytes_per_sync} idea), so dirty pages never pile up and an explicit sync only waits for
- * the last few megabytes. Also keeps the first failure of a background write or force: the
- * log's end on disk is then unknown, and every later append, flush and sync must throw.
+ * the last few megabytes. Also keeps the first failure of a write or force, in the background
+ * or in a flush: the log's end on disk is then unknown, and every later append, flush and sync must throw.
  */
 final class Writeback {
 
@@ -62,20 +62,20 @@ final class Writeback {
     }
   }
 
-  /** Records the failure of a background write or force (the first one; not after close). */
+  /** Records the failure of a write or force (the first one; not after close). */
   void failed(IOException e) {
     if (channel.isOpen() && failure == null) {
       failure = e;
-      LOG.error("{}: a background write or force of the log failed; appends to it fail from "
-          + "now on", path.get(), e);
+      LOG.error("{}: a write or force of the log failed; appends to it fail from now on",
+          path.get(), e);
     }
   }
 
   void throwIfFailed() throws IOException {
     IOException f = failure;
     if (f != null) {
-      throw new IOException(path.get() + ": an earlier background write or force of this log "
-          + "failed, so its end on disk is unknown", f);
+      throw new IOException(path.get() + ": an earlier write or force of this log failed, so its "
+          + "end on disk is unknown", f);
     }
   }
 

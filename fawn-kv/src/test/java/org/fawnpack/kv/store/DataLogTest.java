@@ -108,7 +108,7 @@ class DataLogTest {
       assertTrue(failure.getMessage().contains(file.toString()), failure.getMessage());
       IOException again = assertThrows(IOException.class,
           () -> log.append(RecordFormat.KIND_PUT, new byte[] {1}, new byte[] {2}, 5_000));
-      assertTrue(again.getMessage().contains("background write"), again.getMessage());
+      assertTrue(again.getMessage().contains("earlier write or force"), again.getMessage());
       assertThrows(IOException.class, log::sync);
       assertThrows(IOException.class, log::flush);
     }
@@ -147,6 +147,48 @@ class DataLogTest {
       assertEquals(atCreate, channel.forces.get(), "forces before any sync");
       log.sync();
       assertEquals(atCreate + 1, channel.forces.get(), "forces after one sync");
+    }
+  }
+
+  @Test
+  void sync_withNothingNewSinceTheLastForce_leavesTheDeviceAlone() throws IOException {
+    Path file = dir.resolve("idle.log");
+    FaultyChannel channel = faultyChannel(file);
+    try (DataLog log = DataLogFiles.create(file, channel, 64 << 10, 0)) {
+      log.append(RecordFormat.KIND_PUT, new byte[] {1}, new byte[] {2}, 1);
+      int before = channel.forces.get();
+      log.sync();
+      assertEquals(before + 1, channel.forces.get(), "a sync after a record forces");
+      log.sync();
+      log.sync();
+      assertEquals(before + 1, channel.forces.get(), "syncs with nothing new force nothing");
+      log.append(RecordFormat.KIND_PUT, new byte[] {3}, new byte[] {4}, 2);
+      log.sync();
+      assertEquals(before + 2, channel.forces.get(), "a new record is forced");
+      log.raiseSequenceFloor(100);
+      log.sync();
+      assertEquals(before + 3, channel.forces.get(), "a header change is forced");
+      log.sync();
+      assertEquals(before + 3, channel.forces.get(), "and only once");
+    }
+  }
+
+  @Test
+  void flush_whoseWriteFails_throwsAndFailsLaterAppends() throws IOException {
+    Path file = dir.resolve("flushfail.log");
+    FaultyChannel channel = faultyChannel(file);
+    try (DataLog log = DataLogFiles.create(file, channel, 64 << 10, 0)) {
+      log.append(RecordFormat.KIND_PUT, new byte[] {1}, new byte[100], 1);
+      log.flush();
+      long inFile = log.flushedBytes();
+      channel.failWritesFrom(inFile);
+      log.append(RecordFormat.KIND_PUT, new byte[] {2}, new byte[100], 2);
+      assertThrows(IOException.class, log::flush, "the flush's own write failed");
+      assertEquals(inFile, log.flushedBytes(), "nothing counted as written");
+      IOException again = assertThrows(IOException.class,
+          () -> log.append(RecordFormat.KIND_PUT, new byte[] {3}, new byte[] {4}, 3));
+      assertTrue(again.getMessage().contains(file.toString()), again.getMessage());
+      assertThrows(IOException.class, log::sync);
     }
   }
 
