@@ -9,6 +9,7 @@ import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.backend.SentList.SentWrite;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -122,13 +123,9 @@ final class ChainForwarder implements Closeable {
   }
 
   private CompletableFuture<Frame> send(ArcStore arc, Member next, SentWrite write) {
-    Frame.Payload payload = new Frame.Payload().addLong(arc.chain().range().endInclusive())
-        .addBytes(write.key());
-    if (write.value() != null) {
-      payload.addBytes(write.value());
-    }
-    CompletableFuture<Frame> answer = sendFrame(arc, next, write.type(),
-        write.id().addTo(payload.addLong(write.sequence())).toBytes());
+    ChainWrite message = new ChainWrite(arc.chain().range().endInclusive(), write.key(),
+        write.value(), write.sequence(), write.id());
+    CompletableFuture<Frame> answer = sendFrame(arc, next, message.type(), message.encode());
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.backend;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -11,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
@@ -56,15 +56,14 @@ final class ChainMessages {
    * the write id is remembered with the write, so this member answers a retry of it when it
    * becomes head.
    */
-  void write(Ring current, Frame request, Frame.Fields fields,
-      FrameServer.Replies replies) throws IOException {
-    boolean put = request.type() == MessageType.CHAIN_PUT;
-    long arcEnd = fields.nextLong();
-    byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value") : null;
-    long sequence = fields.nextLong();
-    WriteId writeId = WriteId.next(fields);
-    fields.end();
+  void write(Ring current, Frame request, FrameServer.Replies replies) throws IOException {
+    ChainWrite write = ChainWrite.decode(request);
+    boolean put = write.isPut();
+    long arcEnd = write.arcEnd();
+    byte[] key = write.key();
+    byte[] value = write.value();
+    long sequence = write.sequence();
+    WriteId writeId = write.id();
     ArcStore arc = arcs.get(arcEnd);
     if (arc == null) {
       replies.send(notAReplica(request, arcEnd));

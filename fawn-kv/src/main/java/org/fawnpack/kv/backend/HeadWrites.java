@@ -1,6 +1,5 @@
 package org.fawnpack.kv.backend;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -12,11 +11,13 @@ import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.AdmittedWrite;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.WouldBlockException;
 import org.fawnpack.kv.wire.WriteId;
+import org.fawnpack.kv.wire.WriteRequest;
 
 /**
  * PUT and DELETE at the head of a key's chain: the head numbers the write with its arc's own
@@ -58,15 +59,15 @@ final class HeadWrites {
    * PUT (key, value, write id, earlier try may have applied, admitting slice epoch) or DELETE
    * (key, write id, the same two), routed by {@code current}.
    */
-  void write(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    boolean put = request.type() == MessageType.PUT;
-    byte[] key = EngineKeys.next(fields);
-    byte[] value = put ? fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value") : null;
-    WriteId writeId = WriteId.next(fields);
-    boolean earlierTryMayHaveApplied = fields.nextLong() != 0;
-    long admittedAt = fields.nextLong();
-    fields.end();
+  void write(Ring current, Frame request, FrameServer.Replies replies) throws IOException {
+    AdmittedWrite admitted = AdmittedWrite.decode(request);
+    WriteRequest write = admitted.write();
+    boolean put = write.isPut();
+    byte[] key = write.key();
+    byte[] value = write.value();
+    WriteId writeId = write.id();
+    boolean earlierTryMayHaveApplied = write.earlierTryMayHaveApplied();
+    long admittedAt = admitted.sliceEpoch();
     long position = current.hash().position(key); // one keyed hash for chain and record
     Chain chain = current.chainFor(position);
     if (!chain.head().equals(self.get())) {

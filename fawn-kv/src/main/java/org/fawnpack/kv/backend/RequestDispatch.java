@@ -76,10 +76,9 @@ final class RequestDispatch implements FrameServer.Handler {
     switch (type) {
       case MessageType.GET -> tailReads.get(current, request, fields, replies);
       case MessageType.DIRECT_GET -> tailReads.directGet(current, request, fields, replies);
-      case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, fields,
-          replies);
+      case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
-          chainMessages.write(current, request, fields, replies);
+          chainMessages.write(current, request, replies);
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
       case MessageType.SCAN -> scans.page(current, self, request, replies);
       case MessageType.FENCE -> fence.fence(request, fields, replies);

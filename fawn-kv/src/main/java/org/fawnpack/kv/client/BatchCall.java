@@ -33,7 +33,7 @@ final class BatchCall {
    * again together, in rounds paced as single calls' tries, until all are answered or the
    * tries or the deadline run out. Throws when any finally failed.
    */
-  List<Frame> call(byte type, List<byte[]> keys, List<byte[]> payloads) throws IOException {
+  List<Frame> call(byte type, List<byte[]> keys, List<TryPayload> payloads) throws IOException {
     long end = System.nanoTime() + deadline.toNanos();
     boolean write = type != MessageType.GET; // only a write's failed try may have had effect
     Frame[] answers = new Frame[payloads.size()];
@@ -70,8 +70,7 @@ final class BatchCall {
           continue;
         }
         used.add(c);
-        replies.add(c.send(type, 0, FawnKvClient.withUncertainty(type, payloads.get(i),
-            mayHaveApplied[i])));
+        replies.add(c.send(type, 0, payloads.get(i).forTry(mayHaveApplied[i])));
       }
       List<Integer> failed = new ArrayList<>();
       java.util.Map<Connection, Boolean> frozen = new java.util.IdentityHashMap<>();

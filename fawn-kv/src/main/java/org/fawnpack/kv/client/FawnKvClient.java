@@ -7,7 +7,6 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.scan.RingSource;
 import org.fawnpack.kv.wire.Connection;
@@ -16,6 +15,7 @@ import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.NoReplyException;
 import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.WriteId;
+import org.fawnpack.kv.wire.WriteRequest;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -163,10 +163,10 @@ public final class FawnKvClient implements Closeable {
 
   /** The value stored under {@code key}, or null. */
   public byte[] get(byte[] key) throws IOException {
-    Frame.Payload payload = new Frame.Payload().addBytes(checkKey(key));
+    TryPayload payload = TryPayload.get(checkKey(key));
     long end = System.nanoTime() + deadline.toNanos();
     if (tailGets != null) {
-      Frame answer = tailGets.get(key, payload.toBytes(), end);
+      Frame answer = tailGets.get(key, payload.forTry(false), end);
       if (answer != null) {
         return valueOf(answer);
       }
@@ -191,9 +191,9 @@ public final class FawnKvClient implements Closeable {
    * @throws KvException naming how many failed and the first failure
    */
   public List<byte[]> getAll(List<byte[]> keys) throws IOException {
-    List<byte[]> payloads = new ArrayList<>(keys.size());
+    List<TryPayload> payloads = new ArrayList<>(keys.size());
     for (byte[] key : keys) {
-      payloads.add(new Frame.Payload().addBytes(checkKey(key)).toBytes());
+      payloads.add(TryPayload.get(checkKey(key)));
     }
     List<byte[]> values = new ArrayList<>(keys.size());
     for (Frame answer : batch.call(MessageType.GET, keys, payloads)) {
@@ -215,10 +215,10 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException(keys.size() + " keys but " + values.size()
           + " values");
     }
-    List<byte[]> payloads = new ArrayList<>(keys.size());
+    List<TryPayload> payloads = new ArrayList<>(keys.size());
     for (int i = 0; i < keys.size(); i++) {
-      payloads.add(nextWriteId().addTo(new Frame.Payload().addBytes(checkKey(keys.get(i)))
-          .addBytes(checkValue(values.get(i)))).toBytes());
+      payloads.add(TryPayload.write(WriteRequest.put(checkKey(keys.get(i)),
+          checkValue(values.get(i)), nextWriteId())));
     }
     for (Frame answer : batch.call(MessageType.PUT, keys, payloads)) {
       expect(answer, MessageType.OK);
@@ -237,14 +237,14 @@ public final class FawnKvClient implements Closeable {
 
   /** Stores {@code value} under {@code key}; returns once every member of its chain has it. */
   public void put(byte[] key, byte[] value) throws IOException {
-    expect(call(MessageType.PUT, key, nextWriteId().addTo(new Frame.Payload()
-        .addBytes(checkKey(key)).addBytes(checkValue(value)))), MessageType.OK);
+    expect(call(MessageType.PUT, key, TryPayload.write(WriteRequest.put(checkKey(key),
+        checkValue(value), nextWriteId()))), MessageType.OK);
   }
 
   /** Removes {@code key}; whether it was there. */
   public boolean delete(byte[] key) throws IOException {
-    Frame answer = call(MessageType.DELETE, key, nextWriteId().addTo(new Frame.Payload()
-        .addBytes(checkKey(key))));
+    Frame answer = call(MessageType.DELETE, key,
+        TryPayload.write(WriteRequest.delete(checkKey(key), nextWriteId())));
     return answer.type() != MessageType.NOT_FOUND && expect(answer, MessageType.OK) != null;
   }
 
@@ -256,14 +256,13 @@ public final class FawnKvClient implements Closeable {
    * Sends the request until it is answered other than ERROR or REFUSED, or the tries or the
    * deadline run out; then the last answer (an ERROR when a try may have taken effect).
    */
-  private Frame call(byte type, byte[] key, Frame.Payload payload) throws IOException {
+  private Frame call(byte type, byte[] key, TryPayload payload) throws IOException {
     return call(type, key, payload, System.nanoTime() + deadline.toNanos());
   }
 
-  /** As {@link #call(byte, byte[], Frame.Payload)}, by {@code end} (System.nanoTime()). */
-  private Frame call(byte type, byte[] key, Frame.Payload payload, long end)
+  /** As {@link #call(byte, byte[], TryPayload)}, by {@code end} (System.nanoTime()). */
+  private Frame call(byte type, byte[] key, TryPayload payload, long end)
       throws IOException {
-    byte[] bytes = payload.toBytes();
     boolean write = type != MessageType.GET; // only a write's failed try may have had effect
     boolean mayHaveApplied = false; // some try of a write may have taken effect
     String lastProblem = null;
@@ -276,8 +275,8 @@ public final class FawnKvClient implements Closeable {
       try {
         c = routes.to(key, mayHaveApplied); // a front-end down: a failed try, not the end
         TryWait.notFrozen(c, routes, end);
-        answer = TryWait.await(c, c.send(type, 0, withUncertainty(type, bytes,
-            mayHaveApplied)), tryTimeout, end);
+        answer = TryWait.await(c, c.send(type, 0, payload.forTry(mayHaveApplied)), tryTimeout,
+            end);
         routes.answered(c);
         if (answer.type() == MessageType.WRONG_SLICE && wrongSliceHops < MAX_WRONG_SLICE_HOPS) {
           routes.wrongSlice(answer); // applied nowhere: straight to the owner, not a try
@@ -323,18 +322,6 @@ public final class FawnKvClient implements Closeable {
     }
     throw new KvException(MessageType.name(type) + " failed after " + lostAfter + " tries: "
         + MessageType.messageOf(lost), !mayHaveApplied);
-  }
-
-  /**
-   * A write's payload with whether an earlier try may have taken effect appended (a head that
-   * cannot tell then answers UNKNOWN_OUTCOME); a get's as it is.
-   */
-  static byte[] withUncertainty(byte type, byte[] payload, boolean mayHaveApplied) {
-    if (type == MessageType.GET) {
-      return payload;
-    }
-    return java.nio.ByteBuffer.allocate(payload.length + Long.BYTES).put(payload)
-        .putLong(mayHaveApplied ? 1 : 0).array();
   }
 
   static void pause(long ms) throws KvException {

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.frontend;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import static org.fawnpack.kv.wire.MessageType.error;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
@@ -20,13 +19,15 @@ import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.slice.SliceCodec;
 import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.wire.AdmittedWrite;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
-import org.fawnpack.kv.wire.WriteId;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.WriteRequest;
 
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
@@ -243,23 +244,22 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
           + " and STATS, not " + MessageType.name(type)));
       return;
     }
-    Frame.Fields fields = request.fields();
-    byte[] key = fields.nextBytes(Integer.MAX_VALUE, "the key");
-    String problem = ProtocolLimits.keyProblem(key);
-    if (problem == null && type == MessageType.PUT) {
-      byte[] value = fields.nextBytes(Integer.MAX_VALUE, "the value");
-      problem = value.length > ProtocolLimits.MAX_VALUE_BYTES ? "the value has " + value.length
-          + " bytes, more than " + ProtocolLimits.MAX_VALUE_BYTES : null;
+    byte[] key;
+    String problem;
+    if (type == MessageType.GET) {
+      Frame.Fields fields = request.fields();
+      key = fields.nextBytes(Integer.MAX_VALUE, "the key");
+      fields.end();
+      problem = ProtocolLimits.keyProblem(key);
+    } else {
+      WriteRequest write = WriteRequest.decode(request); // passed on as its bytes came
+      key = write.key();
+      problem = write.problem();
     }
     if (problem != null) {
       replies.send(refused(request, problem));
       return;
     }
-    if (type != MessageType.GET) {
-      WriteId.next(fields); // passed on as it is: the head keeps it with the write
-      fields.nextLong(); // whether an earlier try may have taken effect
-    }
-    fields.end();
     admit(request, key, replies, 1);
   }
 
@@ -313,8 +313,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       }, 1);
     } else {
       cache.writeStarting(cacheKey);
-      byte[] toHead = java.nio.ByteBuffer.allocate(request.payload().length + Long.BYTES)
-          .put(request.payload()).putLong(admission.epoch()).array();
+      byte[] toHead = AdmittedWrite.relay(request.payload(), admission.epoch());
       route(request, toHead, key, answer -> {
         cache.writeEnded(cacheKey, HotCache.WriteOutcome.of(answer.type()));
         if (answer.type() == MessageType.FENCED && attempt < MOVING_ATTEMPTS

@@ -25,4 +25,13 @@ public final class ProtocolLimits {
     }
     return null;
   }
+
+  /** Null when {@code key} and {@code value} (null for a delete) may be written, else why not. */
+  public static String writeProblem(byte[] key, byte[] value) {
+    String problem = keyProblem(key);
+    if (problem == null && value != null && value.length > MAX_VALUE_BYTES) {
+      problem = "the value has " + value.length + " bytes, more than " + MAX_VALUE_BYTES;
+    }
+    return problem;
+  }
 }
