@@ -5,7 +5,6 @@ import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
@@ -17,6 +16,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.wire.ChainAttach;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
@@ -254,19 +254,12 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
    * rest of the chain has it; BEHIND with its next number when it lacks writes before, or
    * lacks the staged copy (its predecessor then sends the records from its log).
    */
-  void attach(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    long arcEnd = fields.nextLong();
-    String job = job(fields);
-    byte[] baseBytes = fields.nextBytes(Long.BYTES, "the base");
-    long last = fields.nextLong();
-    WriteId.next(fields);
-    fields.end();
-    if (baseBytes.length != Long.BYTES) {
-      throw new org.fawnpack.kv.wire.MalformedFrameException("a base of " + baseBytes.length
-          + " bytes");
-    }
-    long base = ByteBuffer.wrap(baseBytes).getLong();
+  void attach(Frame request, FrameServer.Replies replies) throws IOException {
+    ChainAttach attach = ChainAttach.decode(request);
+    long arcEnd = attach.arcEnd();
+    String job = checkedJob(attach.job());
+    long base = attach.base();
+    long last = attach.last();
     ArcStore arc = arcs.get(arcEnd);
     if (arc == null) {
       replies.send(refused(request, "backend " + id + " is no replica of the arc ending at "
@@ -323,14 +316,19 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
     }
   }
 
+  /** Kept in the sent list as a write is: {@link ChainForwarder} sends it as a ChainAttach. */
   private static SentList.SentWrite attachMessage(String job, long base, long last) {
-    return new SentList.SentWrite(MessageType.CHAIN_ATTACH,
-        job.getBytes(StandardCharsets.US_ASCII),
-        ByteBuffer.allocate(Long.BYTES).putLong(base).array(), last, WriteId.NONE);
+    ChainAttach attach = new ChainAttach(0, job, base, last, WriteId.NONE);
+    return new SentList.SentWrite(MessageType.CHAIN_ATTACH, attach.jobBytes(),
+        attach.baseBytes(), last, WriteId.NONE);
   }
 
   private static String job(Frame.Fields fields) throws IOException {
-    String job = new String(fields.nextBytes(120, "the job"), StandardCharsets.US_ASCII);
+    return checkedJob(new String(fields.nextBytes(ChainAttach.MAX_JOB_BYTES, "the job"),
+        StandardCharsets.US_ASCII));
+  }
+
+  private static String checkedJob(String job) throws IOException {
     try {
       return BulkStaging.checkedJob(job);
     } catch (IllegalArgumentException e) {

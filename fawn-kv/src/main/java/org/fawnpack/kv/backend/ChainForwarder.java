@@ -2,6 +2,8 @@ package org.fawnpack.kv.backend;
 
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -9,6 +11,7 @@ import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.backend.SentList.SentWrite;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.wire.ChainAttach;
 import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -122,10 +125,19 @@ final class ChainForwarder implements Closeable {
     }
   }
 
+  /** A sent-list entry as its message: a bulk load's attach, or a put or delete. */
+  private static byte[] encode(long arcEnd, SentWrite write) {
+    if (write.type() == MessageType.CHAIN_ATTACH) {
+      return new ChainAttach(arcEnd, new String(write.key(), StandardCharsets.US_ASCII),
+          ByteBuffer.wrap(write.value()).getLong(), write.sequence(), write.id()).encode();
+    }
+    return new ChainWrite(arcEnd, write.key(), write.value(), write.sequence(), write.id())
+        .encode();
+  }
+
   private CompletableFuture<Frame> send(ArcStore arc, Member next, SentWrite write) {
-    ChainWrite message = new ChainWrite(arc.chain().range().endInclusive(), write.key(),
-        write.value(), write.sequence(), write.id());
-    CompletableFuture<Frame> answer = sendFrame(arc, next, message.type(), message.encode());
+    CompletableFuture<Frame> answer = sendFrame(arc, next, write.type(),
+        encode(arc.chain().range().endInclusive(), write));
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());

@@ -89,7 +89,7 @@ final class RequestDispatch implements FrameServer.Handler {
       case MessageType.BULK_STAGE -> bulkLoads.stage(request, fields, replies);
       case MessageType.BULK_GATE -> bulkLoads.gate(request, fields, replies);
       case MessageType.BULK_APPLY -> bulkLoads.apply(request, fields, replies);
-      case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, fields, replies);
+      case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, replies);
       case MessageType.BULK_RELEASE -> bulkLoads.release(request, fields, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE, stats.get()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.

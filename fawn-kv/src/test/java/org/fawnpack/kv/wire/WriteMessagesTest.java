@@ -126,4 +126,20 @@ class WriteMessagesTest {
         () -> ChainWrite.decode(frame(MessageType.CHAIN_DELETE, emptyKey)));
     assertEquals("the key is empty", e.getMessage());
   }
+
+  @Test
+  void chainAttach_travelsInTheChainWritesLayout() throws Exception {
+    ChainAttach attach = new ChainAttach(5, "job_1", 40, 90, WriteId.NONE);
+    byte[] expected = layout(5L, "job_1".getBytes(StandardCharsets.US_ASCII),
+        ByteBuffer.allocate(8).putLong(40).array(), 90L, 0L, 0L);
+    assertArrayEquals(expected, attach.encode());
+    assertEquals(attach, ChainAttach.decode(frame(MessageType.CHAIN_ATTACH, expected)));
+    byte[] shortBase = layout(5L, "job_1".getBytes(StandardCharsets.US_ASCII), new byte[4], 90L,
+        0L, 0L);
+    MalformedFrameException e = assertThrows(MalformedFrameException.class,
+        () -> ChainAttach.decode(frame(MessageType.CHAIN_ATTACH, shortBase)));
+    assertEquals("a base of 4 bytes", e.getMessage());
+    assertThrows(MalformedFrameException.class,
+        () -> ChainAttach.decode(frame(MessageType.CHAIN_PUT, expected)));
+  }
 }
