@@ -21,15 +21,4 @@ public final class EngineKeys {
   public static byte[] userKey(byte[] engineKey) {
     return Arrays.copyOfRange(engineKey, 8, engineKey.length);
   }
-
-  /** The next field of a request as a user key, refused by name when unusable. */
-  static byte[] next(org.fawnpack.kv.wire.Frame.Fields fields)
-      throws org.fawnpack.kv.wire.MalformedFrameException {
-    byte[] key = fields.nextBytes(org.fawnpack.kv.wire.ProtocolLimits.MAX_KEY_BYTES, "the key");
-    String problem = org.fawnpack.kv.wire.ProtocolLimits.keyProblem(key);
-    if (problem != null) {
-      throw new org.fawnpack.kv.wire.MalformedFrameException(problem);
-    }
-    return key;
-  }
 }

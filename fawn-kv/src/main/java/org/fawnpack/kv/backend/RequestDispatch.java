@@ -74,8 +74,8 @@ final class RequestDispatch implements FrameServer.Handler {
     }
     Frame.Fields fields = request.fields();
     switch (type) {
-      case MessageType.GET -> tailReads.get(current, request, fields, replies);
-      case MessageType.DIRECT_GET -> tailReads.directGet(current, request, fields, replies);
+      case MessageType.GET -> tailReads.get(current, request, replies);
+      case MessageType.DIRECT_GET -> tailReads.directGet(current, request, replies);
       case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainMessages.write(current, request, replies);

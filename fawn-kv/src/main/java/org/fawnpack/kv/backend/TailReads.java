@@ -11,6 +11,7 @@ import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
 
 /**
@@ -47,21 +48,18 @@ final class TailReads {
    * DIRECT_GET (key), sent by a client by its own ring {@code current}: a GET while this
    * member's {@link TailLease} holds, REFUSED otherwise (the client asks a front-end).
    */
-  void directGet(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
+  void directGet(Ring current, Frame request, FrameServer.Replies replies) throws IOException {
     String refusal = lease.directGetRefusal(current.epoch());
     if (refusal != null) {
       replies.send(refused(request, refusal));
       return;
     }
-    get(current, request, fields, replies);
+    get(current, request, replies);
   }
 
   /** GET (key), routed by {@code current}. */
-  void get(Ring current, Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    byte[] key = EngineKeys.next(fields);
-    fields.end();
+  void get(Ring current, Frame request, FrameServer.Replies replies) throws IOException {
+    byte[] key = GetRequest.decodeValid(request).key();
     long position = current.hash().position(key); // one keyed hash for chain and record
     Chain chain = current.chainFor(position);
     if (!chain.tail().equals(self.get())) {
@@ -96,9 +94,7 @@ final class TailReads {
           } else if (gatedNow != null) {
             gated.holdUntilOpen(end, request, replies, gatedNow);
           } else if (failure == null) {
-            replies.send(value == null ? reply(request, MessageType.NOT_FOUND, null)
-                : reply(request, MessageType.VALUE, new Frame.Payload().addBytes(value)
-                    .toBytes()));
+            replies.send(GetRequest.answer(request, value));
           } else {
             replies.send(refused(request, "backend " + id + " cannot read " + chain.range()
                 + ": " + (failure instanceof java.util.concurrent.TimeoutException

@@ -11,6 +11,7 @@ import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.scan.RingSource;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.NoReplyException;
 import org.fawnpack.kv.wire.NotSentException;
@@ -229,10 +230,7 @@ public final class FawnKvClient implements Closeable {
     if (answer.type() == MessageType.NOT_FOUND) {
       return null;
     }
-    Frame.Fields fields = expect(answer, MessageType.VALUE).fields();
-    byte[] value = fields.nextBytes(ProtocolLimits.MAX_VALUE_BYTES, "the value");
-    fields.end();
-    return value;
+    return GetRequest.valueOf(expect(answer, MessageType.VALUE));
   }
 
   /** Stores {@code value} under {@code key}; returns once every member of its chain has it. */

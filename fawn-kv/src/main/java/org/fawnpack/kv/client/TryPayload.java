@@ -1,6 +1,6 @@
 package org.fawnpack.kv.client;
 
-import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.WriteRequest;
 
 /**
@@ -14,7 +14,7 @@ interface TryPayload {
   byte[] forTry(boolean earlierTryMayHaveApplied);
 
   static TryPayload get(byte[] key) {
-    byte[] bytes = new Frame.Payload().addBytes(key).toBytes();
+    byte[] bytes = new GetRequest(key).encode();
     return earlierTry -> bytes;
   }
 

@@ -25,6 +25,7 @@ import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
+import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.fawnpack.kv.wire.WriteRequest;
@@ -247,10 +248,9 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     byte[] key;
     String problem;
     if (type == MessageType.GET) {
-      Frame.Fields fields = request.fields();
-      key = fields.nextBytes(Integer.MAX_VALUE, "the key");
-      fields.end();
-      problem = ProtocolLimits.keyProblem(key);
+      GetRequest get = GetRequest.decode(request);
+      key = get.key();
+      problem = get.problem();
     } else {
       WriteRequest write = WriteRequest.decode(request); // passed on as its bytes came
       key = write.key();

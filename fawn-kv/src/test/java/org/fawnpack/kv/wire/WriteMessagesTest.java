@@ -142,4 +142,26 @@ class WriteMessagesTest {
     assertThrows(MalformedFrameException.class,
         () -> ChainAttach.decode(frame(MessageType.CHAIN_PUT, expected)));
   }
+
+  @Test
+  void getRequest_isTheKey_andItsAnswerTheValueOrNothing() throws Exception {
+    assertArrayEquals(layout(KEY), new GetRequest(KEY).encode());
+    assertEquals(new GetRequest(KEY), GetRequest.decode(frame(MessageType.DIRECT_GET,
+        layout(KEY))));
+    Frame request = frame(MessageType.GET, layout(KEY));
+    Frame value = GetRequest.answer(request, VALUE);
+    assertEquals(MessageType.VALUE, value.type());
+    assertEquals(7, value.requestId());
+    assertArrayEquals(layout(VALUE), value.payload());
+    assertArrayEquals(VALUE, GetRequest.valueOf(value));
+    Frame absent = GetRequest.answer(request, null);
+    assertEquals(MessageType.NOT_FOUND, absent.type());
+    assertEquals(0, absent.payload().length);
+    assertNull(GetRequest.valueOf(absent));
+    MalformedFrameException empty = assertThrows(MalformedFrameException.class,
+        () -> GetRequest.decodeValid(frame(MessageType.GET, layout(new byte[0]))));
+    assertEquals("the key is empty", empty.getMessage());
+    assertEquals("the key is empty", GetRequest.decode(frame(MessageType.GET,
+        layout(new byte[0]))).problem());
+  }
 }
