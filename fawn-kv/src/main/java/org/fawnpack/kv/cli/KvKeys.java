@@ -118,6 +118,11 @@ public final class KvKeys {
       "fawn.kv.compaction.check-ms", 10_000, 10, 3_600_000,
       "How often a back-end looks at its arcs' garbage (and samples what their chains hold).");
 
+  public static final ConfigKey<Integer> IO_THREADS = ConfigKey.intKey("fawn.kv.io-threads", 0,
+      0, 1024, "Event-loop threads of a node's JVM, shared by all its FAWN-KV sockets; 0 = one"
+      + " per core. Nodes sharing a machine do better with fewer: the loopback cluster (demo,"
+      + " benchmarks) gives each child back-end its share of the cores, at least 1.");
+
   /** The compaction settings these keys give, or null when compaction is off. */
   public static org.fawnpack.kv.backend.CompactionSettings compaction(
       java.util.function.UnaryOperator<String> settings) {
@@ -136,7 +141,7 @@ public final class KvKeys {
       COMPACTION_GARBAGE_RATIO, COMPACTION_BYTES_PER_SECOND, COMPACTION_CUT_RETENTION_MS,
       COMPACTION_CHECK_MS, KvTlsKeys.ENABLED, KvTlsKeys.KEYSTORE_LOCATION,
       KvTlsKeys.KEYSTORE_PASSWORD, KvTlsKeys.KEYSTORE_TYPE, KvTlsKeys.TRUSTSTORE_LOCATION,
-      KvTlsKeys.TRUSTSTORE_PASSWORD, KvTlsKeys.TRUSTSTORE_TYPE);
+      KvTlsKeys.TRUSTSTORE_PASSWORD, KvTlsKeys.TRUSTSTORE_TYPE, IO_THREADS);
 
   private KvKeys() {}
 

@@ -68,6 +68,7 @@ final class KvNodes {
    */
   static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
       int advertisedPort, Path data) throws IOException {
+    org.fawnpack.kv.wire.EventLoops.configure(settings.ioThreads());
     List<Closeable> parts = new ArrayList<>();
     org.fawnpack.kv.energy.NodeEnergy energy = settings.nodeEnergy(); // bad figures: no node
     parts.add(energy);
@@ -122,6 +123,7 @@ final class KvNodes {
 
   static Node<FrontEnd> frontEnd(KvSettings settings, String name, InetSocketAddress bind)
       throws IOException {
+    org.fawnpack.kv.wire.EventLoops.configure(settings.ioThreads());
     List<Closeable> parts = new ArrayList<>();
     try {
       CuratorFramework zk = session(settings, "frontend");

@@ -20,7 +20,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
     String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
-    long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls) {
+    long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls, int ioThreads) {
 
   static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -48,7 +48,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
         KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get),
         KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get),
-        KvTlsKeys.credentials(settings::get));
+        KvTlsKeys.credentials(settings::get), KvKeys.IO_THREADS.read(settings::get));
   }
 
   /**

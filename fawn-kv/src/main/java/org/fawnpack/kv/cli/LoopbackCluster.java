@@ -73,6 +73,13 @@ public final class LoopbackCluster implements Closeable {
       cluster.secret = cluster.kv.secret(); // with TLS, when the settings turn it on
       List<String> args = new ArrayList<>();
       settings.forEach((k, v) -> args.add("-D" + k + "=" + v));
+      if (!settings.containsKey(KvKeys.IO_THREADS.name())) {
+        // The back-ends share this machine's cores: one loop per core each would have them
+        // wake one another's threads for every message (measured: docs/fawn-kv.md, "The
+        // transport").
+        args.add("-D" + KvKeys.IO_THREADS.name() + "=" + Math.max(1,
+            Runtime.getRuntime().availableProcessors() / backendCount));
+      }
       cluster.backends = new ChildBackends(dir.resolve("backends"), backendJvmOptions, args);
       cluster.open.add(cluster.backends);
       for (int b = 0; b < backendCount; b++) {
