@@ -42,8 +42,7 @@ final class DataLog implements AutoCloseable {
   private final FileChannel channel;
   private final long logId;
   private final int version;
-  /** Guarded by appendLock (only its sequence floor changes). */
-  private LogFileHeader header;
+  private final LogHeaderFloor floor;
   private final ReentrantLock appendLock = new ReentrantLock();
 
   // Guarded by appendLock. Invariant: bytes below handedOffBase (below bufferBase when
@@ -61,9 +60,7 @@ final class DataLog implements AutoCloseable {
 
   /** Bytes already in the file: readers below it need no lock. */
   private volatile long written;
-  /** The header's sequence floor, for {@link #forceData} to see a header change. */
-  private volatile long headerFloor;
-  /** {@link #written} and {@link #headerFloor} when {@link #forceData} last forced. */
+  /** {@link #written} and the header's floor when {@link #forceData} last forced. */
   private volatile long forcedEnd = -1;
   private volatile long forcedFloor = -1;
   private final Writeback writeback;
@@ -74,11 +71,10 @@ final class DataLog implements AutoCloseable {
     this.path = path;
     this.channel = channel;
     this.claim = claim;
-    this.header = header;
+    this.floor = new LogHeaderFloor(channel, header);
     this.logId = header.logId();
     this.version = header.version();
     this.written = written;
-    this.headerFloor = header.sequenceFloor();
     this.bufferBase = written;
     this.writeback = new Writeback(channel, writebackBytes, written, this::path);
     // Direct buffers: the channel writes them as they are, where a heap buffer would first be
@@ -106,33 +102,12 @@ final class DataLog implements AutoCloseable {
 
   /** The lowest next sequence number the header promises (0 when it promises none). */
   long sequenceFloor() {
-    appendLock.lock();
-    try {
-      return header.sequenceFloor();
-    } finally {
-      appendLock.unlock();
-    }
+    return floor.get();
   }
 
-  /**
-   * Records in the header that the next sequence number is at least {@code floor}: a copy that
-   * drops tombstones may drop the highest sequence number too, and a reopen must not hand it
-   * out again. Forced with the file's next sync. Version 1 logs keep no floor.
-   */
-  void raiseSequenceFloor(long floor) throws IOException {
-    appendLock.lock();
-    try {
-      if (header.version() == LogFileHeader.FIRST_FORMAT_VERSION
-          || floor <= header.sequenceFloor()) {
-        return;
-      }
-      LogFileHeader raised = header.withSequenceFloor(floor);
-      FileIo.writeFully(channel, raised.encode(), 0);
-      header = raised;
-      headerFloor = floor;
-    } finally {
-      appendLock.unlock();
-    }
+  /** See {@link LogHeaderFloor}: forced with the file's next sync. */
+  void raiseSequenceFloor(long raised) throws IOException {
+    floor.raise(raised);
   }
 
   /** The end of the log, buffered bytes included: where the next record goes. */
@@ -276,10 +251,8 @@ final class DataLog implements AutoCloseable {
   }
 
   /**
-   * Hands every appended record to the operating system and waits until it is there. What the
-   * buffer holds is written on this thread: the caller waits for it anyway, and handing it to
-   * the background writer only added a thread's wake-up to every sync (a group force's
-   * largest cost after the force itself, measured on a chain's writes).
+   * Hands every appended record to the operating system and waits until it is there, writing
+   * the buffer on this thread: a hand-off to the writer would add a wake-up to every sync.
    */
   void flush() throws IOException {
     appendLock.lock();
@@ -313,13 +286,13 @@ final class DataLog implements AutoCloseable {
    */
   void forceData() throws IOException {
     long end = written;
-    long floor = headerFloor;
-    if (end == forcedEnd && floor == forcedFloor) {
+    long headerFloor = floor.get();
+    if (end == forcedEnd && headerFloor == forcedFloor) {
       return;
     }
     channel.force(false);
     forcedEnd = end;
-    forcedFloor = floor;
+    forcedFloor = headerFloor;
   }
 
   /**
