@@ -16,9 +16,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The event loops every FAWN-KV socket of this JVM runs on, servers and clients alike: one
- * thread per core unless {@link #configure}d (a wimpy node has one or two), daemons, made on first use and kept for the
- * JVM's life as a JVM-wide resource. Epoll when Netty's native transport is on the class path
- * and loads (it is not in Hadoop's or ZooKeeper's jars by default), NIO otherwise.
+ * thread per core unless {@link #configure}d (a wimpy node has one or two), daemons, made on
+ * first use and kept for the JVM's life as a JVM-wide resource. Epoll when Netty's native
+ * transport is on the class path and loads (it is not in Hadoop's or ZooKeeper's jars by
+ * default), NIO otherwise.
  */
 public final class EventLoops {
   private static final Logger LOG = LoggerFactory.getLogger(EventLoops.class);
