@@ -12,6 +12,7 @@ import org.fawnpack.kv.backend.SentList.SentWrite;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.wire.ChainAttach;
+import org.fawnpack.kv.wire.ChainSync;
 import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -157,8 +158,8 @@ final class ChainForwarder implements Closeable {
   }
 
   private void sendSync(ArcStore arc, Member next) {
-    byte[] payload = new Frame.Payload().addLong(arc.chain().range().endInclusive())
-        .addLong(arc.store().lastSequence()).toBytes();
+    byte[] payload = new ChainSync(arc.chain().range().endInclusive(),
+        arc.store().lastSequence()).encode();
     sendFrame(arc, next, MessageType.CHAIN_SYNC, payload).whenComplete((reply, failure) -> {
       boolean ok = failure == null && reply.type() == MessageType.OK;
       if (ok) {

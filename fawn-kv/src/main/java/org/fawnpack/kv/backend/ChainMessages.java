@@ -10,6 +10,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.ChainSync;
 import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
@@ -115,11 +116,10 @@ final class ChainMessages {
    * CHAIN_SYNC (arc end, the predecessor's last sequence): this member holds everything its
    * predecessor had, so a copied arc may serve gets; passed on down the chain.
    */
-  void sync(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    long arcEnd = fields.nextLong();
-    long sequence = fields.nextLong();
-    fields.end();
+  void sync(Frame request, FrameServer.Replies replies) throws IOException {
+    ChainSync sync = ChainSync.decode(request);
+    long arcEnd = sync.arcEnd();
+    long sequence = sync.lastSequence();
     ArcStore arc = arcs.get(arcEnd);
     if (arc == null) {
       replies.send(notAReplica(request, arcEnd));

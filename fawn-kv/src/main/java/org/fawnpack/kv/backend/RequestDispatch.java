@@ -79,9 +79,9 @@ final class RequestDispatch implements FrameServer.Handler {
       case MessageType.PUT, MessageType.DELETE -> headWrites.write(current, request, replies);
       case MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE ->
           chainMessages.write(current, request, replies);
-      case MessageType.CHAIN_SYNC -> chainMessages.sync(request, fields, replies);
+      case MessageType.CHAIN_SYNC -> chainMessages.sync(request, replies);
       case MessageType.SCAN -> scans.page(current, self, request, replies);
-      case MessageType.FENCE -> fence.fence(request, fields, replies);
+      case MessageType.FENCE -> fence.fence(request, replies);
       case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
       case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
       case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);

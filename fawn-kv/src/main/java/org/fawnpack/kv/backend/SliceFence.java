@@ -9,6 +9,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.wire.Fence;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MalformedFrameException;
@@ -95,10 +96,8 @@ final class SliceFence {
    * FENCE (slice epoch), routed by this back-end's ring epoch: raises the fence, then answers
    * OK once every write this member took before, as head or middle, is committed at its tail.
    */
-  void fence(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws MalformedFrameException {
-    long epoch = fields.nextLong();
-    fields.end();
+  void fence(Frame request, FrameServer.Replies replies) throws MalformedFrameException {
+    long epoch = Fence.decode(request).sliceEpoch();
     synchronized (this) {
       fence = Math.max(fence, epoch);
     }

@@ -18,7 +18,7 @@ import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
-import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.Fence;
 import org.fawnpack.kv.wire.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -145,8 +145,7 @@ final class BackendFencing implements Closeable {
 
   /** Null once {@code m} answered OK, else what went wrong. */
   private CompletableFuture<String> ask(Member m, long ringEpoch, long sliceEpoch) {
-    return pool.to(m).send(MessageType.FENCE, ringEpoch,
-        new Frame.Payload().addLong(sliceEpoch).toBytes())
+    return pool.to(m).send(MessageType.FENCE, ringEpoch, new Fence(sliceEpoch).encode())
         .orTimeout(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS)
         .handle((answer, failure) -> {
           if (failure != null) {
