@@ -134,8 +134,14 @@ class FawnKvAttachOutputFormatTest {
       job.write(a0, failed).abortTask(a0);
       TaskAttemptContext a1 = job.attempt(reduce, 1);
       OutputCommitter committer = job.write(a1, parts.get(reduce));
-      assertTrue(committer.needsTaskCommit(a1));
-      committer.commitTask(a1);
+      // An arc may get none of the keys (the ring's positions are random: with 12 arcs and
+      // 1,500 keys, about one run in ten): its reduce has nothing to commit.
+      boolean wrote = !parts.get(reduce).isEmpty();
+      assertEquals(wrote, committer.needsTaskCommit(a1), "reduce " + reduce + " wrote "
+          + parts.get(reduce).size() + " records");
+      if (wrote) {
+        committer.commitTask(a1);
+      }
       any = committer;
     }
     Map<String, String> absent = new TreeMap<>();
