@@ -318,9 +318,8 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
 
   /** Kept in the sent list as a write is: {@link ChainForwarder} sends it as a ChainAttach. */
   private static SentList.SentWrite attachMessage(String job, long base, long last) {
-    ChainAttach attach = new ChainAttach(0, job, base, last, WriteId.NONE);
-    return new SentList.SentWrite(MessageType.CHAIN_ATTACH, attach.jobBytes(),
-        attach.baseBytes(), last, WriteId.NONE);
+    return new SentList.SentWrite(MessageType.CHAIN_ATTACH, ChainAttach.jobBytes(job),
+        ChainAttach.baseBytes(base), last, WriteId.NONE);
   }
 
   private static String job(Frame.Fields fields) throws IOException {

@@ -20,19 +20,19 @@ public record ChainAttach(long arcEnd, String job, long base, long last, WriteId
     Objects.requireNonNull(id, "id");
   }
 
-  /** The job's bytes, where a {@link ChainWrite} has its key. */
-  public byte[] jobBytes() {
+  /** A job's bytes, where a {@link ChainWrite} has its key. */
+  public static byte[] jobBytes(String job) {
     return job.getBytes(StandardCharsets.US_ASCII);
   }
 
-  /** The base as the 8-byte string a {@link ChainWrite} has its value in. */
-  public byte[] baseBytes() {
+  /** A base as the 8-byte string a {@link ChainWrite} has its value in. */
+  public static byte[] baseBytes(long base) {
     return ByteBuffer.allocate(Long.BYTES).putLong(base).array();
   }
 
   public byte[] encode() {
-    return id.addTo(new Frame.Payload().addLong(arcEnd).addBytes(jobBytes())
-        .addBytes(baseBytes()).addLong(last)).toBytes();
+    return id.addTo(new Frame.Payload().addLong(arcEnd).addBytes(jobBytes(job))
+        .addBytes(baseBytes(base)).addLong(last)).toBytes();
   }
 
   /** The attach a CHAIN_ATTACH frame carries; the job's own rules are the receiver's. */
