@@ -1,6 +1,5 @@
 package org.fawnpack.benchmarks;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
@@ -23,11 +22,12 @@ import org.fawnpack.kv.bulk.BulkDrivers;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.cli.LoopbackWorkload;
 import org.fawnpack.kv.client.FawnKvClient;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.ZooKeeperSessions;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
 
 /**
  * The bulk load by attached files against the other ways to move the same records, in one

@@ -16,10 +16,10 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.cli.LoopbackCluster;
 import org.fawnpack.kv.cli.LoopbackWorkload;
 import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.wire.StatsReport;
 
 /**
  * A soak: the same steady stream of overwrites, deletes and gets against two clusters in one

@@ -19,7 +19,7 @@ import org.fawnpack.configs.ConfigsKeys;
 import org.fawnpack.energy.EnergyKeys;
 import org.fawnpack.input.FawnInputConfig;
 import org.fawnpack.jobs.JobKeys;
-import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.minicluster.EmbeddedClusterSpec;
 import org.junit.jupiter.api.Test;

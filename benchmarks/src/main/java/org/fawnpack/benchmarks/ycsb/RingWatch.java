@@ -2,10 +2,10 @@ package org.fawnpack.benchmarks.ycsb;
 
 import java.io.IOException;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.coord.ZooKeeperSessions;
 import org.fawnpack.kv.scan.RingSource;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
+import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
 
 /**
  * One ZooKeeper session and ring watch per JVM, shared by every YCSB thread's client that reads

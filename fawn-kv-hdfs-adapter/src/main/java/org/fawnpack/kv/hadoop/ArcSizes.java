@@ -8,14 +8,14 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
-import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.StatsReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

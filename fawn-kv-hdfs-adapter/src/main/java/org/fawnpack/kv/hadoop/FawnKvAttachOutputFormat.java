@@ -17,7 +17,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.fawnpack.kv.bulk.ArcFileWriter;
-import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
 

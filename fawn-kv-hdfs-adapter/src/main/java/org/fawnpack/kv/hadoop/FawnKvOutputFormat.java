@@ -1,6 +1,5 @@
 package org.fawnpack.kv.hadoop;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.util.UUID;
 import org.apache.hadoop.conf.Configuration;
@@ -15,7 +14,8 @@ import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputCommitter;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
-import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.config.KvKeys;
+import org.fawnpack.kv.wire.ProtocolLimits;
 
 /**
  * A job's output loaded into FAWN-KV at job commit. Each task attempt writes its records to a

@@ -12,8 +12,8 @@ import org.apache.hadoop.mapreduce.OutputCommitter;
 import org.apache.hadoop.mapreduce.OutputFormat;
 import org.apache.hadoop.mapreduce.RecordWriter;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.fawnpack.kv.cli.KvKeys;
 import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.config.KvKeys;
 
 /**
  * A job's output written into FAWN-KV as batched puts through the cluster's front-ends (found

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.hadoop;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -14,13 +13,14 @@ import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.cli.KvKeys;
 import org.fawnpack.kv.client.FawnKvClient;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.coord.SliceStore;
-import org.fawnpack.kv.coord.ZooKeeperSessions;
+import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
+import org.fawnpack.kv.zookeeper.SliceStore;
+import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
 
 /**
  * A job's way into the FAWN-KV cluster: its ZooKeeper session (the store's
@@ -107,7 +107,7 @@ final class KvClusterAccess implements Closeable {
    * Hadoop's own ssl-client.xml names them), so they must be there on every node.
    */
   private static ClusterSecret withTls(ClusterSecret secret, Configuration conf) {
-    org.fawnpack.kv.auth.TlsCredentials tls = org.fawnpack.kv.cli.KvTlsKeys.credentials(
+    org.fawnpack.kv.auth.TlsCredentials tls = org.fawnpack.kv.config.KvTlsKeys.credentials(
         conf::get);
     return tls == null ? secret : secret.withTls(tls);
   }

@@ -8,7 +8,7 @@ import org.fawnpack.kv.scan.ScanRequest;
 /**
  * The keys of {@link FawnKvInputFormat} ({@code fawn.kv.input.*}); the cluster is found by the
  * store's own keys ({@code fawn.kv.zookeeper.quorum}, {@code fawn.kv.cluster},
- * {@code fawn.kv.secret-file}: see {@code org.fawnpack.kv.cli.KvKeys}).
+ * {@code fawn.kv.secret-file}: see {@code org.fawnpack.kv.config.KvKeys}).
  */
 public final class KvInputKeys {
   public static final ConfigKey<Long> SPLIT_BYTES = ConfigKey.bytesKey(

@@ -7,7 +7,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.security.Credentials;
 import org.apache.hadoop.util.Tool;
 import org.apache.hadoop.util.ToolRunner;
-import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.config.KvKeys;
 
 /**
  * {@code fawn kv snapshot --to DIR} (also {@code hadoop jar fawn-jobs.jar kvsnapshot --to DIR}):

@@ -15,7 +15,7 @@ import org.apache.hadoop.mapreduce.Counter;
 import org.apache.hadoop.mapreduce.InputSplit;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
-import org.fawnpack.kv.backend.EngineKeys;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.store.SnapshotStream;
 import org.fawnpack.kv.store.StoreView;
 

@@ -18,6 +18,9 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.fawnpack.kv.copy.CopyReplies;
+import org.fawnpack.kv.copy.SnapshotFetch;
+import org.fawnpack.kv.copy.SourceBehindException;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
@@ -281,7 +284,7 @@ final class ArcReceiver implements Closeable {
     Files.deleteIfExists(checkpoint);
     long headLast = awaitNoWriteOnItsWay(current, chain);
     Connection source = sources.to(chain.tail());
-    Frame.Fields answer = expect(source.call(MessageType.ARC_SNAPSHOT, current.epoch(),
+    Frame.Fields answer = CopyReplies.expect(source.call(MessageType.ARC_SNAPSHOT, current.epoch(),
         new Frame.Payload().addLong(arcEnd).addBytes(id.getBytes(StandardCharsets.UTF_8))
             .toBytes(), DEADLINE), "ARC_SNAPSHOT of arc " + chain.range()).fields();
     long snapshot = answer.nextLong();
@@ -358,21 +361,8 @@ final class ArcReceiver implements Closeable {
     Frame reply = sources.to(member).call(MessageType.ARC_LAST, current.epoch(),
         new Frame.Payload().addLong(chain.range().endInclusive())
             .addBytes(id.getBytes(StandardCharsets.UTF_8)).toBytes(), DEADLINE);
-    return expect(reply, "ARC_LAST of arc " + chain.range() + " at " + member.id()).fields()
+    return CopyReplies.expect(reply, "ARC_LAST of arc " + chain.range() + " at " + member.id()).fields()
         .nextLong();
-  }
-
-  /** The reply if VALUE; STALE_RING is {@link SourceBehindException}, anything else fails. */
-  static Frame expect(Frame reply, String what) throws IOException {
-    if (reply.type() == MessageType.STALE_RING) {
-      throw new SourceBehindException(what + " answered STALE_RING: the member is on epoch "
-          + reply.epoch());
-    }
-    if (reply.type() != MessageType.VALUE) {
-      throw new IOException(what + " answered " + MessageType.name(reply.type()) + ": "
-          + MessageType.messageOf(reply));
-    }
-    return reply;
   }
 
   @Override

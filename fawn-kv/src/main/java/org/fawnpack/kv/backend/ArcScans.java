@@ -15,6 +15,7 @@ import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.scan.ScanPage;
 import org.fawnpack.kv.scan.ScanRequest;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.store.StoreView;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;

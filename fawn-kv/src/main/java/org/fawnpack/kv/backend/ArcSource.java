@@ -12,12 +12,14 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
+import org.fawnpack.kv.copy.ArcExport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.LogSnapshot;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MalformedFrameException;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,7 +39,7 @@ import org.slf4j.LoggerFactory;
 final class ArcSource implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcSource.class);
   /** The largest piece one ARC_CHUNK returns. */
-  static final int MAX_CHUNK_BYTES = 1 << 20;
+  static final int MAX_CHUNK_BYTES = ProtocolLimits.MAX_ARC_CHUNK_BYTES;
 
   /** How long an offline snapshot is kept without a piece asked for. */
   static final long OFFLINE_IDLE_NANOS = java.util.concurrent.TimeUnit.MINUTES.toNanos(10);

@@ -24,6 +24,7 @@ import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -58,7 +59,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final ChainForwarder forwarder;
   private final ArcSource source;
   private final ArcReceiver receiver;
-  private final StatsReport.Counts counts = new StatsReport.Counts();
+  private final RequestCounts counts = new RequestCounts();
   private volatile NodeEnergy energy = NodeEnergy.NONE;
   private final ChainMessages chainMessages;
   private final HeadWrites headWrites;
@@ -329,7 +330,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
 
   private StatsReport report(NodeEnergy meter) {
     ArcCompactions c = compactions;
-    return StatsReport.of(self, counts, arcs.values(), meter, bytesCopiedIn(),
+    return counts.report(self, arcs.values(), meter, bytesCopiedIn(),
         c == null ? 0 : c.compactions.sum(), c == null ? 0 : c.bytesReclaimed.sum());
   }
 

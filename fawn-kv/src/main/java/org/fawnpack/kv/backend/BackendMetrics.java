@@ -2,16 +2,17 @@ package org.fawnpack.kv.backend;
 
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.fawnpack.kv.wire.StatsReport;
 
 /** {@link BackendMetricsMXBean} over a back-end's counts and a fresh {@link StatsReport}. */
 final class BackendMetrics implements BackendMetricsMXBean {
   private final String id;
-  private final StatsReport.Counts counts;
+  private final RequestCounts counts;
   private final Supplier<StatsReport> report;
   private final LongSupplier epoch;
   private final LongSupplier bytesCopiedIn;
 
-  BackendMetrics(String id, StatsReport.Counts counts, Supplier<StatsReport> report,
+  BackendMetrics(String id, RequestCounts counts, Supplier<StatsReport> report,
       LongSupplier epoch, LongSupplier bytesCopiedIn) {
     this.id = id;
     this.counts = counts;

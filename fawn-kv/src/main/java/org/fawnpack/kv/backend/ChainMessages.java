@@ -10,11 +10,13 @@ import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.ChainSync;
 import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.StatsReport;
 import org.fawnpack.kv.wire.WouldBlockException;
 import org.fawnpack.kv.wire.WriteId;
 
@@ -28,7 +30,7 @@ final class ChainMessages {
   private final String id;
   private final Map<Long, ArcStore> arcs;
   private final ChainForwarder forwarder;
-  private final StatsReport.Counts counts;
+  private final RequestCounts counts;
   private final Supplier<Member> self;
   /**
    * Every member, not only the tail, makes a write durable before it passes its answer up:
@@ -41,7 +43,7 @@ final class ChainMessages {
   private final java.util.concurrent.ScheduledExecutorService timer;
 
   ChainMessages(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
-      StatsReport.Counts counts, Supplier<Member> self,
+      RequestCounts counts, Supplier<Member> self,
       TailLease lease, java.util.concurrent.ScheduledExecutorService timer) {
     this.lease = lease;
     this.timer = timer;

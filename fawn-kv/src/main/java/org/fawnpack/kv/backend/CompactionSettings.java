@@ -1,5 +1,8 @@
 package org.fawnpack.kv.backend;
 
+import java.util.function.UnaryOperator;
+import org.fawnpack.kv.config.KvKeys;
+
 /**
  * How a back-end compacts its arc files ({@code fawn.kv.compaction.*}): an arc whose estimated
  * garbage (bytes of superseded and deleted records over its file's bytes) reaches
@@ -13,6 +16,17 @@ public record CompactionSettings(double garbageRatio, long bytesPerSecond, long 
   /** The defaults of the configuration keys. */
   public static final CompactionSettings DEFAULTS =
       new CompactionSettings(0.5, 8L << 20, 3_600_000, 10_000);
+
+  /** The compaction settings the {@code fawn.kv.compaction.*} keys give, or null when off. */
+  public static CompactionSettings fromKeys(UnaryOperator<String> settings) {
+    if (!KvKeys.COMPACTION_ENABLED.read(settings)) {
+      return null;
+    }
+    return new CompactionSettings(KvKeys.COMPACTION_GARBAGE_RATIO.read(settings),
+        KvKeys.COMPACTION_BYTES_PER_SECOND.read(settings),
+        KvKeys.COMPACTION_CUT_RETENTION_MS.read(settings),
+        KvKeys.COMPACTION_CHECK_MS.read(settings));
+  }
 
   public CompactionSettings {
     if (!(garbageRatio > 0 && garbageRatio <= 1)) {

@@ -11,10 +11,12 @@ import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.AdmittedWrite;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.StatsReport;
 import org.fawnpack.kv.wire.WouldBlockException;
 import org.fawnpack.kv.wire.WriteId;
 import org.fawnpack.kv.wire.WriteRequest;
@@ -34,7 +36,7 @@ final class HeadWrites {
   private final String id;
   private final Map<Long, ArcStore> arcs;
   private final ChainForwarder forwarder;
-  private final StatsReport.Counts counts;
+  private final RequestCounts counts;
   private final ChainMessages chainMessages;
   private final Supplier<Member> self;
   private final SliceFence fence;
@@ -42,7 +44,7 @@ final class HeadWrites {
   private final GatedArcs gated;
 
   HeadWrites(String id, Map<Long, ArcStore> arcs, ChainForwarder forwarder,
-      StatsReport.Counts counts, ChainMessages chainMessages, Supplier<Member> self,
+      RequestCounts counts, ChainMessages chainMessages, Supplier<Member> self,
       SliceFence fence, MissingArcs missing, GatedArcs gated) {
     this.gated = gated;
     this.id = id;

@@ -2,6 +2,7 @@ package org.fawnpack.kv.backend;
 
 import java.io.IOException;
 import org.fawnpack.kv.backend.SentList.SentWrite;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.WriteId;
 

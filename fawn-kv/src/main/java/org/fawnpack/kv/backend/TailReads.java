@@ -9,10 +9,12 @@ import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.StatsReport;
 
 /**
  * GET at the tail of a key's chain, which holds only writes the whole chain has. A fresh copy
@@ -21,7 +23,7 @@ import org.fawnpack.kv.wire.MessageType;
 final class TailReads {
   private final String id;
   private final Map<Long, ArcStore> arcs;
-  private final StatsReport.Counts counts;
+  private final RequestCounts counts;
   private final MissingArcs missing;
   private final Supplier<Member> self;
   private final GatedArcs gated;
@@ -30,7 +32,7 @@ final class TailReads {
   private final java.util.concurrent.ScheduledExecutorService timer;
   private final FrameServer.Handler dispatch;
 
-  TailReads(String id, Map<Long, ArcStore> arcs, StatsReport.Counts counts,
+  TailReads(String id, Map<Long, ArcStore> arcs, RequestCounts counts,
       MissingArcs missing, Supplier<Member> self, GatedArcs gated, TailLease lease,
       java.util.concurrent.ScheduledExecutorService timer, FrameServer.Handler dispatch) {
     this.lease = lease;

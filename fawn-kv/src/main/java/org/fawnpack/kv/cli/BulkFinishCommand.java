@@ -1,6 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.time.Duration;
@@ -9,9 +8,10 @@ import java.util.Set;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.bulk.BulkAttach;
 import org.fawnpack.kv.bulk.BulkDrivers;
-import org.fawnpack.kv.coord.BulkLoadStore;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.BulkLoadStore;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 
 /**
  * {@code fawn kv bulk-finish [--job JOB] [--timeout-s S]}: finishes committed bulk loads whose

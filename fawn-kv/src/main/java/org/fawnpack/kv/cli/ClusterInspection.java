@@ -1,6 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -10,10 +9,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.backend.StatsReport;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.coord.SliceStore;
 import org.fawnpack.kv.frontend.FrontEndStats;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
@@ -23,6 +18,11 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
+import org.fawnpack.kv.zookeeper.SliceStore;
 
 /**
  * {@code fawn kv ring} and {@code fawn kv stats}: what the cluster looks like, read from

@@ -1,17 +1,17 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.PrintStream;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
 
 /**
  * {@code ./fawn demo --kv}: an embedded ZooKeeper, five back-ends as child JVMs on 127.0.0.1 to

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -11,20 +10,21 @@ import java.util.List;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.bulk.BulkLoadFinisher;
-import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.coord.BackendRegistration;
-import org.fawnpack.kv.coord.BulkLoadStore;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.CopyReports;
 import org.fawnpack.kv.coord.RecoveryReports;
 import org.fawnpack.kv.coord.RingFollower;
-import org.fawnpack.kv.coord.RingStore;
-import org.fawnpack.kv.frontend.FrontEnd;
-import org.fawnpack.kv.frontend.SliceFollower;
 import org.fawnpack.kv.coord.SliceCoordinator;
 import org.fawnpack.kv.coord.SliceFenceFollower;
-import org.fawnpack.kv.coord.ZooKeeperSessions;
+import org.fawnpack.kv.frontend.FrontEnd;
+import org.fawnpack.kv.frontend.SliceFollower;
+import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.BulkLoadStore;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
+import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
 
 /**
  * Back-ends and front-ends wired to ZooKeeper the way {@code ./fawn kv} runs them: each with

@@ -8,6 +8,9 @@ import java.util.stream.Collectors;
 import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.backend.CompactionSettings;
+import org.fawnpack.kv.config.KvKeys;
+import org.fawnpack.kv.config.KvTlsKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
 
 /**
@@ -46,7 +49,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
         cacheEntries(KvKeys.FRONTEND_CACHE_ENTRIES.read(settings::get)),
         KvKeys.ENERGY_COLLECTOR_PORT.read(settings::get),
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
-        KvKeys.BACKEND_DOMAIN.read(settings::get), KvKeys.compaction(settings::get),
+        KvKeys.BACKEND_DOMAIN.read(settings::get), CompactionSettings.fromKeys(settings::get),
         KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get),
         KvTlsKeys.credentials(settings::get), KvKeys.IO_THREADS.read(settings::get));
   }

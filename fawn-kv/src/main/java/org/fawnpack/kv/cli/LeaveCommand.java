@@ -4,10 +4,10 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Optional;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.MemberRequests;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * {@code fawn kv leave --id ID}: asks the coordinator to let a back-end hand its arcs over and

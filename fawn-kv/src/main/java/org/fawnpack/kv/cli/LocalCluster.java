@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.frontend.FrontEnd;
 
 /**

@@ -1,6 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
@@ -13,13 +12,15 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.StatsReport;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
+import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * A FAWN-KV cluster on loopback for the demo and the benchmarks: an embedded ZooKeeper,

@@ -3,10 +3,10 @@ package org.fawnpack.kv.cli;
 import java.io.IOException;
 import java.io.PrintStream;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.LostArcs;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * {@code fawn kv lost --arc END}: declares an arc every member of which went down gone for good

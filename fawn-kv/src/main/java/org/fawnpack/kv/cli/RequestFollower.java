@@ -6,8 +6,8 @@ import java.util.Optional;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.fawnpack.kv.coord.MemberRequests;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * Follows the ring after an operator's request about a member ({@code leave}, {@code remove})

@@ -1,18 +1,18 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.apache.curator.framework.CuratorFramework;
-import org.fawnpack.kv.coord.ClusterPaths;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.scan.RangeScan;
 import org.fawnpack.kv.scan.RingSource;
 import org.fawnpack.kv.scan.ScanPage;
 import org.fawnpack.kv.store.KeyRange;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * {@code fawn kv scan}: every entry of the store (or those whose keys start with a prefix),

@@ -11,6 +11,7 @@ import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
 import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

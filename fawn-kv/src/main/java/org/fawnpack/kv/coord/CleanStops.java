@@ -9,6 +9,7 @@ import java.util.Set;
 import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.KeeperException;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 
 /**
  * The coordinator's view of back-ends that stopped cleanly ({@code stopped/<id>}, left by

@@ -15,6 +15,8 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

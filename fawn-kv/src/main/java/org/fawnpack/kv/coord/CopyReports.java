@@ -5,6 +5,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.Znodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

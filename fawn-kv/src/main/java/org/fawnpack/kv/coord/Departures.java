@@ -12,6 +12,8 @@ import java.util.TreeSet;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -7,6 +7,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.nodes.PersistentNode;
 import org.apache.zookeeper.CreateMode;
 import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.SliceStore;
 
 /**
  * A front-end's liveness in ZooKeeper: the ephemeral {@code frontends/<name>}, alive with its

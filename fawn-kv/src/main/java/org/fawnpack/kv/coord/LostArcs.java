@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 
 /**
  * An operator's declaration that an arc every member of which went down is gone for good

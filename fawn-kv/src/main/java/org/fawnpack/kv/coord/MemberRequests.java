@@ -3,6 +3,7 @@ package org.fawnpack.kv.coord;
 import java.io.IOException;
 import java.util.Map;
 import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 
 /**
  * An operator's requests about members as persistent znodes, one per back-end: planned leaves

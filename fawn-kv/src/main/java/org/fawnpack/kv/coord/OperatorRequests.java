@@ -7,6 +7,7 @@ import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.zookeeper.CreateMode;
 import org.apache.zookeeper.KeeperException;
+import org.fawnpack.kv.zookeeper.Znodes;
 
 /**
  * An operator's requests to the coordinator as persistent znodes under one parent, one per

@@ -8,6 +8,7 @@ import java.util.Set;
 import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

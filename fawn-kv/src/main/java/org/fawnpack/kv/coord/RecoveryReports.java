@@ -8,6 +8,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.Znodes;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

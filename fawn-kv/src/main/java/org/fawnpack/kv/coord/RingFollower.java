@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
+import org.fawnpack.kv.zookeeper.RingStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

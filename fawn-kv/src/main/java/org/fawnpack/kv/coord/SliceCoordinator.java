@@ -14,6 +14,8 @@ import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.recipes.cache.CuratorCache;
 import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.SliceStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -12,10 +12,10 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.ZooKeeper;
 import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.coord.BackendRegistration;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.FrontEndRegistration;
-import org.fawnpack.kv.coord.SliceStore;
 import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.SliceStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.Map;
 import java.util.stream.Stream;
 import org.fawnpack.kv.client.FawnKvClient;
+import org.fawnpack.kv.config.KvKeys;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 

@@ -1,9 +1,5 @@
 package org.fawnpack.kv.cli;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.net.InetSocketAddress;
@@ -12,10 +8,13 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.fawnpack.kv.wire.ProtocolLimits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ./fawn kv} against a local cluster (embedded ZooKeeper, three back-ends, one
@@ -150,8 +149,8 @@ class KvCommandTest {
     try (org.fawnpack.kv.wire.ConnectionPool pool = new org.fawnpack.kv.wire.ConnectionPool(
         Duration.ofSeconds(10), org.fawnpack.kv.wire.ProtocolLimits.MAX_FRAME_BYTES,
         org.fawnpack.kv.auth.ClusterSecret.load(dir.resolve("secret")))) {
-      var paths = new org.fawnpack.kv.coord.ClusterPaths("fawn");
-      var rings = new org.fawnpack.kv.coord.RingStore(zk, paths);
+      var paths = new org.fawnpack.kv.zookeeper.ClusterPaths("fawn");
+      var rings = new org.fawnpack.kv.zookeeper.RingStore(zk, paths);
       var ring = rings.read(rings.ringHash()).orElseThrow().ring();
       var chain = ring.chainFor(ring.hash().position(key.getBytes(StandardCharsets.UTF_8)));
       Path file = dir.resolve(job + ".fds");
@@ -176,7 +175,7 @@ class KvCommandTest {
     assertTrue(err().contains("no-such-job"), err());
     // The driver commits, then hangs: its session (and so its "driver" znode) stays, so the
     // front-ends' finishers leave the load alone and the operator finishes it.
-    try (var zk = org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
+    try (var zk = org.fawnpack.kv.zookeeper.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
         10_000)) {
       commitOneKey(zk, "cli-job", "bulk-key-cli", "loaded");
       assertEquals(0, run(quorum, secretSetting, "bulk-finish"), err());
@@ -190,7 +189,7 @@ class KvCommandTest {
 
   @Test
   void committedLoadWhoseDriverDied_isFinishedByTheFrontEnds() throws Exception {
-    try (var zk = org.fawnpack.kv.coord.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
+    try (var zk = org.fawnpack.kv.zookeeper.ZooKeeperSessions.open(cluster.zooKeeperQuorum(),
         10_000)) {
       commitOneKey(zk, "orphan-job", "bulk-key-orphan", "finished by a front-end");
     } // the driver's session ends: its "driver" znode goes with it

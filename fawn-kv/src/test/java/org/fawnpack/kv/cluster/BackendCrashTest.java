@@ -30,13 +30,13 @@ import org.fawnpack.kv.check.Op;
 import org.fawnpack.kv.cli.EmbeddedZooKeeper;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.RingFollower;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 import org.junit.jupiter.api.Test;
 
 /**

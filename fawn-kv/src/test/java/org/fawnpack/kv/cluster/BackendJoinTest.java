@@ -1,9 +1,5 @@
 package org.fawnpack.kv.cluster;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,12 +7,15 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
 import org.junit.jupiter.api.Test;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A new back-end (a child JVM) joins a running cluster of four while clients read and write:

@@ -1,12 +1,5 @@
 package org.fawnpack.kv.cluster;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -28,23 +21,29 @@ import org.apache.curator.test.TestingServer;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
 import org.fawnpack.kv.backend.BulkLoadDirectory;
-import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.bulk.ArcFileWriter;
 import org.fawnpack.kv.bulk.BulkAttach;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
-import org.fawnpack.kv.coord.BulkLoadStore;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.Datastore;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.zookeeper.BulkLoadStore;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * A bulk load by attached files on three back-ends (three arcs, chains of three) with a real

@@ -17,10 +17,10 @@ import java.util.Map;
 import java.util.Set;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.junit.jupiter.api.Test;
 
 /**

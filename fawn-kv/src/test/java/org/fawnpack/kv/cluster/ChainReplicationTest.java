@@ -1,20 +1,12 @@
 package org.fawnpack.kv.cluster;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
-import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.io.DataInputStream;
 import java.io.DataOutputStream;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -27,7 +19,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
-import org.fawnpack.kv.backend.EngineKeys;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
 import org.fawnpack.kv.frontend.FrontEnd;
@@ -37,13 +28,21 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.Handshake;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Puts, gets and deletes through a front-end and chains of three back-ends on loopback (each

@@ -21,10 +21,8 @@ import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.cli.EmbeddedZooKeeper;
-import org.fawnpack.kv.coord.ClusterPaths;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.RingFollower;
-import org.fawnpack.kv.coord.RingStore;
 import org.fawnpack.kv.coord.SliceCoordinator;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.frontend.SliceFollower;
@@ -34,6 +32,8 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * A FAWN-KV cluster for fault tests: back-ends as child JVMs on 127.0.0.1..n (each its own
@@ -255,7 +255,7 @@ final class ChildCluster implements Closeable {
           continue;
         }
         try {
-          byId.put(m.id(), org.fawnpack.kv.backend.StatsReport.decode(pool.to(m).call(
+          byId.put(m.id(), org.fawnpack.kv.wire.StatsReport.decode(pool.to(m).call(
               MessageType.STATS, ring.epoch(), null, Duration.ofSeconds(5))).compactions());
         } catch (IOException e) {
           byId.put(m.id(), -1L);

@@ -1,11 +1,5 @@
 package org.fawnpack.kv.cluster;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNull;
-import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -16,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.backend.StatsReport;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
@@ -28,10 +21,16 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.StatsReport;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * Range scans from the arcs' tails on five back-ends in one process (chains of three): the

@@ -10,6 +10,8 @@ import java.util.Optional;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.slice.SliceMap;
+import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.zookeeper.SliceStore;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 

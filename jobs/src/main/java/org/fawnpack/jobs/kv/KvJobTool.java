@@ -6,7 +6,7 @@ import org.apache.hadoop.fs.Path;
 import org.apache.hadoop.mapreduce.Job;
 import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.jobs.JobTool;
-import org.fawnpack.kv.cli.KvKeys;
+import org.fawnpack.kv.config.KvKeys;
 
 /**
  * What the FAWN-KV jobs share: a cluster named by {@code fawn.kv.zookeeper.quorum}, an optional

@@ -1,0 +1,85 @@
+package org.fawnpack.kv.copy;
+
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.Deque;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.fawnpack.kv.wire.Connection;
+import org.fawnpack.kv.wire.Frame;
+import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
+
+/** The copier's transfer of one file of a source's snapshot: ARC_CHUNK pieces, a few at once. */
+public final class SnapshotFetch {
+  /** Pieces asked for before the first has come: keeps the link busy across round trips. */
+  private static final int IN_FLIGHT = 4;
+  private static final Duration DEADLINE = Duration.ofSeconds(60);
+
+  private SnapshotFetch() {}
+
+  /** Takes the pieces of a file in order. */
+  public interface PieceSink {
+    void write(byte[] piece) throws IOException;
+  }
+
+  /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
+  public static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
+      Path part) throws IOException {
+    try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
+        StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
+      long[] written = {0};
+      fetch(source, epoch, snapshot, file, bytes, piece -> {
+        ByteBuffer buffer = ByteBuffer.wrap(piece);
+        while (buffer.hasRemaining()) {
+          written[0] += out.write(buffer, written[0]);
+        }
+      });
+      out.force(true);
+    }
+  }
+
+  /** Fetches {@code bytes} of one snapshot file into {@code sink}, a few pieces in flight. */
+  public static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
+      PieceSink sink) throws IOException {
+    Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
+    long requested = 0;
+    long written = 0;
+    while (written < bytes) {
+      while (inFlight.size() < IN_FLIGHT && requested < bytes) {
+        long length = Math.min(ProtocolLimits.MAX_ARC_CHUNK_BYTES, bytes - requested);
+        inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
+            .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
+        requested += length;
+      }
+      byte[] piece = CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK").fields()
+          .nextBytes(ProtocolLimits.MAX_ARC_CHUNK_BYTES, "a piece");
+      if (piece.length == 0) {
+        throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
+            + bytes + " bytes");
+      }
+      sink.write(piece);
+      written += piece.length;
+    }
+  }
+
+  private static Frame await(CompletableFuture<Frame> reply) throws IOException {
+    try {
+      return reply.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+    } catch (TimeoutException e) {
+      throw new IOException("no piece within " + DEADLINE.toSeconds() + " s");
+    } catch (ExecutionException e) {
+      throw new IOException(e.getCause().getMessage(), e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IOException("interrupted", e);
+    }
+  }
+}

@@ -1,0 +1,11 @@
+/**
+ * Range scans from the chains' tails, page by page, following the ring as it moves.
+ *
+ * <p>Internal to FAWN-KV: used by its servers, the MapReduce adapter and the benchmarks, and
+ * free to change in any release. The client's public API is what is marked
+ * {@code @InterfaceAudience.Public} (see {@code org.fawnpack.kv.client}).
+ */
+@InterfaceAudience.Private
+package org.fawnpack.kv.scan;
+
+import org.apache.yetus.audience.InterfaceAudience;

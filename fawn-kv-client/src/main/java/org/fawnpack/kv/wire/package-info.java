@@ -1,0 +1,11 @@
+/**
+ * The protocol: frames, their verbs and message records, limits, the handshake, and the Netty transport both sides use.
+ *
+ * <p>Internal to FAWN-KV: used by its servers, the MapReduce adapter and the benchmarks, and
+ * free to change in any release. The client's public API is what is marked
+ * {@code @InterfaceAudience.Public} (see {@code org.fawnpack.kv.client}).
+ */
+@InterfaceAudience.Private
+package org.fawnpack.kv.wire;
+
+import org.apache.yetus.audience.InterfaceAudience;
