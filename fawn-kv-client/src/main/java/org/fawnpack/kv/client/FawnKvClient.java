@@ -10,12 +10,9 @@ import org.apache.yetus.audience.InterfaceAudience;
 import org.apache.yetus.audience.InterfaceStability;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.scan.RingSource;
-import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
-import org.fawnpack.kv.wire.NoReplyException;
-import org.fawnpack.kv.wire.NotSentException;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.fawnpack.kv.wire.WriteId;
 import org.fawnpack.kv.wire.WriteRequest;
@@ -65,16 +62,17 @@ public final class FawnKvClient implements Closeable {
   public static final Duration DEFAULT_TRY_TIMEOUT = Duration.ofSeconds(3);
 
   private final SliceRoutes routes;
-  /** WRONG_SLICE answers followed per try: a map changes at most this often meanwhile. */
-  private static final int MAX_WRONG_SLICE_HOPS = 3;
   private final long writer = writerId();
   private final java.util.concurrent.atomic.AtomicLong requests =
       new java.util.concurrent.atomic.AtomicLong();
   private final Duration deadline;
   private final Duration tryTimeout;
   private final BatchCall batch;
+  private final RetriedCall calls;
   /** Null: every get goes through a front-end. */
   private final TailGets tailGets;
+  /** The ring this client follows on its own ZooKeeper session, closed with it; or null. */
+  private FollowedRing ownedRing;
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
       Duration tryTimeout, ClusterSecret secret, RingSource rings) {
@@ -82,6 +80,7 @@ public final class FawnKvClient implements Closeable {
     this.deadline = deadline;
     this.tryTimeout = tryTimeout;
     this.batch = new BatchCall(routes, deadline, tryTimeout);
+    this.calls = new RetriedCall(routes, tryTimeout);
     this.tailGets = rings == null ? null : new TailGets(rings, tryTimeout, secret);
   }
 
@@ -134,6 +133,32 @@ public final class FawnKvClient implements Closeable {
       throws IOException {
     return open(frontEnds, deadline, tryTimeout, secret,
         java.util.Objects.requireNonNull(rings, "a ring source"));
+  }
+
+  /**
+   * As {@link #connect(List, Duration, Duration, ClusterSecret)}, but {@link #get} goes straight
+   * to the tail of the key's chain (one hop instead of two), by the ring of {@code cluster}
+   * ({@code fawn.kv.cluster}) that this client follows in ZooKeeper at {@code zooKeeperQuorum}
+   * on a session of its own, closed with it. A get goes through a front-end instead whenever
+   * the tail cannot answer under the ring the client holds (the ring moving, the ZooKeeper
+   * connection down, the tail failing), so answers stay as fresh as through a front-end. Puts,
+   * deletes and {@link #getAll} go through the front-ends. The client must reach the back-ends.
+   *
+   * @throws IOException naming the quorum when ZooKeeper cannot be reached within 30 s, or the
+   *     cluster when ZooKeeper has no such cluster
+   */
+  public static FawnKvClient connectReadingTails(List<InetSocketAddress> frontEnds,
+      Duration deadline, Duration tryTimeout, ClusterSecret secret, String zooKeeperQuorum,
+      String cluster) throws IOException {
+    FollowedRing ring = FollowedRing.open(zooKeeperQuorum, cluster);
+    try {
+      FawnKvClient client = open(frontEnds, deadline, tryTimeout, secret, ring);
+      client.ownedRing = ring;
+      return client;
+    } catch (IOException | RuntimeException e) {
+      ring.close();
+      throw e;
+    }
   }
 
   private static FawnKvClient open(List<InetSocketAddress> frontEnds, Duration deadline,
@@ -265,67 +290,8 @@ public final class FawnKvClient implements Closeable {
   }
 
   /** As {@link #call(byte, byte[], TryPayload)}, by {@code end} (System.nanoTime()). */
-  private Frame call(byte type, byte[] key, TryPayload payload, long end)
-      throws IOException {
-    boolean write = type != MessageType.GET; // only a write's failed try may have had effect
-    boolean mayHaveApplied = false; // some try of a write may have taken effect
-    String lastProblem = null;
-    int wrongSliceHops = 0;
-    Frame lost = null;
-    int lostAfter = 0;
-    for (int attempt = 1; ; attempt++) {
-      Frame answer = null;
-      Connection c = null;
-      try {
-        c = routes.to(key, mayHaveApplied); // a front-end down: a failed try, not the end
-        TryWait.notFrozen(c, routes, end);
-        answer = TryWait.await(c, c.send(type, 0, payload.forTry(mayHaveApplied)), tryTimeout,
-            end);
-        routes.answered(c);
-        if (answer.type() == MessageType.WRONG_SLICE && wrongSliceHops < MAX_WRONG_SLICE_HOPS) {
-          routes.wrongSlice(answer); // applied nowhere: straight to the owner, not a try
-          wrongSliceHops++;
-          attempt--;
-          continue;
-        }
-        if (answer.type() == MessageType.LOST) { // for good: no try will do better
-          lost = answer;
-          lostAfter = attempt;
-          break;
-        }
-        if (answer.type() != MessageType.ERROR && answer.type() != MessageType.REFUSED
-            && answer.type() != MessageType.UNKNOWN_OUTCOME
-            && answer.type() != MessageType.WRONG_SLICE) {
-          return answer;
-        }
-        mayHaveApplied |= write && answer.type() == MessageType.ERROR;
-        lastProblem = MessageType.messageOf(answer);
-      } catch (IOException e) {
-        if (c != null && c.isBroken()) {
-          routes.broken(c); // the next try asks for the slice map first
-        } else if (e instanceof NoReplyException) {
-          routes.noReply(c); // frozen, maybe: the next try asks the others for the map
-        }
-        mayHaveApplied |= write && c != null && !(e instanceof NotSentException)
-            && !(e instanceof KvException kv && kv.refused());
-        lastProblem = e.getMessage();
-      }
-      if (answer != null && answer.type() == MessageType.UNKNOWN_OUTCOME) {
-        // No further try can tell more: an earlier one may have taken effect.
-        throw new KvException(MessageType.name(type) + " failed after " + attempt + " tries: "
-            + lastProblem, false);
-      }
-      long pauseMs = FIRST_PAUSE_MS << (attempt - 1);
-      if (attempt >= MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
-        String message = MessageType.name(type) + " failed after " + attempt + " tries: "
-            + lastProblem;
-        throw new KvException(message, !mayHaveApplied);
-      }
-      LOG.debug("{} again in {} ms after: {}", MessageType.name(type), pauseMs, lastProblem);
-      pause(pauseMs);
-    }
-    throw new KvException(MessageType.name(type) + " failed after " + lostAfter + " tries: "
-        + MessageType.messageOf(lost), !mayHaveApplied);
+  private Frame call(byte type, byte[] key, TryPayload payload, long end) throws IOException {
+    return calls.call(type, key, payload, end);
   }
 
   static void pause(long ms) throws KvException {
@@ -372,5 +338,13 @@ public final class FawnKvClient implements Closeable {
       tailGets.close();
     }
     routes.close();
+    if (ownedRing != null) {
+      try {
+        ownedRing.close();
+      } catch (IOException e) {
+        LOG.warn("ZooKeeper session of the client's ring not closed cleanly: {}",
+            e.getMessage());
+      }
+    }
   }
 }

@@ -81,11 +81,12 @@ final class CheckedWorkload {
     return tailAnswers.get();
   }
 
-  private FawnKvClient client(List<InetSocketAddress> frontEnds,
-      org.fawnpack.kv.scan.RingSource rings) throws IOException {
-    return rings == null ? FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)
+  /** Reading tails: the public form, which follows the ring on a ZooKeeper session of its own. */
+  private FawnKvClient client(List<InetSocketAddress> frontEnds) throws IOException {
+    return !readingTails ? FawnKvClient.connect(frontEnds, DEADLINE, cluster.secret)
         : FawnKvClient.connectReadingTails(frontEnds, DEADLINE,
-            FawnKvClient.DEFAULT_TRY_TIMEOUT, cluster.secret, rings);
+            FawnKvClient.DEFAULT_TRY_TIMEOUT, cluster.secret,
+            cluster.settings.get("fawn.kv.zookeeper.quorum"), ChildCluster.PATHS.cluster());
   }
 
   /** The history of the current run. */
@@ -201,9 +202,7 @@ final class CheckedWorkload {
     Random random = new Random(client);
     int done = 0;
     long readOnlyUntilAfter = -1;
-    try (org.fawnpack.kv.scan.RingSource.Watched rings = readingTails
-            ? org.fawnpack.kv.scan.RingSource.watching(cluster.ringStore) : null;
-        FawnKvClient kv = client(frontEnds, rings)) {
+    try (FawnKvClient kv = client(frontEnds)) {
       while (!stop.get() && done < 20_000) {
         byte[] key = key(random.nextInt(KEYS));
         int dice = random.nextInt(10);
