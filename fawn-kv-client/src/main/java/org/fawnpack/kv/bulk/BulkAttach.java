@@ -2,7 +2,6 @@ package org.fawnpack.kv.bulk;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -18,6 +17,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -176,12 +176,7 @@ public final class BulkAttach {
    * BulkAttachTest found this when both were told at once).
    */
   private void gateEverywhere(String job, Set<Long> arcEnds, long end) throws IOException {
-    Frame.Payload payload = new Frame.Payload()
-        .addBytes(job.getBytes(StandardCharsets.US_ASCII)).addLong(arcEnds.size());
-    for (long arcEnd : arcEnds) {
-      payload.addLong(arcEnd);
-    }
-    byte[] bytes = payload.toBytes();
+    byte[] bytes = new BulkMessages.Gate(job, arcEnds).encode();
     gateAll(job, bytes, end, () -> {
       Ring ring = rings.current();
       List<Member> live = new ArrayList<>();
@@ -255,8 +250,7 @@ public final class BulkAttach {
   }
 
   private void applyAt(String job, long arcEnd, long end) throws IOException {
-    byte[] bytes = new Frame.Payload().addBytes(job.getBytes(StandardCharsets.US_ASCII))
-        .addLong(arcEnd).toBytes();
+    byte[] bytes = new BulkMessages.Apply(job, arcEnd).encode();
     long pause = FIRST_PAUSE_MS;
     while (true) {
       Chain chain = rings.current().chainFor(arcEnd);
@@ -291,8 +285,7 @@ public final class BulkAttach {
   private void release(String job) {
     try {
       for (String problem : askAll(new ArrayList<>(rings.current().members()),
-          MessageType.BULK_RELEASE, new Frame.Payload().addBytes(job.getBytes(
-              StandardCharsets.US_ASCII)).toBytes(), "releasing")) {
+          MessageType.BULK_RELEASE, new BulkMessages.Release(job).encode(), "releasing")) {
         LOG.info("bulk load {}: {}; that back-end opens its gates on its own check", job,
             problem);
       }

@@ -2,7 +2,6 @@ package org.fawnpack.kv.bulk;
 
 import java.io.IOException;
 import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -14,6 +13,7 @@ import org.fawnpack.kv.bulk.BulkAttach.ArcFile;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -107,7 +107,6 @@ final class BulkStager {
 
   /** Sends one file to {@code members} at once, piece by piece. */
   private long stage(String job, ArcFile file, List<Member> members) throws IOException {
-    byte[] jobBytes = job.getBytes(StandardCharsets.US_ASCII);
     long end = file.range().endInclusive();
     java.util.zip.CRC32C crc = new java.util.zip.CRC32C();
     long offset = 0;
@@ -122,10 +121,8 @@ final class BulkStager {
         }
         crc.update(buffer, 0, n);
         byte[] piece = java.util.Arrays.copyOf(buffer, n);
-        Frame.Payload payload = new Frame.Payload().addBytes(jobBytes).addLong(end)
-            .addLong(offset).addBytes(piece).addLong(lastPiece ? offset + n : -1)
-            .addLong(file.crc32c());
-        byte[] bytes = payload.toBytes();
+        byte[] bytes = new BulkMessages.Stage(job, end, offset, piece,
+            lastPiece ? offset + n : -1, file.crc32c()).encode();
         List<CompletableFuture<Frame>> answers = new ArrayList<>();
         for (Member m : members) {
           answers.add(pool.to(m).send(MessageType.BULK_STAGE, 0, bytes));

@@ -2,11 +2,13 @@ package org.fawnpack.kv.copy;
 
 import java.io.IOException;
 import java.io.OutputStream;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.wire.ArcChunk;
+import org.fawnpack.kv.wire.ArcQuestion;
+import org.fawnpack.kv.wire.ArcRelease;
+import org.fawnpack.kv.wire.ArcSnapshot;
 import org.fawnpack.kv.wire.Connection;
-import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
 
 /**
@@ -36,21 +38,18 @@ public final class ArcExport {
    */
   public static Exported export(Connection tail, long epoch, KeyRange range, String exporter,
       OutputStream log, OutputStream checkpoint) throws IOException {
-    Frame.Fields answer = CopyReplies.expect(tail.call(MessageType.ARC_SNAPSHOT, epoch,
-        new Frame.Payload().addLong(range.endInclusive())
-            .addBytes((OFFLINE_PREFIX + exporter).getBytes(StandardCharsets.UTF_8)).toBytes(),
-        DEADLINE), "ARC_SNAPSHOT of arc " + range).fields();
-    long snapshot = answer.nextLong();
-    long logBytes = answer.nextLong();
-    long checkpointBytes = answer.nextLong();
-    long lastSequence = answer.nextLong();
+    ArcSnapshot taken = ArcSnapshot.decode(CopyReplies.expect(tail.call(
+        MessageType.ARC_SNAPSHOT, epoch,
+        new ArcQuestion(range.endInclusive(), OFFLINE_PREFIX + exporter).encode(), DEADLINE),
+        "ARC_SNAPSHOT of arc " + range));
     try {
-      SnapshotFetch.fetch(tail, epoch, snapshot, 0, logBytes, log::write);
-      SnapshotFetch.fetch(tail, epoch, snapshot, 1, checkpointBytes, checkpoint::write);
+      SnapshotFetch.fetch(tail, epoch, taken.id(), ArcChunk.LOG, taken.logBytes(), log::write);
+      SnapshotFetch.fetch(tail, epoch, taken.id(), ArcChunk.CHECKPOINT, taken.checkpointBytes(),
+          checkpoint::write);
     } finally {
-      tail.send(MessageType.ARC_RELEASE, epoch, new Frame.Payload().addLong(snapshot)
-          .toBytes());
+      tail.send(MessageType.ARC_RELEASE, epoch, new ArcRelease(taken.id()).encode());
     }
-    return new Exported(range, logBytes, checkpointBytes, lastSequence);
+    return new Exported(range, taken.logBytes(), taken.checkpointBytes(),
+        taken.lastSequence());
   }
 }

@@ -12,6 +12,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.fawnpack.kv.wire.ArcChunk;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -55,12 +56,11 @@ public final class SnapshotFetch {
     while (written < bytes) {
       while (inFlight.size() < IN_FLIGHT && requested < bytes) {
         long length = Math.min(ProtocolLimits.MAX_ARC_CHUNK_BYTES, bytes - requested);
-        inFlight.add(source.send(MessageType.ARC_CHUNK, epoch, new Frame.Payload()
-            .addLong(snapshot).addLong(file).addLong(requested).addLong(length).toBytes()));
+        inFlight.add(source.send(MessageType.ARC_CHUNK, epoch,
+            new ArcChunk(snapshot, file, requested, length).encode()));
         requested += length;
       }
-      byte[] piece = CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK").fields()
-          .nextBytes(ProtocolLimits.MAX_ARC_CHUNK_BYTES, "a piece");
+      byte[] piece = ArcChunk.pieceOf(CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK"));
       if (piece.length == 0) {
         throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
             + bytes + " bytes");

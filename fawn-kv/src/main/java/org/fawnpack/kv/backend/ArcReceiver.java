@@ -3,7 +3,6 @@ package org.fawnpack.kv.backend;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.channels.FileChannel;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
@@ -11,7 +10,6 @@ import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -25,6 +23,10 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.LogSnapshot;
+import org.fawnpack.kv.wire.ArcChunk;
+import org.fawnpack.kv.wire.ArcQuestion;
+import org.fawnpack.kv.wire.ArcRelease;
+import org.fawnpack.kv.wire.ArcSnapshot;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -284,17 +286,13 @@ final class ArcReceiver implements Closeable {
     Files.deleteIfExists(checkpoint);
     long headLast = awaitNoWriteOnItsWay(current, chain);
     Connection source = sources.to(chain.tail());
-    Frame.Fields answer = CopyReplies.expect(source.call(MessageType.ARC_SNAPSHOT, current.epoch(),
-        new Frame.Payload().addLong(arcEnd).addBytes(id.getBytes(StandardCharsets.UTF_8))
-            .toBytes(), DEADLINE), "ARC_SNAPSHOT of arc " + chain.range()).fields();
-    long snapshot = answer.nextLong();
-    long logBytes = answer.nextLong();
-    long checkpointBytes = answer.nextLong();
-    long lastSequence = answer.nextLong();
-    long recentBytes = answer.nextLong();
+    ArcSnapshot taken = ArcSnapshot.decode(CopyReplies.expect(source.call(
+        MessageType.ARC_SNAPSHOT, current.epoch(), new ArcQuestion(arcEnd, id).encode(),
+        DEADLINE), "ARC_SNAPSHOT of arc " + chain.range()));
+    long snapshot = taken.id();
+    long lastSequence = taken.lastSequence();
     if (lastSequence < headLast) {
-      source.send(MessageType.ARC_RELEASE, current.epoch(),
-          new Frame.Payload().addLong(snapshot).toBytes());
+      source.send(MessageType.ARC_RELEASE, current.epoch(), new ArcRelease(snapshot).encode());
       throw new IOException("the snapshot of arc " + chain.range() + " holds writes up to "
           + lastSequence + ", its head up to " + headLast + ": writes still on their way");
     }
@@ -303,15 +301,16 @@ final class ArcReceiver implements Closeable {
     Path recentPart = target.resolveSibling(target.getFileName() + ".recent.incoming");
     byte[] recentWrites;
     try {
-      SnapshotFetch.fetch(source, current.epoch(), snapshot, 0, logBytes, logPart);
-      SnapshotFetch.fetch(source, current.epoch(), snapshot, 1, checkpointBytes,
-          checkpointPart);
-      SnapshotFetch.fetch(source, current.epoch(), snapshot, 2, recentBytes, recentPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.LOG, taken.logBytes(),
+          logPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.CHECKPOINT,
+          taken.checkpointBytes(), checkpointPart);
+      SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.RECENT_WRITES,
+          taken.recentWritesBytes(), recentPart);
       recentWrites = Files.readAllBytes(recentPart);
       Files.delete(recentPart);
     } finally {
-      source.send(MessageType.ARC_RELEASE, current.epoch(),
-          new Frame.Payload().addLong(snapshot).toBytes());
+      source.send(MessageType.ARC_RELEASE, current.epoch(), new ArcRelease(snapshot).encode());
     }
     // The checkpoint first: a log without it would still open (by re-indexing), not the reverse.
     Files.move(checkpointPart, checkpoint, StandardCopyOption.ATOMIC_MOVE);
@@ -322,8 +321,8 @@ final class ArcReceiver implements Closeable {
     install.install(arcEnd, recentWrites);
     copiedFrom.put(arcEnd, chain.tail().id());
     LOG.info("backend {}: copied arc {} from {}: {} bytes up to write {}", id, chain.range(),
-        chain.tail().id(), logBytes + checkpointBytes, lastSequence);
-    return logBytes + checkpointBytes;
+        chain.tail().id(), taken.logBytes() + taken.checkpointBytes(), lastSequence);
+    return taken.logBytes() + taken.checkpointBytes();
   }
 
   /**
@@ -359,8 +358,7 @@ final class ArcReceiver implements Closeable {
   private long lastAt(Ring current, Chain chain, Member member)
       throws IOException {
     Frame reply = sources.to(member).call(MessageType.ARC_LAST, current.epoch(),
-        new Frame.Payload().addLong(chain.range().endInclusive())
-            .addBytes(id.getBytes(StandardCharsets.UTF_8)).toBytes(), DEADLINE);
+        new ArcQuestion(chain.range().endInclusive(), id).encode(), DEADLINE);
     return CopyReplies.expect(reply, "ARC_LAST of arc " + chain.range() + " at " + member.id()).fields()
         .nextLong();
   }

@@ -15,6 +15,10 @@ import java.util.stream.Stream;
 import org.fawnpack.kv.copy.ArcExport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.LogSnapshot;
+import org.fawnpack.kv.wire.ArcChunk;
+import org.fawnpack.kv.wire.ArcQuestion;
+import org.fawnpack.kv.wire.ArcRelease;
+import org.fawnpack.kv.wire.ArcSnapshot;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MalformedFrameException;
@@ -70,24 +74,13 @@ final class ArcSource implements Closeable {
     Files.createDirectories(transferDir);
   }
 
-  /** What ARC_SNAPSHOT and ARC_LAST ask about: an arc, by its end, and who copies it. */
-  private record ArcQuestion(long arcEnd, String copier) {
-    static ArcQuestion read(Frame.Fields fields) throws IOException {
-      long arcEnd = fields.nextLong();
-      String copier = new String(fields.nextBytes(256, "the copier's id"),
-          java.nio.charset.StandardCharsets.UTF_8);
-      fields.end();
-      return new ArcQuestion(arcEnd, copier);
-    }
-  }
-
   /**
    * ARC_SNAPSHOT (arc end, copier id): answers VALUE (snapshot id, log bytes, checkpoint bytes,
    * last sequence, recent-writes table bytes).
    */
-  void snapshot(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs, Member self,
+  void snapshot(Frame request, Map<Long, ArcStore> arcs, Member self,
       FrameServer.Replies replies) throws IOException {
-    ArcQuestion question = ArcQuestion.read(fields);
+    ArcQuestion question = ArcQuestion.decode(request);
     long arcEnd = question.arcEnd();
     String copier = question.copier();
     ArcStore arc = arcs.get(arcEnd);
@@ -118,9 +111,8 @@ final class ArcSource implements Closeable {
         new AtomicLong(System.nanoTime())));
     LOG.info("{}: snapshot {} of arc {} for {}: {} bytes up to write {}", who, id,
         arc.chain().range(), copier, snapshot.logBytes(), snapshot.lastSequence());
-    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(id)
-        .addLong(snapshot.logBytes()).addLong(snapshot.checkpointBytes())
-        .addLong(snapshot.lastSequence()).addLong(recentWrites.length).toBytes()));
+    replies.send(reply(request, MessageType.VALUE, new ArcSnapshot(id, snapshot.logBytes(),
+        snapshot.checkpointBytes(), snapshot.lastSequence(), recentWrites.length).encode()));
   }
 
   /**
@@ -128,9 +120,9 @@ final class ArcSource implements Closeable {
    * arc) when its chain names the copier as copying the arc, or is frozen by a join (so its
    * head takes no new writes there).
    */
-  void last(Frame request, Frame.Fields fields, Map<Long, ArcStore> arcs,
-      FrameServer.Replies replies) throws IOException {
-    ArcQuestion question = ArcQuestion.read(fields);
+  void last(Frame request, Map<Long, ArcStore> arcs, FrameServer.Replies replies)
+      throws IOException {
+    ArcQuestion question = ArcQuestion.decode(request);
     long arcEnd = question.arcEnd();
     String copier = question.copier();
     ArcStore arc = arcs.get(arcEnd);
@@ -161,15 +153,15 @@ final class ArcSource implements Closeable {
    * ARC_CHUNK (snapshot id, 0 log / 1 checkpoint / 2 recent-writes table, offset, length):
    * answers VALUE (bytes).
    */
-  void chunk(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    long id = fields.nextLong();
-    long file = fields.nextLong();
-    long offset = fields.nextLong();
-    long length = fields.nextLong();
-    fields.end();
+  void chunk(Frame request, FrameServer.Replies replies) throws IOException {
+    ArcChunk asked = ArcChunk.decode(request);
+    long id = asked.snapshot();
+    long file = asked.file();
+    long offset = asked.offset();
+    long length = asked.length();
     Held h = held.get(id);
-    if (h == null || file < 0 || file > 2 || length < 0 || length > MAX_CHUNK_BYTES) {
+    if (h == null || file < ArcChunk.LOG || file > ArcChunk.RECENT_WRITES || length < 0
+        || length > MAX_CHUNK_BYTES) {
       replies.send(refused(request, who + ": no snapshot " + id + ", or a bad piece (file "
           + file + ", " + length + " bytes; at most " + MAX_CHUNK_BYTES + ")"));
       return;
@@ -177,14 +169,13 @@ final class ArcSource implements Closeable {
     h.lastUsed().set(System.nanoTime());
     byte[] bytes;
     try {
-      bytes = file == 0 ? h.snapshot().readLog(offset, (int) length)
-          : file == 1 ? h.snapshot().readCheckpoint(offset, (int) length)
+      bytes = file == ArcChunk.LOG ? h.snapshot().readLog(offset, (int) length)
+          : file == ArcChunk.CHECKPOINT ? h.snapshot().readCheckpoint(offset, (int) length)
           : slice(h.recentWrites(), offset, (int) length);
     } catch (IllegalArgumentException e) {
       throw new MalformedFrameException("ARC_CHUNK of snapshot " + id + ": " + e.getMessage());
     }
-    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addBytes(bytes)
-        .toBytes()));
+    replies.send(reply(request, MessageType.VALUE, ArcChunk.encodePiece(bytes)));
   }
 
   /** Up to {@code length} bytes of {@code bytes} from {@code offset}. */
@@ -197,11 +188,8 @@ final class ArcSource implements Closeable {
   }
 
   /** ARC_RELEASE (snapshot id): deletes it; OK even when it is gone already. */
-  void release(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    long id = fields.nextLong();
-    fields.end();
-    Held h = held.remove(id);
+  void release(Frame request, FrameServer.Replies replies) throws IOException {
+    Held h = held.remove(ArcRelease.decode(request).snapshot());
     if (h != null) {
       h.snapshot().delete();
     }

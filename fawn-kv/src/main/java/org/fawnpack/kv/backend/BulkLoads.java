@@ -5,7 +5,6 @@ import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.HashSet;
 import java.util.Map;
@@ -17,6 +16,7 @@ import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.wire.ChainAttach;
+import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
@@ -38,8 +38,6 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
   private static final Logger LOG = LoggerFactory.getLogger(BulkLoads.class);
   /** How often a back-end compares its bulk loads with the cluster's. */
   static final long CHECK_MS = 1_000;
-  /** The largest piece of a staged file one BULK_STAGE carries. */
-  static final int MAX_PIECE_BYTES = 8 << 20;
 
   private final String id;
   private final Map<Long, ArcStore> arcs;
@@ -150,17 +148,12 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
   }
 
   /** BULK_STAGE (job, arc end, offset, bytes, total or -1, CRC32C). */
-  void stage(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    String job = job(fields);
-    long arcEnd = fields.nextLong();
-    long offset = fields.nextLong();
-    byte[] bytes = fields.nextBytes(MAX_PIECE_BYTES, "a piece of a staged file");
-    long total = fields.nextLong();
-    int crc = (int) fields.nextLong();
-    fields.end();
+  void stage(Frame request, FrameServer.Replies replies) throws IOException {
+    BulkMessages.Stage stage = BulkMessages.Stage.decode(request);
+    String job = checkedJob(stage.job());
     try {
-      staging.piece(job, arcEnd, offset, bytes, total, crc);
+      staging.piece(job, stage.arcEnd(), stage.offset(), stage.piece(), stage.total(),
+          stage.crc32c());
       replies.send(reply(request, MessageType.OK, null));
     } catch (IOException | IllegalArgumentException e) {
       replies.send(refused(request, e.getMessage()));
@@ -168,28 +161,15 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
   }
 
   /** BULK_GATE (job, count, arc ends): the load committed; its arcs pause here. */
-  void gate(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    String job = job(fields);
-    long count = fields.nextLong();
-    if (count < 0 || count > 1 << 20) {
-      throw new org.fawnpack.kv.wire.MalformedFrameException("a gate of " + count + " arcs");
-    }
-    Set<Long> ends = new HashSet<>();
-    for (long i = 0; i < count; i++) {
-      ends.add(fields.nextLong());
-    }
-    fields.end();
-    staging.gate(job, ends);
+  void gate(Frame request, FrameServer.Replies replies) throws IOException {
+    BulkMessages.Gate gate = BulkMessages.Gate.decode(request);
+    staging.gate(checkedJob(gate.job()), new HashSet<>(gate.arcEnds()));
     replies.send(reply(request, MessageType.OK, null));
   }
 
   /** BULK_RELEASE (job): every arc applied it, or it never committed. */
-  void release(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    String job = job(fields);
-    fields.end();
-    releaseHere(job);
+  void release(Frame request, FrameServer.Replies replies) throws IOException {
+    releaseHere(checkedJob(BulkMessages.Release.decode(request).job()));
     replies.send(reply(request, MessageType.OK, null));
   }
 
@@ -198,11 +178,10 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
    * and forwards CHAIN_ATTACH; OK once the tail has it. Asked again after it applied here,
    * OK once the tail has it, ERROR (try again) while it is on its way.
    */
-  void apply(Frame request, Frame.Fields fields, FrameServer.Replies replies)
-      throws IOException {
-    String job = job(fields);
-    long arcEnd = fields.nextLong();
-    fields.end();
+  void apply(Frame request, FrameServer.Replies replies) throws IOException {
+    BulkMessages.Apply asked = BulkMessages.Apply.decode(request);
+    String job = checkedJob(asked.job());
+    long arcEnd = asked.arcEnd();
     ArcStore arc = arcs.get(arcEnd);
     if (arc == null) {
       replies.send(error(request, "backend " + id + " holds no arc ending at "
@@ -320,11 +299,6 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
   private static SentList.SentWrite attachMessage(String job, long base, long last) {
     return new SentList.SentWrite(MessageType.CHAIN_ATTACH, ChainAttach.jobBytes(job),
         ChainAttach.baseBytes(base), last, WriteId.NONE);
-  }
-
-  private static String job(Frame.Fields fields) throws IOException {
-    return checkedJob(new String(fields.nextBytes(ChainAttach.MAX_JOB_BYTES, "the job"),
-        StandardCharsets.US_ASCII));
   }
 
   private static String checkedJob(String job) throws IOException {

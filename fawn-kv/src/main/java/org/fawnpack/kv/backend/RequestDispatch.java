@@ -82,15 +82,15 @@ final class RequestDispatch implements FrameServer.Handler {
       case MessageType.CHAIN_SYNC -> chainMessages.sync(request, replies);
       case MessageType.SCAN -> scans.page(current, self, request, replies);
       case MessageType.FENCE -> fence.fence(request, replies);
-      case MessageType.ARC_SNAPSHOT -> source.snapshot(request, fields, arcs, self, replies);
-      case MessageType.ARC_LAST -> source.last(request, fields, arcs, replies);
-      case MessageType.ARC_CHUNK -> source.chunk(request, fields, replies);
-      case MessageType.ARC_RELEASE -> source.release(request, fields, replies);
-      case MessageType.BULK_STAGE -> bulkLoads.stage(request, fields, replies);
-      case MessageType.BULK_GATE -> bulkLoads.gate(request, fields, replies);
-      case MessageType.BULK_APPLY -> bulkLoads.apply(request, fields, replies);
+      case MessageType.ARC_SNAPSHOT -> source.snapshot(request, arcs, self, replies);
+      case MessageType.ARC_LAST -> source.last(request, arcs, replies);
+      case MessageType.ARC_CHUNK -> source.chunk(request, replies);
+      case MessageType.ARC_RELEASE -> source.release(request, replies);
+      case MessageType.BULK_STAGE -> bulkLoads.stage(request, replies);
+      case MessageType.BULK_GATE -> bulkLoads.gate(request, replies);
+      case MessageType.BULK_APPLY -> bulkLoads.apply(request, replies);
       case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, replies);
-      case MessageType.BULK_RELEASE -> bulkLoads.release(request, fields, replies);
+      case MessageType.BULK_RELEASE -> bulkLoads.release(request, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE, stats.get()));
       // A well-formed frame of a type this version does not know (a newer peer): answered.
       default -> replies.send(refused(request, "backend " + id + " serves no "
