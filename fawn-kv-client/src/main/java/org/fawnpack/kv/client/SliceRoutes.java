@@ -13,6 +13,7 @@ import java.util.Map;
 import java.util.Set;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.slice.SliceCodec;
+import org.fawnpack.kv.slice.WrongSlice;
 import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
@@ -105,12 +106,8 @@ final class SliceRoutes implements Closeable {
   /** A WRONG_SLICE answer: its map is used from now on if newer. */
   synchronized void wrongSlice(Frame answer) throws KvException {
     try {
-      Frame.Fields fields = answer.fields();
-      fields.nextBytes(answer.payload().length, "the message");
-      byte[] text = fields.nextBytes(answer.payload().length, "the slice map");
-      fields.end();
-      learned(SliceCodec.decode(text, "a WRONG_SLICE answer"));
-    } catch (MalformedFrameException | IllegalArgumentException e) {
+      learned(WrongSlice.decode(answer).map());
+    } catch (MalformedFrameException e) {
       mapInDoubt = true;
       throw new KvException("a front-end answered WRONG_SLICE without a usable slice map: "
           + e.getMessage(), true);

@@ -18,6 +18,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.slice.SliceCodec;
+import org.fawnpack.kv.slice.WrongSlice;
 import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.AdmittedWrite;
 import org.fawnpack.kv.wire.Connection;
@@ -283,9 +284,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   }
 
   private static Frame wrongSlice(Frame request, String why, SliceMap map) {
-    return reply(request, MessageType.WRONG_SLICE, new Frame.Payload()
-        .addBytes(why.getBytes(java.nio.charset.StandardCharsets.UTF_8))
-        .addBytes(SliceCodec.encode(map)).toBytes());
+    return reply(request, MessageType.WRONG_SLICE, new WrongSlice(why, map).encode());
   }
 
   /**
