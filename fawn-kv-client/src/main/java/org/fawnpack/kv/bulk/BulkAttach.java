@@ -17,6 +17,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -47,10 +48,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class BulkAttach {
   private static final Logger LOG = LoggerFactory.getLogger(BulkAttach.class);
-  private static final long FIRST_PAUSE_MS = 20;
   /** Arcs applied at once: their heads are mostly different back-ends. */
   static final int APPLY_THREADS = 8;
-  private static final long MAX_PAUSE_MS = 1_000;
 
   /** Where a staged file's bytes come from (a file on HDFS, a local file). */
   @FunctionalInterface
@@ -192,7 +191,7 @@ public final class BulkAttach {
 
   /** Until every node {@code nodes} lists now took the gate (one that went is left out). */
   private void gateAll(String job, byte[] bytes, long end, FrontEnds nodes) throws IOException {
-    long pause = FIRST_PAUSE_MS;
+    long pause = Backoff.BULK_STEP.firstPauseMs();
     List<String> problems;
     while (!(problems = askAll(nodes.registered(), MessageType.BULK_GATE, bytes, "gating"))
         .isEmpty()) {
@@ -251,7 +250,7 @@ public final class BulkAttach {
 
   private void applyAt(String job, long arcEnd, long end) throws IOException {
     byte[] bytes = new BulkMessages.Apply(job, arcEnd).encode();
-    long pause = FIRST_PAUSE_MS;
+    long pause = Backoff.BULK_STEP.firstPauseMs();
     while (true) {
       Chain chain = rings.current().chainFor(arcEnd);
       Frame answer = null;
@@ -311,7 +310,7 @@ public final class BulkAttach {
       throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted while "
           + what);
     }
-    return Math.min(MAX_PAUSE_MS, pause * 2);
+    return Backoff.BULK_STEP.next(pause);
   }
 
   Frame await(CompletableFuture<Frame> answer, Member from, String what)

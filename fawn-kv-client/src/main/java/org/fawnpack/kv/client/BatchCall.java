@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -134,7 +135,7 @@ final class BatchCall {
           routes.broken(c);
         }
       }
-      long pauseMs = FawnKvClient.FIRST_PAUSE_MS << (attempt - 1);
+      long pauseMs = Backoff.CLIENT_REQUEST.pauseAfter(attempt);
       if (left.isEmpty() || attempt >= FawnKvClient.MAX_ATTEMPTS
           || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         break;

@@ -10,6 +10,7 @@ import org.apache.yetus.audience.InterfaceAudience;
 import org.apache.yetus.audience.InterfaceStability;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.scan.RingSource;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
@@ -52,7 +53,7 @@ public final class FawnKvClient implements Closeable {
   /** Tries per request, the first included. */
   public static final int MAX_ATTEMPTS = 6;
   /** The pause before the first retry; it doubles with each further one. */
-  public static final long FIRST_PAUSE_MS = 50;
+  public static final long FIRST_PAUSE_MS = Backoff.CLIENT_REQUEST.firstPauseMs();
 
   /**
    * How long one try waits for its answer unless told otherwise: longer than a front-end

@@ -2,6 +2,7 @@ package org.fawnpack.kv.client;
 
 import java.io.IOException;
 import java.time.Duration;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -82,7 +83,7 @@ final class RetriedCall {
         throw new KvException(MessageType.name(type) + " failed after " + attempt + " tries: "
             + lastProblem, false);
       }
-      long pauseMs = FawnKvClient.FIRST_PAUSE_MS << (attempt - 1);
+      long pauseMs = Backoff.CLIENT_REQUEST.pauseAfter(attempt);
       if (attempt >= FawnKvClient.MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         String message = MessageType.name(type) + " failed after " + attempt + " tries: "
             + lastProblem;

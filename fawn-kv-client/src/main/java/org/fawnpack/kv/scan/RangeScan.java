@@ -15,6 +15,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -43,8 +44,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class RangeScan {
   private static final Logger LOG = LoggerFactory.getLogger(RangeScan.class);
-  private static final long FIRST_PAUSE_MS = 20;
-  private static final long MAX_PAUSE_MS = 500;
 
   /**
    * How a scan reads: page size, key prefix, a page's deadline, how long it fails over; the
@@ -230,7 +229,7 @@ public final class RangeScan {
   /** The next page of {@code part}, or null when the part had to be cut into arcs first. */
   private ScanPage fetch(Part part) throws IOException {
     long deadline = System.nanoTime() + options.failoverWait().toNanos();
-    long pause = FIRST_PAUSE_MS;
+    long pause = Backoff.CLUSTER_STEP.firstPauseMs();
     String problem;
     try {
       Frame early = aheadAnswer(part);
@@ -299,7 +298,7 @@ public final class RangeScan {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while the scan of " + part.range + " waited", e);
       }
-      pause = Math.min(MAX_PAUSE_MS, pause * 2);
+      pause = Backoff.CLUSTER_STEP.next(pause);
     }
   }
 

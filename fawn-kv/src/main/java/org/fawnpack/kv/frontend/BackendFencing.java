@@ -1,6 +1,5 @@
 package org.fawnpack.kv.frontend;
 
-import org.fawnpack.kv.wire.ProtocolLimits;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
@@ -17,9 +16,11 @@ import java.util.function.Supplier;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Fence;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.ProtocolLimits;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -38,8 +39,6 @@ final class BackendFencing implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BackendFencing.class);
   /** A back-end drains for up to 5 s before it answers; this leaves room for the round trip. */
   private static final long ANSWER_WAIT_MS = 10_000;
-  private static final long FIRST_PAUSE_MS = 20;
-  private static final long MAX_PAUSE_MS = 500;
   /** An attempt still failing after this long is worth a warning (a back-end not answering). */
   private static final long WARN_AFTER_MS = 10_000;
 
@@ -84,7 +83,7 @@ final class BackendFencing implements Closeable {
       }
       running = true;
     }
-    schedule(() -> attempt(System.nanoTime(), FIRST_PAUSE_MS), 0);
+    schedule(() -> attempt(System.nanoTime(), Backoff.CLUSTER_STEP.firstPauseMs()), 0);
   }
 
   private void attempt(long startedAt, long pauseMs) {
@@ -126,7 +125,7 @@ final class BackendFencing implements Closeable {
         running = again;
       }
       if (again) {
-        schedule(() -> attempt(System.nanoTime(), FIRST_PAUSE_MS), 0);
+        schedule(() -> attempt(System.nanoTime(), Backoff.CLUSTER_STEP.firstPauseMs()), 0);
       }
     });
   }
@@ -169,7 +168,7 @@ final class BackendFencing implements Closeable {
       LOG.debug("front-end {}: fencing at slice epoch {} again in {} ms: {}", name, epoch,
           pauseMs, why);
     }
-    schedule(() -> attempt(startedAt, Math.min(MAX_PAUSE_MS, pauseMs * 2)), pauseMs);
+    schedule(() -> attempt(startedAt, Backoff.CLUSTER_STEP.next(pauseMs)), pauseMs);
   }
 
   private void schedule(Runnable task, long delayMs) {
