@@ -17,7 +17,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * The long fault loop ({@code mvn -B -pl fawn-kv verify -Pfaults}, not in CI): round after
+ * The long fault loop ({@code mvn -B -pl fawn-kv-server verify -Pfaults}, not in CI): round after
  * round on one cluster of child JVMs, a fault drawn at random under the checked workload —
  * SIGKILL of a chain's head, middle or tail, or of two members of one chain, each then
  * restarted (it copies its arcs afresh); SIGSTOP past its session, then SIGCONT; a clean
