@@ -33,12 +33,17 @@ final class EtcdPeer {
     this.logs = logs;
   }
 
-  /** Loads the records into {@code cluster}, beside FAWN-KV's load {@code fawn}. */
-  void load(EtcdCluster cluster, Map<String, String> common, YcsbRun.Result fawn)
-      throws Exception {
+  /**
+   * Loads the records into {@code cluster}, after an unrecorded load of other records
+   * ({@code warmLoad}), beside FAWN-KV's load {@code fawn}.
+   */
+  void load(EtcdCluster cluster, Map<String, String> common, Map<String, String> warmLoad,
+      YcsbRun.Result fawn) throws Exception {
     etcd = cluster;
     properties = new HashMap<>(common);
     properties.put(EtcdYcsbClient.ENDPOINTS, String.join(",", cluster.endpoints()));
+    YcsbRun.run(EtcdYcsbClient.class, true, threads, with(warmLoad),
+        logs.resolve("etcd-warm-load.log"));
     YcsbRun.Result load = YcsbRun.run(EtcdYcsbClient.class, true, threads, properties,
         logs.resolve("etcd-load.log"));
     double ratio = fawn.opsPerSecond() / load.opsPerSecond();

@@ -66,6 +66,9 @@ final class KvYcsbPart {
       fawnKv.put(FawnKvYcsbClient.SECRET, cluster.secretFile().toAbsolutePath().toString());
       Map<String, String> direct = with(fawnKv, Map.of(FawnKvYcsbClient.ZOOKEEPER,
           cluster.zooKeeperQuorum()));
+      Map<String, String> warmLoad = warmLoad(options);
+      YcsbRun.run(FawnKvYcsbClient.class, true, threads, with(fawnKv, warmLoad),
+          logs.resolve("fawn-kv-warm-load.log"));
       YcsbRun.Result fawnLoad = YcsbRun.run(FawnKvYcsbClient.class, true, threads, fawnKv,
           logs.resolve("fawn-kv-load.log"));
       notOk += fawnLoad.notOk();
@@ -73,11 +76,13 @@ final class KvYcsbPart {
       YcsbRun.Result redisLoad = null;
       if (redis != null) {
         redisProps.put(RedisYcsbClient.PORT, Integer.toString(redis.port()));
+        YcsbRun.run(RedisYcsbClient.class, true, threads, with(redisProps, warmLoad),
+            logs.resolve("redis-warm-load.log"));
         redisLoad = YcsbRun.run(RedisYcsbClient.class, true, threads, redisProps,
             logs.resolve("redis-load.log"));
       }
       if (etcd != null) {
-        etcdPeer.load(etcd, common(options), fawnLoad);
+        etcdPeer.load(etcd, common(options), warmLoad, fawnLoad);
       }
       rows.add(String.format(Locale.ROOT, "| load | – | %,.0f | – | %,.0f | – | – | – | %s | – |"
           + " %s | – | – |", fawnLoad.opsPerSecond(),
@@ -171,12 +176,14 @@ final class KvYcsbPart {
         + " (`fawn.kv.durability=every-member`, the default). redis-server %s:"
         + " one process, `appendonly yes`, `appendfsync everysec` (a write acknowledged before"
         + " it is on disk; up to a second of writes lost in a crash), no replica. Latency"
-        + " percentiles in µs as YCSB measured them. Before the table, unrecorded: %d s of"
-        + " workload A on each system (warming every JVM).%n%n",
+        + " percentiles in µs as YCSB measured them. Unrecorded, on each system: before its"
+        + " load, a load of %,d other records (keys after the measured ones, which stay in the"
+        + " store), so that the load row measures warm JVMs as the workloads do; before the"
+        + " workloads, %d s of workload A (warming every JVM's read and update paths).%n%n",
         started.truncatedTo(ChronoUnit.SECONDS), Machine.describe(), command, loadBefore,
         loadAfter, threads, options.ycsbRecords(), seconds,
         redisProgram.map(p -> "(" + p + ")").orElse("(not installed: its columns are empty)"),
-        seconds));
+        warmLoadRecords(options), seconds));
     report.append("FAWN-KV runs each cell twice: through the front-end (every operation), and"
         + " with reads sent straight to the tail of each key's chain by the ring the client"
         + " follows in ZooKeeper (`FawnKvClient.connectReadingTails`; \"direct\" columns; the"
@@ -234,6 +241,23 @@ final class KvYcsbPart {
     p.put("scanproportion", "0");
     p.put("readmodifywriteproportion", "0");
     return p;
+  }
+
+  /**
+   * The unrecorded load before each system's measured one: other records, after the measured
+   * keys (YCSB loads keys {@code insertstart} to {@code insertstart + insertcount - 1}, within
+   * {@code recordcount}), so that every JVM's insert path is compiled when the load row is
+   * measured, as the workloads' warm-up does for reads and updates.
+   */
+  private static Map<String, String> warmLoad(KvClusterOptions options) {
+    int records = options.ycsbRecords();
+    int warm = warmLoadRecords(options);
+    return Map.of("recordcount", Integer.toString(records + warm),
+        "insertstart", Integer.toString(records), "insertcount", Integer.toString(warm));
+  }
+
+  private static int warmLoadRecords(KvClusterOptions options) {
+    return Math.max(1_000, options.ycsbRecords() / 4);
   }
 
   private static Map<String, String> with(Map<String, String> base, Map<String, String> more) {
