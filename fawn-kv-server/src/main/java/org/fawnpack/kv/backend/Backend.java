@@ -329,9 +329,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   }
 
   private StatsReport report(NodeEnergy meter) {
-    ArcCompactions c = compactions;
-    return counts.report(self, arcs.values(), meter, bytesCopiedIn(),
-        c == null ? 0 : c.compactions.sum(), c == null ? 0 : c.bytesReclaimed.sum());
+    return counts.report(self, arcs.values(), meter, bytesCopiedIn(), compactions);
   }
 
   /** Closes and forgets a copy made from a tail that is gone (the receiver copies again). */

@@ -6,7 +6,6 @@ import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -163,7 +162,7 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
   /** BULK_GATE (job, count, arc ends): the load committed; its arcs pause here. */
   void gate(Frame request, FrameServer.Replies replies) throws IOException {
     BulkMessages.Gate gate = BulkMessages.Gate.decode(request);
-    staging.gate(checkedJob(gate.job()), new HashSet<>(gate.arcEnds()));
+    staging.gate(checkedJob(gate.job()), gate.arcEnds());
     replies.send(reply(request, MessageType.OK, null));
   }
 

@@ -25,9 +25,9 @@ final class RequestCounts {
   /** Retried writes answered for their first try instead of applied again. */
   final LongAdder retriesAnswered = new LongAdder();
 
-  /** The report of a back-end ({@code self}) holding {@code arcs}. */
+  /** The report of a back-end ({@code self}) holding {@code arcs}; null: compaction off. */
   StatsReport report(Member self, Collection<ArcStore> arcs, NodeEnergy energy,
-      long bytesCopiedIn, long compactions, long bytesReclaimed) {
+      long bytesCopiedIn, ArcCompactions compactions) {
     List<Arc> described = new ArrayList<>();
     for (ArcStore arc : arcs) {
       Chain chain = arc.chain();
@@ -47,6 +47,7 @@ final class RequestCounts {
     }
     return new StatsReport((System.nanoTime() - started) / 1_000_000, gets.sum(),
         writes.sum(), chainWrites.sum(), described, microjoules, energy.estimated(),
-        bytesCopiedIn, compactions, bytesReclaimed);
+        bytesCopiedIn, compactions == null ? 0 : compactions.compactions.sum(),
+        compactions == null ? 0 : compactions.bytesReclaimed.sum());
   }
 }
