@@ -1,5 +1,6 @@
 package org.fawnpack.kv.scan;
 
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.fawnpack.kv.wire.Frame;
@@ -18,14 +19,26 @@ public record ScanPage(List<ScanEntry> entries, long lastExamined, boolean done,
   /** A user key and its value. */
   public record ScanEntry(byte[] key, byte[] value) {}
 
+  /**
+   * The SCAN_PAGE payload: the five numbers above and the entry count (8 bytes each), then
+   * each entry's key and value, each a 4-byte length and its bytes ({@link Frame.Payload}'s
+   * layout, written here into one array of the exact size: a page is up to megabytes).
+   */
   public byte[] encode() {
-    Frame.Payload payload = new Frame.Payload().addLong(lastExamined).addLong(done ? 1 : 0)
-        .addLong(viewSequence).addLong(offsetReached).addLong(viewBytes)
-        .addLong(entries.size());
+    long size = 6L * Long.BYTES;
     for (ScanEntry e : entries) {
-      payload.addBytes(e.key()).addBytes(e.value());
+      size += 2L * Integer.BYTES + e.key().length + e.value().length;
     }
-    return payload.toBytes();
+    if (size > Integer.MAX_VALUE - 8) {
+      throw new IllegalArgumentException("a scan page of " + size + " bytes");
+    }
+    ByteBuffer out = ByteBuffer.allocate((int) size);
+    out.putLong(lastExamined).putLong(done ? 1 : 0).putLong(viewSequence)
+        .putLong(offsetReached).putLong(viewBytes).putLong(entries.size());
+    for (ScanEntry e : entries) {
+      out.putInt(e.key().length).put(e.key()).putInt(e.value().length).put(e.value());
+    }
+    return out.array();
   }
 
   public static ScanPage decode(Frame frame) throws MalformedFrameException {

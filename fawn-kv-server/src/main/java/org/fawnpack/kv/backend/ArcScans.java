@@ -3,19 +3,18 @@ package org.fawnpack.kv.backend;
 import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
+import io.netty.util.concurrent.DefaultThreadFactory;
 import java.io.IOException;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.scan.ScanPage;
 import org.fawnpack.kv.scan.ScanRequest;
-import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.store.StoreView;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
@@ -38,6 +37,13 @@ import org.slf4j.LoggerFactory;
  * {@link #MAX_SCANS} are kept, the least recently used dropped first, and one idle for
  * {@link #IDLE_MS} is dropped: its reader's next page starts a new view where it left off,
  * so a slow reader loses nothing but the view's instant.
+ *
+ * <p>Once a page has gone out, the next one of that scan is read at once, on a thread of its
+ * own ({@link KeptScan#serve}), while the page travels and its reader works through it: the
+ * reader asks for the next page only when it has this one (it must say where this one ended),
+ * so without the read ahead the back-end and the reader would take turns, each idle while the
+ * other works. A scan holds at most one page read ahead, so the kept scans hold at most
+ * {@link #MAX_SCANS} pages.
  */
 final class ArcScans {
   private static final Logger LOG = LoggerFactory.getLogger(ArcScans.class);
@@ -47,14 +53,23 @@ final class ArcScans {
   private final String id;
   private final Map<Long, ArcStore> arcs;
   /** Scan id to its kept view, in access order (guarded by itself). */
-  private final LinkedHashMap<Long, Scan> scans = new LinkedHashMap<>(16, 0.75f, true);
+  private final LinkedHashMap<Long, KeptScan> scans = new LinkedHashMap<>(16, 0.75f, true);
 
   private final GatedArcs gated;
+  /** Reads kept scans' next pages ahead (at most one per kept scan at a time). */
+  private final ExecutorService readAhead;
 
   ArcScans(String id, Map<Long, ArcStore> arcs, GatedArcs gated) {
     this.gated = gated;
     this.id = id;
     this.arcs = arcs;
+    this.readAhead = Executors.newCachedThreadPool(new DefaultThreadFactory(
+        "fawn-kv-scan-ahead-" + id, true));
+  }
+
+  /** Stops reading ahead; pages read ahead and not yet asked for are dropped. */
+  void close() {
+    readAhead.shutdownNow();
   }
 
   void page(Ring ring, Member self, Frame request, FrameServer.Replies replies)
@@ -96,12 +111,10 @@ final class ArcScans {
       replies.send(refused(request, problem));
       return;
     }
-    Scan kept = take(scan, arc);
+    KeptScan kept = take(scan, arc);
     ScanPage page;
     try {
-      synchronized (kept) {
-        page = kept.next(scan.pageBytes());
-      }
+      page = kept.serve(scan.pageBytes(), readAhead);
     } catch (java.nio.channels.ClosedChannelException e) {
       // A compaction swapped the file under the kept view: go on in a view of the new one
       // from the same point (a cut kept open here was pinned, so the new file answers it).
@@ -110,10 +123,8 @@ final class ArcScans {
         replies.send(refused(request, historyGone(chain, view.historyFrom(), scan.cut())));
         return;
       }
-      kept = new Scan(scan, arc, view);
-      synchronized (kept) {
-        page = kept.next(scan.pageBytes());
-      }
+      kept = new KeptScan(scan, arc, view);
+      page = kept.serve(scan.pageBytes(), readAhead);
     }
     if (!page.done()) {
       keep(scan.scanId(), kept);
@@ -136,7 +147,7 @@ final class ArcScans {
   /** Whether a scan kept here goes on from {@code scan}'s point (its view predates any drop). */
   private boolean keptAt(ScanRequest scan, ArcStore arc) {
     synchronized (scans) {
-      Scan kept = scans.get(scan.scanId());
+      KeptScan kept = scans.get(scan.scanId());
       return kept != null && kept.continues(scan, arc);
     }
   }
@@ -148,9 +159,9 @@ final class ArcScans {
   long lowestCut(ArcStore arc) {
     synchronized (scans) {
       long lowest = Long.MAX_VALUE;
-      for (Scan s : scans.values()) {
-        if (s.arc == arc && s.request.cut() > 0) {
-          lowest = Math.min(lowest, s.request.cut());
+      for (KeptScan s : scans.values()) {
+        if (s.arc() == arc && s.cut() > 0) {
+          lowest = Math.min(lowest, s.cut());
         }
       }
       return lowest;
@@ -158,10 +169,10 @@ final class ArcScans {
   }
 
   /** The kept scan that goes on from {@code scan}'s point, or a new one from there. */
-  private Scan take(ScanRequest scan, ArcStore arc) throws IOException {
+  private KeptScan take(ScanRequest scan, ArcStore arc) throws IOException {
     synchronized (scans) {
       dropIdle();
-      Scan kept = scans.remove(scan.scanId());
+      KeptScan kept = scans.remove(scan.scanId());
       if (kept != null && kept.continues(scan, arc)) {
         return kept;
       }
@@ -170,10 +181,10 @@ final class ArcScans {
     LOG.debug("backend {}: scan {} of {} after sequence {} as of {}: a view to sequence {}",
         id, scan.scanId(), scan.range(), scan.afterSequence(), scan.cut(),
         view.lastSequence());
-    return new Scan(scan, arc, view);
+    return new KeptScan(scan, arc, view);
   }
 
-  private void keep(long scanId, Scan scan) {
+  private void keep(long scanId, KeptScan scan) {
     synchronized (scans) {
       scans.put(scanId, scan);
       while (scans.size() > MAX_SCANS) {
@@ -187,79 +198,13 @@ final class ArcScans {
 
   private void dropIdle() {
     long now = System.nanoTime();
-    scans.values().removeIf(s -> now - s.lastUsed > IDLE_MS * 1_000_000);
+    scans.values().removeIf(s -> now - s.lastUsed() > IDLE_MS * 1_000_000);
   }
 
   /** Scans whose views are kept (for tests and STATS). */
   int open() {
     synchronized (scans) {
       return scans.size();
-    }
-  }
-
-  /** One reader's scan: its view, the reading position, and an entry that did not fit. */
-  private static final class Scan {
-    private final ScanRequest request;
-    private final ArcStore arc;
-    private final StoreView view;
-    private final StoreView.Entries entries;
-    private StoreView.Entry carried;
-    private long lastExamined;
-    private long lastUsed = System.nanoTime();
-
-    Scan(ScanRequest request, ArcStore arc, StoreView view) throws IOException {
-      this.request = request;
-      this.arc = arc;
-      this.view = view;
-      this.entries = request.cut() > 0
-          ? view.entriesAt(request.cut(), request.afterSequence(), request.range())
-          : view.entriesAfter(request.afterSequence(), request.range());
-      this.lastExamined = request.afterSequence();
-    }
-
-    boolean continues(ScanRequest next, ArcStore nextArc) {
-      return nextArc == arc && next.afterSequence() == lastExamined && next.cut() == request.cut()
-          && next.range().equals(request.range()) && Arrays.equals(next.prefix(),
-              request.prefix());
-    }
-
-    /** The sequence number the scan sees up to: its cut, or its view's end. */
-    long seesUpTo() {
-      return request.cut() > 0 ? request.cut() : view.lastSequence();
-    }
-
-    /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
-    ScanPage next(int pageBytes) throws IOException {
-      List<ScanPage.ScanEntry> page = new ArrayList<>();
-      long bytes = 0;
-      long examined = lastExamined;
-      boolean done = false;
-      while (true) {
-        StoreView.Entry e = carried != null ? carried : entries.next();
-        carried = null;
-        if (e == null) {
-          examined = entries.lastExamined();
-          done = true;
-          break;
-        }
-        byte[] userKey = EngineKeys.userKey(e.key());
-        if (!request.wants(userKey)) {
-          examined = e.sequence();
-          continue;
-        }
-        long size = userKey.length + (long) e.value().length;
-        if (!page.isEmpty() && bytes + size > pageBytes) {
-          carried = e;
-          break;
-        }
-        page.add(new ScanPage.ScanEntry(userKey, e.value()));
-        bytes += size;
-        examined = e.sequence();
-      }
-      lastExamined = examined;
-      lastUsed = System.nanoTime();
-      return new ScanPage(page, examined, done, seesUpTo(),
-          done ? view.endOffset() : entries.offsetReached(), view.endOffset());
     }
   }
 }

@@ -379,6 +379,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     server.close();
     receiver.close();
     timer.shutdownNow();
+    scans.close();
     tailLease.close();
     bulkLoads.close();
     forwarder.close();

@@ -1,0 +1,160 @@
+package org.fawnpack.kv.backend;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import java.util.concurrent.Executor;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.locks.ReentrantLock;
+import org.fawnpack.kv.scan.ScanPage;
+import org.fawnpack.kv.scan.ScanRequest;
+import org.fawnpack.kv.store.EngineKeys;
+import org.fawnpack.kv.store.StoreView;
+
+/**
+ * One reader's scan kept between its pages at a back-end ({@link ArcScans}): its view of the
+ * arc, the reading position, an entry that did not fit the last page, and the next page read
+ * ahead while the last one travels.
+ *
+ * <p>The reading state is touched by one party at a time: a {@link #serve} holding the turn
+ * with no page being read ahead, or the one read-ahead task that serve started last (a later
+ * serve waits for that task's page before it reads on).
+ */
+final class KeptScan {
+  /** Pages above this are not read ahead: each already amortizes a round trip over much. */
+  static final int MAX_READ_AHEAD_PAGE_BYTES = 2 << 20;
+
+  private final ScanRequest request;
+  private final ArcStore arc;
+  private final StoreView view;
+  private final StoreView.Entries entries;
+  private final ReentrantLock turn = new ReentrantLock();
+  private StoreView.Entry carried;
+  /** Where the reading stopped (after the page read ahead, when there is one). */
+  private long lastExamined;
+  /** Where the last page served ended: the point a reader's next request goes on from. */
+  private volatile long servedUpTo;
+  private volatile long lastUsed = System.nanoTime();
+  /** The next page being read ahead, or null (guarded by {@link #turn}). */
+  private CompletableFuture<ScanPage> ahead;
+
+  KeptScan(ScanRequest request, ArcStore arc, StoreView view) throws IOException {
+    this.request = request;
+    this.arc = arc;
+    this.view = view;
+    this.entries = request.cut() > 0
+        ? view.entriesAt(request.cut(), request.afterSequence(), request.range())
+        : view.entriesAfter(request.afterSequence(), request.range());
+    this.lastExamined = request.afterSequence();
+    this.servedUpTo = request.afterSequence();
+  }
+
+  ArcStore arc() {
+    return arc;
+  }
+
+  long cut() {
+    return request.cut();
+  }
+
+  long lastUsed() {
+    return lastUsed;
+  }
+
+  /** Whether {@code next} goes on where the last page served here ended, in the same terms. */
+  boolean continues(ScanRequest next, ArcStore nextArc) {
+    return nextArc == arc && next.afterSequence() == servedUpTo && next.cut() == request.cut()
+        && next.range().equals(request.range()) && Arrays.equals(next.prefix(),
+            request.prefix());
+  }
+
+  /**
+   * The next page (the one read ahead, when there is one), and the page after it started on
+   * {@code aheadRunner} unless this one is the last.
+   *
+   * @throws IOException as reading the view failed, here or ahead (a compaction's swap closes
+   *     the view's file: {@link java.nio.channels.ClosedChannelException})
+   */
+  ScanPage serve(int pageBytes, Executor aheadRunner) throws IOException {
+    turn.lock();
+    try {
+      CompletableFuture<ScanPage> pending = ahead;
+      ahead = null;
+      ScanPage page = pending != null ? readAhead(pending) : next(pageBytes);
+      servedUpTo = page.lastExamined();
+      lastUsed = System.nanoTime();
+      if (!page.done() && pageBytes <= MAX_READ_AHEAD_PAGE_BYTES) {
+        try {
+          ahead = CompletableFuture.supplyAsync(() -> {
+            try {
+              return next(pageBytes);
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+          }, aheadRunner);
+        } catch (RejectedExecutionException e) {
+          ahead = null; // the back-end is closing: the next serve reads for itself
+        }
+      }
+      return page;
+    } finally {
+      turn.unlock();
+    }
+  }
+
+  private static ScanPage readAhead(CompletableFuture<ScanPage> pending) throws IOException {
+    try {
+      return pending.join();
+    } catch (CompletionException e) {
+      if (e.getCause() instanceof UncheckedIOException io) {
+        throw io.getCause();
+      }
+      if (e.getCause() instanceof RuntimeException r) {
+        throw r;
+      }
+      throw e;
+    }
+  }
+
+  /** The sequence number the scan sees up to: its cut, or its view's end. */
+  private long seesUpTo() {
+    return request.cut() > 0 ? request.cut() : view.lastSequence();
+  }
+
+  /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
+  private ScanPage next(int pageBytes) throws IOException {
+    List<ScanPage.ScanEntry> page = new ArrayList<>();
+    long bytes = 0;
+    long examined = lastExamined;
+    boolean done = false;
+    while (true) {
+      StoreView.Entry e = carried != null ? carried : entries.next();
+      carried = null;
+      if (e == null) {
+        examined = entries.lastExamined();
+        done = true;
+        break;
+      }
+      byte[] userKey = EngineKeys.userKey(e.key());
+      if (!request.wants(userKey)) {
+        examined = e.sequence();
+        continue;
+      }
+      long size = userKey.length + (long) e.value().length;
+      if (!page.isEmpty() && bytes + size > pageBytes) {
+        carried = e;
+        break;
+      }
+      page.add(new ScanPage.ScanEntry(userKey, e.value()));
+      bytes += size;
+      examined = e.sequence();
+    }
+    lastExamined = examined;
+    return new ScanPage(page, examined, done, seesUpTo(),
+        done ? view.endOffset() : entries.offsetReached(), view.endOffset());
+  }
+}
