@@ -1,6 +1,5 @@
 package org.fawnpack.kv.scan;
 
-import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import org.fawnpack.kv.wire.Frame;
@@ -11,35 +10,15 @@ import org.fawnpack.kv.wire.MalformedFrameException;
  * page goes on after (the last record read, live or not); {@code done} when the view has no
  * more; the view's last sequence number ({@code viewSequence}: what the scan sees); and how far
  * into the view's log bytes the reading came ({@code offsetReached} of {@code viewBytes}), for
- * a reader's progress.
+ * a reader's progress. A back-end writes pages with {@link ScanPageWriter}: the five numbers
+ * and the entry count (8 bytes each), then each entry's key and value, each a 4-byte length
+ * and its bytes.
  */
 public record ScanPage(List<ScanEntry> entries, long lastExamined, boolean done,
     long viewSequence, long offsetReached, long viewBytes) {
 
   /** A user key and its value. */
   public record ScanEntry(byte[] key, byte[] value) {}
-
-  /**
-   * The SCAN_PAGE payload: the five numbers above and the entry count (8 bytes each), then
-   * each entry's key and value, each a 4-byte length and its bytes ({@link Frame.Payload}'s
-   * layout, written here into one array of the exact size: a page is up to megabytes).
-   */
-  public byte[] encode() {
-    long size = 6L * Long.BYTES;
-    for (ScanEntry e : entries) {
-      size += 2L * Integer.BYTES + e.key().length + e.value().length;
-    }
-    if (size > Integer.MAX_VALUE - 8) {
-      throw new IllegalArgumentException("a scan page of " + size + " bytes");
-    }
-    ByteBuffer out = ByteBuffer.allocate((int) size);
-    out.putLong(lastExamined).putLong(done ? 1 : 0).putLong(viewSequence)
-        .putLong(offsetReached).putLong(viewBytes).putLong(entries.size());
-    for (ScanEntry e : entries) {
-      out.putInt(e.key().length).put(e.key()).putInt(e.value().length).put(e.value());
-    }
-    return out.array();
-  }
 
   public static ScanPage decode(Frame frame) throws MalformedFrameException {
     Frame.Fields fields = frame.fields();

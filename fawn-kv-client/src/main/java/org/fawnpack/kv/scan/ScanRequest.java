@@ -64,4 +64,11 @@ public record ScanRequest(long scanId, KeyRange range, long afterSequence, int p
     return java.util.Arrays.equals(userKey, 0, Math.min(prefix.length, userKey.length), prefix,
         0, prefix.length);
   }
+
+  /** Whether the user key inside {@code engineKey} (after its ring position) passes. */
+  public boolean wantsEngineKey(byte[] engineKey) {
+    int from = Long.BYTES;
+    return java.util.Arrays.equals(engineKey, from, Math.min(from + prefix.length,
+        engineKey.length), prefix, 0, prefix.length);
+  }
 }

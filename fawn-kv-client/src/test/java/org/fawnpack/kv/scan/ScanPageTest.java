@@ -6,44 +6,82 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
+import org.fawnpack.kv.store.EngineKeys;
+import org.fawnpack.kv.store.KeyRange;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MalformedFrameException;
 import org.junit.jupiter.api.Test;
 
-/** A SCAN_PAGE against its layout built field by field with {@link Frame.Payload}. */
+/**
+ * A SCAN_PAGE as a back-end writes it ({@link ScanPageWriter}, from engine keys) against its
+ * layout built field by field with {@link Frame.Payload}, and read back by
+ * {@link ScanPage#decode}.
+ */
 class ScanPageTest {
 
   @Test
-  void encode_matchesTheFieldByFieldLayout_andDecodesBack() throws MalformedFrameException {
+  void writer_matchesTheFieldByFieldLayout_andDecodesBack() throws MalformedFrameException {
     Random random = new Random(3);
     for (int count : new int[] {0, 1, 7, 300}) {
-      List<ScanPage.ScanEntry> entries = new ArrayList<>();
+      List<byte[]> keys = new ArrayList<>();
+      List<byte[]> values = new ArrayList<>();
+      ScanPageWriter writer = new ScanPageWriter(1_000); // grown many times over below
+      long entryBytes = 0;
       for (int i = 0; i < count; i++) {
         byte[] key = new byte[1 + random.nextInt(40)];
-        byte[] value = new byte[random.nextInt(3_000)];
+        byte[] value = new byte[random.nextInt(i == 3 ? 200_000 : 3_000)];
         random.nextBytes(key);
         random.nextBytes(value);
-        entries.add(new ScanPage.ScanEntry(key, value));
+        keys.add(key);
+        values.add(value);
+        writer.add(EngineKeys.of(random.nextLong(), key), value);
+        entryBytes += key.length + value.length;
       }
-      ScanPage page = new ScanPage(entries, 99 + count, count % 2 == 0, 1_000, 512, 4_096);
+      assertEquals(count, writer.count());
+      assertEquals(entryBytes, writer.entryBytes());
+      byte[] written = writer.finish(99 + count, count % 2 == 0, 1_000, 512, 4_096);
+
       Frame.Payload expected = new Frame.Payload().addLong(99 + count)
           .addLong(count % 2 == 0 ? 1 : 0).addLong(1_000).addLong(512).addLong(4_096)
           .addLong(count);
-      entries.forEach(e -> expected.addBytes(e.key()).addBytes(e.value()));
-      byte[] encoded = page.encode();
-      assertArrayEquals(expected.toBytes(), encoded, count + " entries");
+      for (int i = 0; i < count; i++) {
+        expected.addBytes(keys.get(i)).addBytes(values.get(i));
+      }
+      assertArrayEquals(expected.toBytes(), written, count + " entries");
 
-      ScanPage back = ScanPage.decode(new Frame((byte) 0, 1, 1, encoded));
-      assertEquals(page.lastExamined(), back.lastExamined());
-      assertEquals(page.done(), back.done());
-      assertEquals(page.viewSequence(), back.viewSequence());
-      assertEquals(page.offsetReached(), back.offsetReached());
-      assertEquals(page.viewBytes(), back.viewBytes());
+      ScanPage back = ScanPage.decode(new Frame((byte) 0, 1, 1, written));
+      assertEquals(99 + count, back.lastExamined());
+      assertEquals(count % 2 == 0, back.done());
+      assertEquals(1_000, back.viewSequence());
+      assertEquals(512, back.offsetReached());
+      assertEquals(4_096, back.viewBytes());
       assertEquals(count, back.entries().size());
       for (int i = 0; i < count; i++) {
-        assertArrayEquals(entries.get(i).key(), back.entries().get(i).key());
-        assertArrayEquals(entries.get(i).value(), back.entries().get(i).value());
+        assertArrayEquals(keys.get(i), back.entries().get(i).key());
+        assertArrayEquals(values.get(i), back.entries().get(i).value());
       }
+    }
+  }
+
+  @Test
+  void prefixFilter_onEngineKeysAgreesWithUserKeys() {
+    Random random = new Random(8);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] prefix = new byte[random.nextInt(4)];
+      byte[] user = new byte[random.nextInt(5)];
+      for (int j = 0; j < prefix.length; j++) {
+        prefix[j] = (byte) random.nextInt(2);
+      }
+      for (int j = 0; j < user.length; j++) {
+        user[j] = (byte) random.nextInt(2);
+      }
+      ScanRequest request = new ScanRequest(1, KeyRange.wholeRing(), 0, 1 << 20, prefix, 0);
+      boolean naive = user.length >= prefix.length;
+      for (int j = 0; naive && j < prefix.length; j++) {
+        naive = user[j] == prefix[j];
+      }
+      assertEquals(naive, request.wants(user));
+      assertEquals(naive, request.wantsEngineKey(EngineKeys.of(random.nextLong(), user)));
     }
   }
 }

@@ -13,7 +13,6 @@ import java.util.concurrent.Executors;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
-import org.fawnpack.kv.scan.ScanPage;
 import org.fawnpack.kv.scan.ScanRequest;
 import org.fawnpack.kv.store.StoreView;
 import org.fawnpack.kv.wire.Frame;
@@ -112,7 +111,7 @@ final class ArcScans {
       return;
     }
     KeptScan kept = take(scan, arc);
-    ScanPage page;
+    KeptScan.Page page;
     try {
       page = kept.serve(scan.pageBytes(), readAhead);
     } catch (java.nio.channels.ClosedChannelException e) {
@@ -134,7 +133,7 @@ final class ArcScans {
       gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gatedNow);
       return;
     }
-    replies.send(reply(request, MessageType.SCAN_PAGE, page.encode()));
+    replies.send(reply(request, MessageType.SCAN_PAGE, page.payload()));
   }
 
   private String historyGone(Chain chain, long historyFrom, long cut) {

@@ -2,17 +2,14 @@ package org.fawnpack.kv.backend;
 
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.locks.ReentrantLock;
-import org.fawnpack.kv.scan.ScanPage;
+import org.fawnpack.kv.scan.ScanPageWriter;
 import org.fawnpack.kv.scan.ScanRequest;
-import org.fawnpack.kv.store.EngineKeys;
 import org.fawnpack.kv.store.StoreView;
 
 /**
@@ -40,7 +37,7 @@ final class KeptScan {
   private volatile long servedUpTo;
   private volatile long lastUsed = System.nanoTime();
   /** The next page being read ahead, or null (guarded by {@link #turn}). */
-  private CompletableFuture<ScanPage> ahead;
+  private CompletableFuture<Page> ahead;
 
   KeptScan(ScanRequest request, ArcStore arc, StoreView view) throws IOException {
     this.request = request;
@@ -79,12 +76,15 @@ final class KeptScan {
    * @throws IOException as reading the view failed, here or ahead (a compaction's swap closes
    *     the view's file: {@link java.nio.channels.ClosedChannelException})
    */
-  ScanPage serve(int pageBytes, Executor aheadRunner) throws IOException {
+  /** A SCAN_PAGE's payload, where it ended, and whether it is the last. */
+  record Page(byte[] payload, long lastExamined, boolean done) {}
+
+  Page serve(int pageBytes, Executor aheadRunner) throws IOException {
     turn.lock();
     try {
-      CompletableFuture<ScanPage> pending = ahead;
+      CompletableFuture<Page> pending = ahead;
       ahead = null;
-      ScanPage page = pending != null ? readAhead(pending) : next(pageBytes);
+      Page page = pending != null ? readAhead(pending) : next(pageBytes);
       servedUpTo = page.lastExamined();
       lastUsed = System.nanoTime();
       if (!page.done() && pageBytes <= MAX_READ_AHEAD_PAGE_BYTES) {
@@ -106,7 +106,7 @@ final class KeptScan {
     }
   }
 
-  private static ScanPage readAhead(CompletableFuture<ScanPage> pending) throws IOException {
+  private static Page readAhead(CompletableFuture<Page> pending) throws IOException {
     try {
       return pending.join();
     } catch (CompletionException e) {
@@ -126,9 +126,8 @@ final class KeptScan {
   }
 
   /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
-  private ScanPage next(int pageBytes) throws IOException {
-    List<ScanPage.ScanEntry> page = new ArrayList<>();
-    long bytes = 0;
+  private Page next(int pageBytes) throws IOException {
+    ScanPageWriter page = new ScanPageWriter(pageBytes);
     long examined = lastExamined;
     boolean done = false;
     while (true) {
@@ -139,22 +138,20 @@ final class KeptScan {
         done = true;
         break;
       }
-      byte[] userKey = EngineKeys.userKey(e.key());
-      if (!request.wants(userKey)) {
+      if (!request.wantsEngineKey(e.key())) {
         examined = e.sequence();
         continue;
       }
-      long size = userKey.length + (long) e.value().length;
-      if (!page.isEmpty() && bytes + size > pageBytes) {
+      long size = e.key().length - Long.BYTES + (long) e.value().length;
+      if (page.count() > 0 && page.entryBytes() + size > pageBytes) {
         carried = e;
         break;
       }
-      page.add(new ScanPage.ScanEntry(userKey, e.value()));
-      bytes += size;
+      page.add(e.key(), e.value());
       examined = e.sequence();
     }
     lastExamined = examined;
-    return new ScanPage(page, examined, done, seesUpTo(),
-        done ? view.endOffset() : entries.offsetReached(), view.endOffset());
+    return new Page(page.finish(examined, done, seesUpTo(),
+        done ? view.endOffset() : entries.offsetReached(), view.endOffset()), examined, done);
   }
 }
