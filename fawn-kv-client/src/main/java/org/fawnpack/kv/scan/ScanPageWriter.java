@@ -1,25 +1,32 @@
 package org.fawnpack.kv.scan;
 
-import java.nio.ByteBuffer;
-import java.util.Arrays;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
- * Writes a SCAN_PAGE payload ({@link ScanPage#encode}'s layout) entry by entry, as a back-end
- * reads them, straight from the engine's keys: no list of entries, no user-key copies, and one
- * array that is the frame's payload. The six numbers that lead the page are filled in last.
+ * Writes a SCAN_PAGE payload ({@link ScanPage}'s layout) entry by entry as a back-end reads
+ * them, straight from the engine's keys: no list of entries and no user-key copies. Entries
+ * go into chunks of {@link #CHUNK_BYTES}, kept from page to page, and {@link #finish} copies
+ * them once into the payload's array. Chunks, because a page is about a megabyte and an array
+ * that large is a humongous object to G1 on a back-end's heap (a region of 1 MB there): one
+ * per page is the frame's own; a growing buffer would have made several.
  */
 public final class ScanPageWriter {
+  static final int CHUNK_BYTES = 128 << 10;
   private static final int LEAD_BYTES = 6 * Long.BYTES;
   private static final int ENGINE_KEY_PREFIX = Long.BYTES; // the ring position
 
-  private byte[] bytes;
-  private int end = LEAD_BYTES;
+  private final List<byte[]> chunks = new ArrayList<>();
+  /** Bytes written after the lead, across the chunks. */
+  private long written;
   private int count;
   private long entryBytes;
 
-  /** A writer for a page of about {@code pageBytes} of keys and values. */
-  public ScanPageWriter(int pageBytes) {
-    this.bytes = new byte[LEAD_BYTES + Math.min(pageBytes, 4 << 20) + 64 * 1024];
+  /** Starts a new page, keeping the chunks of the last one. */
+  public void reset() {
+    written = 0;
+    count = 0;
+    entryBytes = 0;
   }
 
   /** Entries written so far. */
@@ -35,18 +42,10 @@ public final class ScanPageWriter {
   /** Adds the entry of an engine key (ring position, then the user key) and its value. */
   public void add(byte[] engineKey, byte[] value) {
     int keyLength = engineKey.length - ENGINE_KEY_PREFIX;
-    int needed = 2 * Integer.BYTES + keyLength + value.length;
-    if (bytes.length - end < needed) {
-      long grown = Math.max(2L * bytes.length, (long) end + needed);
-      if (grown > Integer.MAX_VALUE - 8) {
-        throw new IllegalStateException("a scan page past " + end + " bytes");
-      }
-      bytes = Arrays.copyOf(bytes, (int) grown);
-    }
-    ByteBuffer out = ByteBuffer.wrap(bytes, end, needed);
-    out.putInt(keyLength).put(engineKey, ENGINE_KEY_PREFIX, keyLength).putInt(value.length)
-        .put(value);
-    end += needed;
+    writeInt(keyLength);
+    write(engineKey, ENGINE_KEY_PREFIX, keyLength);
+    writeInt(value.length);
+    write(value, 0, value.length);
     count++;
     entryBytes += keyLength + value.length;
   }
@@ -54,8 +53,43 @@ public final class ScanPageWriter {
   /** The payload, with the page's numbers as {@link ScanPage} names them. */
   public byte[] finish(long lastExamined, boolean done, long viewSequence, long offsetReached,
       long viewBytes) {
-    ByteBuffer.wrap(bytes, 0, LEAD_BYTES).putLong(lastExamined).putLong(done ? 1 : 0)
-        .putLong(viewSequence).putLong(offsetReached).putLong(viewBytes).putLong(count);
-    return end == bytes.length ? bytes : Arrays.copyOf(bytes, end);
+    if (LEAD_BYTES + written > Integer.MAX_VALUE - 8) {
+      throw new IllegalStateException("a scan page of " + (LEAD_BYTES + written) + " bytes");
+    }
+    byte[] payload = new byte[(int) (LEAD_BYTES + written)];
+    int at = 0;
+    for (long number : new long[] {lastExamined, done ? 1 : 0, viewSequence, offsetReached,
+        viewBytes, count}) {
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        payload[at++] = (byte) (number >>> shift);
+      }
+    }
+    for (int i = 0; at < payload.length; i++) {
+      int n = Math.min(CHUNK_BYTES, payload.length - at);
+      System.arraycopy(chunks.get(i), 0, payload, at, n);
+      at += n;
+    }
+    return payload;
+  }
+
+  private void writeInt(int value) {
+    byte[] four = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8),
+        (byte) value};
+    write(four, 0, 4);
+  }
+
+  private void write(byte[] bytes, int from, int length) {
+    while (length > 0) {
+      int chunk = (int) (written / CHUNK_BYTES);
+      int offset = (int) (written % CHUNK_BYTES);
+      if (chunk == chunks.size()) {
+        chunks.add(new byte[CHUNK_BYTES]);
+      }
+      int n = Math.min(length, CHUNK_BYTES - offset);
+      System.arraycopy(bytes, from, chunks.get(chunk), offset, n);
+      written += n;
+      from += n;
+      length -= n;
+    }
   }
 }

@@ -30,6 +30,8 @@ final class KeptScan {
   private final StoreView view;
   private final StoreView.Entries entries;
   private final ReentrantLock turn = new ReentrantLock();
+  /** Writes every page of this scan, one at a time (its chunks kept between pages). */
+  private final ScanPageWriter writer = new ScanPageWriter();
   private StoreView.Entry carried;
   /** Where the reading stopped (after the page read ahead, when there is one). */
   private long lastExamined;
@@ -127,7 +129,8 @@ final class KeptScan {
 
   /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
   private Page next(int pageBytes) throws IOException {
-    ScanPageWriter page = new ScanPageWriter(pageBytes);
+    ScanPageWriter page = writer;
+    page.reset();
     long examined = lastExamined;
     boolean done = false;
     while (true) {
