@@ -117,32 +117,48 @@ public record Frame(byte type, long requestId, long epoch, byte[] payload) {
     }
   }
 
-  /** Builds a payload field by field, in the layout {@link Fields} reads. */
+  /**
+   * Builds a payload field by field, in the layout {@link Fields} reads: big-endian numbers,
+   * byte fields led by a 4-byte length. A plain growing array: every message is built here, and
+   * the streams it replaced took a monitor per field.
+   */
   public static final class Payload {
-    private final java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
-    private final DataOutputStream out = new DataOutputStream(bytes);
+    private byte[] bytes = new byte[64];
+    private int size;
 
     public Payload addLong(long value) {
-      try {
-        out.writeLong(value);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("writing to memory", e);
+      ensure(Long.BYTES);
+      for (int shift = 56; shift >= 0; shift -= 8) {
+        bytes[size++] = (byte) (value >>> shift);
       }
       return this;
     }
 
     public Payload addBytes(byte[] value) {
-      try {
-        out.writeInt(value.length);
-        out.write(value);
-      } catch (IOException e) {
-        throw new java.io.UncheckedIOException("writing to memory", e);
-      }
+      ensure(Integer.BYTES + (long) value.length);
+      int length = value.length;
+      bytes[size++] = (byte) (length >>> 24);
+      bytes[size++] = (byte) (length >>> 16);
+      bytes[size++] = (byte) (length >>> 8);
+      bytes[size++] = (byte) length;
+      System.arraycopy(value, 0, bytes, size, length);
+      size += length;
       return this;
     }
 
     public byte[] toBytes() {
-      return bytes.toByteArray();
+      return java.util.Arrays.copyOf(bytes, size);
+    }
+
+    private void ensure(long more) {
+      long needed = size + more;
+      if (needed > bytes.length) {
+        if (needed > Integer.MAX_VALUE - 8) {
+          throw new IllegalStateException("a payload of " + needed + " bytes");
+        }
+        bytes = java.util.Arrays.copyOf(bytes, (int) Math.max(needed,
+            Math.min(Integer.MAX_VALUE - 8L, 2L * bytes.length)));
+      }
     }
   }
 }

@@ -47,6 +47,31 @@ class FrameTest {
   }
 
   @Test
+  void payload_randomFields_sameBytesAsADataOutputStream() throws IOException {
+    Random random = new Random(13);
+    for (int round = 0; round < 50; round++) {
+      Frame.Payload payload = new Frame.Payload();
+      ByteArrayOutputStream model = new ByteArrayOutputStream();
+      DataOutputStream out = new DataOutputStream(model);
+      for (int i = random.nextInt(40); i > 0; i--) {
+        if (random.nextBoolean()) {
+          long value = random.nextLong();
+          payload.addLong(value);
+          out.writeLong(value);
+        } else {
+          byte[] value = new byte[random.nextInt(random.nextInt(10) == 0 ? 70_000 : 100)];
+          random.nextBytes(value);
+          payload.addBytes(value);
+          out.writeInt(value.length);
+          out.write(value);
+        }
+      }
+      out.flush();
+      assertArrayEquals(model.toByteArray(), payload.toBytes(), "round " + round);
+    }
+  }
+
+  @Test
   void readFrom_pipelinedRandomFrames_sameFramesInOrderThenNull() throws IOException {
     Random random = new Random(71);
     List<Frame> sent = new ArrayList<>();
