@@ -9,8 +9,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.netty.buffer.Unpooled;
 import io.netty.channel.embedded.EmbeddedChannel;
 import io.netty.handler.codec.DecoderException;
-import java.io.ByteArrayOutputStream;
-import java.io.DataOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -27,16 +25,6 @@ import org.junit.jupiter.api.Test;
 class FrameDecoderTest {
   private static final int MAX = 4 << 20;
 
-  private static byte[] wire(List<Frame> frames) throws IOException {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    DataOutputStream out = new DataOutputStream(bytes);
-    for (Frame f : frames) {
-      f.writeTo(out);
-    }
-    out.flush();
-    return bytes.toByteArray();
-  }
-
   @Test
   void framesSmallAndLargeCutIntoRandomReads_comeOutWholeInOrder() throws IOException {
     Random random = new Random(5);
@@ -51,7 +39,7 @@ class FrameDecoderTest {
         sent.add(new Frame((byte) random.nextInt(256), random.nextLong(), random.nextLong(),
             payload));
       }
-      byte[] bytes = wire(sent);
+      byte[] bytes = FrameTest.bytesOf(sent.toArray(new Frame[0]));
       EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(MAX));
       int maxRead = 1 + random.nextInt(random.nextBoolean() ? 40 : 200_000);
       for (int at = 0; at < bytes.length; ) {
@@ -73,7 +61,7 @@ class FrameDecoderTest {
 
   @Test
   void aLargeFrameOfAnotherVersion_refusedByNameBeforeItsPayloadArrives() throws IOException {
-    byte[] bytes = wire(List.of(new Frame((byte) 1, 1, 1, new byte[200_000])));
+    byte[] bytes = FrameTest.bytesOf(new Frame((byte) 1, 1, 1, new byte[200_000]));
     bytes[4] = 2;
     EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(MAX));
     DecoderException e = assertThrows(DecoderException.class, () -> channel.writeInbound(

@@ -26,7 +26,8 @@ class FrameTest {
     return new DataInputStream(new ByteArrayInputStream(bytes));
   }
 
-  private static byte[] bytesOf(Frame... frames) throws IOException {
+  /** The frames in the stream layout {@link Frame#writeTo} writes (other tests' oracle too). */
+  static byte[] bytesOf(Frame... frames) throws IOException {
     ByteArrayOutputStream bytes = new ByteArrayOutputStream();
     DataOutputStream out = new DataOutputStream(bytes);
     for (Frame f : frames) {
