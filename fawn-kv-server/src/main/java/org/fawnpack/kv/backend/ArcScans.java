@@ -66,9 +66,13 @@ final class ArcScans {
         "fawn-kv-scan-ahead-" + id, true));
   }
 
-  /** Stops reading ahead; pages read ahead and not yet asked for are dropped. */
+  /**
+   * Stops reading ahead; pages read ahead and not yet asked for are dropped. A page being read
+   * finishes (milliseconds): interrupting it would close the arc's own file channel, which the
+   * view reads through, under the back-end's clean close.
+   */
   void close() {
-    readAhead.shutdownNow();
+    readAhead.shutdown();
   }
 
   void page(Ring ring, Member self, Frame request, FrameServer.Replies replies)
