@@ -17,6 +17,8 @@ public final class ScanPageWriter {
   private static final int ENGINE_KEY_PREFIX = Long.BYTES; // the ring position
 
   private final List<byte[]> chunks = new ArrayList<>();
+  /** A length's four bytes on their way into a chunk (two per entry: not an array each). */
+  private final byte[] intBytes = new byte[4];
   /** Bytes written after the lead, across the chunks. */
   private long written;
   private int count;
@@ -73,9 +75,11 @@ public final class ScanPageWriter {
   }
 
   private void writeInt(int value) {
-    byte[] four = {(byte) (value >>> 24), (byte) (value >>> 16), (byte) (value >>> 8),
-        (byte) value};
-    write(four, 0, 4);
+    intBytes[0] = (byte) (value >>> 24);
+    intBytes[1] = (byte) (value >>> 16);
+    intBytes[2] = (byte) (value >>> 8);
+    intBytes[3] = (byte) value;
+    write(intBytes, 0, 4);
   }
 
   private void write(byte[] bytes, int from, int length) {

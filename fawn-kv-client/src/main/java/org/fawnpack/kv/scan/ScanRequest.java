@@ -59,13 +59,10 @@ public record ScanRequest(long scanId, KeyRange range, long afterSequence, int p
     return new ScanRequest(scanId, range, after, (int) pageBytes, prefix, cut);
   }
 
-  /** Whether {@code userKey} passes the prefix filter. */
-  public boolean wants(byte[] userKey) {
-    return java.util.Arrays.equals(userKey, 0, Math.min(prefix.length, userKey.length), prefix,
-        0, prefix.length);
-  }
-
-  /** Whether the user key inside {@code engineKey} (after its ring position) passes. */
+  /**
+   * Whether the user key inside {@code engineKey} (after its ring position) passes the prefix
+   * filter: read in place, since the tail filters every record it scans.
+   */
   public boolean wantsEngineKey(byte[] engineKey) {
     int from = Long.BYTES;
     return java.util.Arrays.equals(engineKey, from, Math.min(from + prefix.length,
