@@ -6,7 +6,7 @@ import java.util.Locale;
 import java.util.Map;
 import org.fawnpack.benchmarks.ycsb.FawnKvYcsbClient;
 import org.fawnpack.benchmarks.ycsb.YcsbRun;
-import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackCluster;
 
 /**
  * One YCSB cell against a {@link LoopbackCluster}, with the CPU time of each part: the YCSB

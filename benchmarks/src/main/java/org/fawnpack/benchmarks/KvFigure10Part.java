@@ -6,8 +6,8 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import org.fawnpack.kv.cli.LoopbackCluster;
-import org.fawnpack.kv.cli.LoopbackWorkload;
+import org.fawnpack.kv.loopback.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackWorkload;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.frontend.FrontEndMetricsMXBean;
 

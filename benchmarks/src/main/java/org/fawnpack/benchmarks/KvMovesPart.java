@@ -8,8 +8,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.function.Predicate;
-import org.fawnpack.kv.cli.LoopbackCluster;
-import org.fawnpack.kv.cli.LoopbackWorkload;
+import org.fawnpack.kv.loopback.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackWorkload;
 import org.fawnpack.kv.ring.Ring;
 
 /**

@@ -7,8 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
-import org.fawnpack.kv.cli.LoopbackCluster;
-import org.fawnpack.kv.cli.LoopbackWorkload;
+import org.fawnpack.kv.loopback.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackWorkload;
 
 /**
  * Front-end routing: the gets per second one front-end passes to 4 back-ends as each client

@@ -16,8 +16,8 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicIntegerArray;
 import java.util.concurrent.locks.LockSupport;
-import org.fawnpack.kv.cli.LoopbackCluster;
-import org.fawnpack.kv.cli.LoopbackWorkload;
+import org.fawnpack.kv.loopback.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackWorkload;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.wire.StatsReport;
 

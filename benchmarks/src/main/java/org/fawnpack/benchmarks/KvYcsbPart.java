@@ -16,7 +16,7 @@ import org.fawnpack.benchmarks.ycsb.FawnKvYcsbClient;
 import org.fawnpack.benchmarks.ycsb.RedisServer;
 import org.fawnpack.benchmarks.ycsb.RedisYcsbClient;
 import org.fawnpack.benchmarks.ycsb.YcsbRun;
-import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackCluster;
 
 /**
  * YCSB's core workloads A (50 % reads, 50 % updates), B (95/5) and C (reads only), uniform and

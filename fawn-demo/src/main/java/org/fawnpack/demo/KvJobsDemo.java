@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.FSDataOutputStream;
 import org.apache.hadoop.fs.FileSystem;
 import org.fawnpack.jobs.kv.KvCount;
 import org.fawnpack.jobs.kv.KvLoad;
-import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackCluster;
 import org.fawnpack.kv.hadoop.KvSnapshotTool;
 import org.fawnpack.minicluster.EmbeddedCluster;
 import org.fawnpack.minicluster.JobOutputs;

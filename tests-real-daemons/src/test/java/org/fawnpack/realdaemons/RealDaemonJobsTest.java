@@ -255,7 +255,7 @@ class RealDaemonJobsTest {
   @Test
   @Order(7)
   void kvloadKvcountKvexport_roundTripThroughAFawnKvCluster() throws Exception {
-    try (org.fawnpack.kv.cli.LoopbackCluster kv = org.fawnpack.kv.cli.LoopbackCluster.start(
+    try (org.fawnpack.kv.loopback.LoopbackCluster kv = org.fawnpack.kv.loopback.LoopbackCluster.start(
         cluster.dir.resolve("fawn-kv"), 3, 1, Map.of())) {
       Map<String, String> written = Inputs.keyValues(fs, "/kv/in", 4, 500);
       String[] store = {"-Dfawn.kv.zookeeper.quorum=" + kv.zooKeeperQuorum(),

@@ -30,7 +30,7 @@ import org.apache.hadoop.util.ToolRunner;
 import org.fawnpack.energy.EnergyCounter;
 import org.fawnpack.jobs.kv.KvCount;
 import org.fawnpack.jobs.kv.KvLoad;
-import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
 import org.fawnpack.kv.hadoop.FawnKvOutputFormat;

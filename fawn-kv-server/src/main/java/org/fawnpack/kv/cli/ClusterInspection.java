@@ -29,20 +29,20 @@ import org.fawnpack.kv.zookeeper.SliceStore;
  * ZooKeeper (the ring) and from each live back-end (its STATS, asked twice {@code
  * --interval-ms} apart for the rates).
  */
-final class ClusterInspection {
+public final class ClusterInspection {
   private static final Duration DEADLINE = Duration.ofSeconds(10);
 
   private final KvSettings kv;
   private final PrintStream out;
   private final PrintStream err;
 
-  ClusterInspection(KvSettings kv, PrintStream out, PrintStream err) {
+  public ClusterInspection(KvSettings kv, PrintStream out, PrintStream err) {
     this.kv = kv;
     this.out = out;
     this.err = err;
   }
 
-  int ring() throws IOException {
+  public int ring() throws IOException {
     try (CuratorFramework zk = KvNodes.session(kv, "ring")) {
       Ring ring = read(zk);
       if (ring == null) {
@@ -221,7 +221,7 @@ final class ClusterInspection {
   }
 
   /** The STATS answer of each of {@code live}; a silent one is reported on {@code err}. */
-  static Map<Member, StatsReport> statsOf(ConnectionPool pool, Ring ring, List<Member> live,
+  public static Map<Member, StatsReport> statsOf(ConnectionPool pool, Ring ring, List<Member> live,
       PrintStream err) {
     Map<Member, StatsReport> reports = new LinkedHashMap<>();
     for (Member m : live) {

@@ -75,19 +75,48 @@ public final class KvCommand {
       Keys: docs/configuration.md (fawn.kv.*). Exit: 0 done, 1 failed or absent, 2 usage.
       """;
 
+  /** The commands whose code lives outside this jar: the loopback harness's. */
+  private static final Map<String, String> ELSEWHERE = Map.of(
+      "local", "fawn-kv-loopback.jar (org.fawnpack.kv.loopback.LoopbackCommand)",
+      "demo", "fawn-kv-loopback.jar (org.fawnpack.kv.loopback.LoopbackCommand)");
+
+  /**
+   * A command another module adds to this command line (the loopback harness adds
+   * {@code local} and {@code demo}), run with its parsed settings and options.
+   */
+  @FunctionalInterface
+  public interface Subcommand {
+    int run(KvCommand command, Map<String, String> settings, CommandLine line) throws Exception;
+  }
+
   private final PrintStream out;
   private final PrintStream err;
+  private final Map<String, Subcommand> added;
 
-  KvCommand(PrintStream out, PrintStream err) {
+  public KvCommand(PrintStream out, PrintStream err) {
+    this(out, err, Map.of());
+  }
+
+  /** With {@code added} commands, by name, beside this class's own. */
+  public KvCommand(PrintStream out, PrintStream err, Map<String, Subcommand> added) {
     this.out = out;
     this.err = err;
+    this.added = Map.copyOf(added);
   }
 
   public static void main(String[] args) {
     System.exit(new KvCommand(System.out, System.err).run(args));
   }
 
-  int run(String[] args) {
+  public PrintStream out() {
+    return out;
+  }
+
+  public PrintStream err() {
+    return err;
+  }
+
+  public int run(String[] args) {
     Map<String, String> settings = new LinkedHashMap<>();
     List<String> rest = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
@@ -110,15 +139,19 @@ public final class KvCommand {
     try {
       KvSettings kv = KvSettings.from(settings);
       CommandLine line = CommandLine.parse(rest.subList(1, rest.size()));
+      Subcommand other = added.get(rest.get(0));
+      if (other != null) {
+        return runAdded(other, settings, line, rest.get(0));
+      }
       return switch (rest.get(0)) {
-        case "local" -> local(settings, line);
+        case "local", "demo" -> usage(rest.get(0) + " runs a cluster on loopback, from "
+            + ELSEWHERE.get(rest.get(0)) + ": use ./fawn kv " + rest.get(0));
         case "backend" -> serve(KvNodes.backend(kv, line.required("--id"), bind(line),
             line.intOption("--advertise-port", 0, 1, 65_535), Path.of(line.required("--data"))),
             "backend " + line.option("--id", ""));
         case "frontend" -> serve(KvNodes.frontEnd(kv, line.required("--name"), bind(line)),
             "frontend " + line.option("--name", ""));
         case "put", "get", "delete" -> request(kv, rest.get(0), line);
-        case "demo" -> demo(settings, line);
         case "leave" -> new LeaveCommand(out, err).run(kv, line);
         case "remove" -> new RemoveCommand(out, err).run(kv, line);
         case "lost" -> new LostCommand(out, err).run(kv, line);
@@ -147,16 +180,17 @@ public final class KvCommand {
     }
   }
 
-  private int demo(Map<String, String> settings, CommandLine line) throws IOException {
+  private int runAdded(Subcommand command, Map<String, String> settings, CommandLine line,
+      String name) throws IOException {
     try {
-      return new KvDemo(out, err).run(settings, line);
+      return command.run(this, settings, line);
     } catch (IOException | RuntimeException e) {
       throw e;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
-      throw new IOException("demo interrupted", e);
+      throw new IOException(name + " interrupted", e);
     } catch (Exception e) {
-      throw new IOException("demo failed: " + e, e);
+      throw new IOException(name + " failed: " + e, e);
     }
   }
 
@@ -171,26 +205,8 @@ public final class KvCommand {
         line.intOption("--port", 0, 0, 65_535));
   }
 
-  private int local(Map<String, String> settings, CommandLine line) throws IOException {
-    line.noPositionals();
-    LocalCluster cluster = LocalCluster.start(settings, line.intOption("--backends", 5, 1, 250),
-        line.intOption("--frontends", 2, 1, 16), Path.of(line.option("--dir", "target/kv-local")),
-        Duration.ofSeconds(60));
-    List<InetSocketAddress> frontEnds = cluster.frontEndAddresses();
-    out.println("FAWN-KV local cluster up: ZooKeeper at " + cluster.zooKeeperQuorum());
-    frontEnds.forEach(f -> out.println("front-end " + address(f)));
-    out.println("Try: ./fawn kv put --frontend " + address(frontEnds.get(0)) + " hello world");
-    out.println("     ./fawn kv -Dfawn.kv.zookeeper.quorum=" + cluster.zooKeeperQuorum()
-        + " ring");
-    return serve(cluster, "local cluster");
-  }
-
-  private static String address(InetSocketAddress a) {
-    return a.getAddress().getHostAddress() + ":" + a.getPort();
-  }
-
   /** Runs until SIGINT/SIGTERM, then closes {@code node} (FAWN-KV has no Hadoop hooks to mind). */
-  private int serve(Closeable node, String what) {
+  public int serve(Closeable node, String what) {
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       err.println("fawn kv: stopping " + what);
@@ -249,11 +265,11 @@ public final class KvCommand {
   }
 
   /** A command's options ({@code --name value}) and positional words. */
-  static final class CommandLine {
+  public static final class CommandLine {
     private final Map<String, String> options = new HashMap<>();
     private final List<String> positionals = new ArrayList<>();
 
-    static CommandLine parse(List<String> words) {
+    public static CommandLine parse(List<String> words) {
       CommandLine line = new CommandLine();
       for (int i = 0; i < words.size(); i++) {
         String w = words.get(i);
@@ -269,7 +285,7 @@ public final class KvCommand {
       return line;
     }
 
-    String required(String name) {
+    public String required(String name) {
       String value = options.get(name);
       if (value == null) {
         throw new IllegalArgumentException("missing " + name);
@@ -277,16 +293,16 @@ public final class KvCommand {
       return value;
     }
 
-    String option(String name, String fallback) {
+    public String option(String name, String fallback) {
       return options.getOrDefault(name, fallback);
     }
 
-    int intOption(String name, int fallback, int min, int max) {
+    public int intOption(String name, int fallback, int min, int max) {
       String value = options.get(name);
       return value == null ? fallback : parseInt(name, value, min, max);
     }
 
-    static int parseInt(String what, String value, int min, int max) {
+    public static int parseInt(String what, String value, int min, int max) {
       try {
         int n = Integer.parseInt(value);
         if (n >= min && n <= max) {
@@ -299,14 +315,14 @@ public final class KvCommand {
           + max + ", got '" + value + "'");
     }
 
-    List<String> positionals(int count, String what) {
+    public List<String> positionals(int count, String what) {
       if (positionals.size() != count) {
         throw new IllegalArgumentException("expected " + what + ", got " + positionals);
       }
       return positionals;
     }
 
-    void noPositionals() {
+    public void noPositionals() {
       positionals(0, "no arguments besides options");
     }
   }

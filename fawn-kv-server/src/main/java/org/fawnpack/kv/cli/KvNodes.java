@@ -31,10 +31,10 @@ import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
  * its own ZooKeeper session (its liveness), following the stored ring; a back-end registered, a
  * front-end with its coordinator. Closing a node closes what it opened, in reverse.
  */
-final class KvNodes {
+public final class KvNodes {
 
   /** A started node and everything to close with it. */
-  static final class Node<T> implements Closeable {
+  public static final class Node<T> implements Closeable {
     private final T node;
     private final List<Closeable> parts;
 
@@ -43,7 +43,7 @@ final class KvNodes {
       this.parts = parts;
     }
 
-    T get() {
+    public T get() {
       return node;
     }
 
@@ -58,7 +58,7 @@ final class KvNodes {
   private KvNodes() {}
 
   /** A ZooKeeper session, connected within 30 s or an error naming the quorum. */
-  static CuratorFramework session(KvSettings settings, String command) throws IOException {
+  public static CuratorFramework session(KvSettings settings, String command) throws IOException {
     return ZooKeeperSessions.open(settings.requireQuorum(command), settings.sessionTimeoutMs());
   }
 
@@ -66,7 +66,7 @@ final class KvNodes {
    * A back-end listening on {@code bind}, registered at {@code advertisedPort} of its host (0:
    * the port it listens on).
    */
-  static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
+  public static Node<Backend> backend(KvSettings settings, String id, InetSocketAddress bind,
       int advertisedPort, Path data) throws IOException {
     org.fawnpack.kv.wire.EventLoops.configure(settings.ioThreads());
     List<Closeable> parts = new ArrayList<>();
@@ -121,7 +121,7 @@ final class KvNodes {
     }
   }
 
-  static Node<FrontEnd> frontEnd(KvSettings settings, String name, InetSocketAddress bind)
+  public static Node<FrontEnd> frontEnd(KvSettings settings, String name, InetSocketAddress bind)
       throws IOException {
     org.fawnpack.kv.wire.EventLoops.configure(settings.ioThreads());
     List<Closeable> parts = new ArrayList<>();

@@ -18,14 +18,14 @@ import org.fawnpack.kv.store.DatastoreConfig;
  * and the datastore's ({@link DatastoreConfig}); any other {@code fawn.kv.} key is refused by
  * name, so a typo is an error rather than a default.
  */
-record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String durability,
+public record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String durability,
     int vnodes, int replicas,
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
     String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
     long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls, int ioThreads) {
 
-  static KvSettings from(Map<String, String> settings) {
+  public static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
     for (Map.Entry<String, String> e : settings.entrySet()) {
       boolean cluster = KvKeys.KEYS.stream().anyMatch(k -> k.name().equals(e.getKey()));
@@ -89,7 +89,7 @@ record KvSettings(String cluster, String quorum, int sessionTimeoutMs, String du
   }
 
   /** The cluster secret, carrying this node's TLS credentials when TLS is on. */
-  ClusterSecret secret() throws IOException {
+  public ClusterSecret secret() throws IOException {
     ClusterSecret secret = ClusterSecret.load(secretFile);
     return tls == null ? secret : secret.withTls(tls);
   }

@@ -27,7 +27,6 @@ import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.check.HistoryRecorder;
 import org.fawnpack.kv.check.LinearizabilityChecker;
 import org.fawnpack.kv.check.Op;
-import org.fawnpack.kv.cli.EmbeddedZooKeeper;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.client.KvException;
 import org.fawnpack.kv.coord.Coordinator;

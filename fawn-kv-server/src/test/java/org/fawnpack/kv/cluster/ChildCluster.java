@@ -19,8 +19,8 @@ import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
 import org.apache.curator.framework.CuratorFrameworkFactory;
 import org.apache.curator.retry.ExponentialBackoffRetry;
+import org.apache.curator.test.TestingServer;
 import org.fawnpack.kv.auth.ClusterSecret;
-import org.fawnpack.kv.cli.EmbeddedZooKeeper;
 import org.fawnpack.kv.coord.Coordinator;
 import org.fawnpack.kv.coord.RingFollower;
 import org.fawnpack.kv.coord.SliceCoordinator;
@@ -85,12 +85,12 @@ final class ChildCluster implements Closeable {
     this.backendCount = backendCount;
     this.own = own;
     try {
-      EmbeddedZooKeeper zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zk"), 0);
+      TestingServer zooKeeper = new TestingServer(-1, dir.resolve("zk").toFile(), true);
       open.add(zooKeeper);
       Path secretFile = dir.resolve("secret");
       secret = ClusterSecret.loadOrCreate(secretFile);
       settings = Map.of(
-          "fawn.kv.zookeeper.quorum", zooKeeper.connectString(),
+          "fawn.kv.zookeeper.quorum", zooKeeper.getConnectString(),
           "fawn.kv.zookeeper.session-timeout-ms", "4000",
           "fawn.kv.secret-file", secretFile.toString(),
           "fawn.kv.index.expected-keys", "1024",
@@ -118,7 +118,7 @@ final class ChildCluster implements Closeable {
         backends.add(b);
         open.add(b);
       }
-      zk = CuratorFrameworkFactory.newClient(zooKeeper.connectString(), 4_000, 10_000,
+      zk = CuratorFrameworkFactory.newClient(zooKeeper.getConnectString(), 4_000, 10_000,
           new ExponentialBackoffRetry(200, 10));
       zk.start();
       open.add(zk);

@@ -19,7 +19,7 @@ import org.apache.hadoop.io.BytesWritable;
 import org.apache.hadoop.io.SequenceFile;
 import org.apache.hadoop.mapreduce.TaskCounter;
 import org.apache.hadoop.util.ToolRunner;
-import org.fawnpack.kv.cli.LoopbackCluster;
+import org.fawnpack.kv.loopback.LoopbackCluster;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.hadoop.FawnKvInputCounter;
 import org.fawnpack.kv.hadoop.FawnKvOutputCounter;

@@ -1,4 +1,7 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
@@ -8,13 +11,12 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.fawnpack.kv.cli.KvCommand;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 /**
  * {@code ./fawn kv} against a local cluster (embedded ZooKeeper, three back-ends, one
@@ -50,7 +52,7 @@ class KvCommandTest {
   private int run(String... args) {
     out.reset();
     err.reset();
-    return new KvCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+    return LoopbackCommand.command(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8)).run(args);
   }
 
@@ -293,5 +295,12 @@ class KvCommandTest {
     assertTrue(err().contains("fawn.kv.energy.busy-watts"), err());
     assertEquals(2, run("local", "--backends", "many"));
     assertTrue(err().contains("--backends must be a whole number"), err());
+    // The servers' own command line, without the loopback harness, points there by name.
+    out.reset();
+    err.reset();
+    assertEquals(2, new KvCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+        new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] {"demo"}));
+    assertTrue(err().contains("demo runs a cluster on loopback, from fawn-kv-loopback.jar"),
+        err());
   }
 }

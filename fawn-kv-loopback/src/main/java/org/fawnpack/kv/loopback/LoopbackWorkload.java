@@ -1,4 +1,4 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
 
 import java.io.IOException;
 import java.net.InetSocketAddress;

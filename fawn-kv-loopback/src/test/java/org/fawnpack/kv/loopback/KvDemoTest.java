@@ -1,4 +1,4 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -24,7 +24,7 @@ class KvDemoTest {
   void demo_small_passesItsChecksAndPrintsEveryStep() {
     ByteArrayOutputStream out = new ByteArrayOutputStream();
     ByteArrayOutputStream err = new ByteArrayOutputStream();
-    int exit = new KvCommand(new PrintStream(out, true, StandardCharsets.UTF_8),
+    int exit = LoopbackCommand.command(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(err, true, StandardCharsets.UTF_8)).run(new String[] {"demo", "--dir",
             dir.resolve("demo").toString(), "--keys", "500", "--seconds", "1"});
     String printed = out.toString(StandardCharsets.UTF_8);

@@ -1,4 +1,4 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -14,6 +14,8 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.Backend;
+import org.fawnpack.kv.cli.KvNodes;
+import org.fawnpack.kv.cli.KvSettings;
 import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.frontend.FrontEnd;
 

@@ -1,4 +1,4 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
 
 import java.io.Closeable;
 import java.io.IOException;
@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.function.Predicate;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.auth.ClusterSecret;
+import org.fawnpack.kv.cli.ClusterInspection;
+import org.fawnpack.kv.cli.KvNodes;
+import org.fawnpack.kv.cli.KvSettings;
 import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;

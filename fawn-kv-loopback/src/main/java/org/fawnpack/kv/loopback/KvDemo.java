@@ -1,4 +1,4 @@
-package org.fawnpack.kv.cli;
+package org.fawnpack.kv.loopback;
 
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -6,6 +6,9 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import org.fawnpack.kv.cli.ClusterInspection;
+import org.fawnpack.kv.cli.KvCommand;
+import org.fawnpack.kv.cli.KvSettings;
 import org.fawnpack.kv.frontend.FrontEnd;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
