@@ -39,18 +39,27 @@ final class ArcSplits {
     for (ArcStore arc : List.copyOf(arcs.values())) {
       if (isCut(arc, next)) {
         long end = arc.chain().range().endInclusive();
+        long started = System.nanoTime();
+        long bytes = Files.size(arc.store().path());
+        long opened;
+        int pieces;
         arc.lock();
         try {
           arcs.remove(end);
-          for (Chain piece : split(dir, arc, next)) {
+          List<Chain> split = split(dir, arc, next);
+          opened = System.nanoTime();
+          for (Chain piece : split) {
             arcs.put(piece.range().endInclusive(),
                 ArcStore.open(dir, piece, next.epoch(), config));
           }
+          pieces = split.size();
         } finally {
           arc.unlock();
         }
-        LOG.info("backend {}: split its file of {} where epoch {} cuts it", who,
-            arc.chain().range(), next.epoch());
+        long done = System.nanoTime();
+        LOG.info("backend {}: split its file of {} ({} bytes) where epoch {} cuts it into {}"
+            + " pieces: {} ms, then {} ms to open them", who, arc.chain().range(), bytes,
+            next.epoch(), pieces, (opened - started) / 1_000_000, (done - opened) / 1_000_000);
       }
     }
   }
