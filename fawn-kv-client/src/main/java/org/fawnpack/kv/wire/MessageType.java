@@ -15,6 +15,9 @@ package org.fawnpack.kv.wire;
  * <p>Chain extension: a member copying an arc asks the arc's tail for ARC_SNAPSHOT, reads it
  * with ARC_CHUNK and ends with ARC_RELEASE; once it serves, its predecessor sends CHAIN_SYNC
  * after the writes it kept, which tells it that it holds everything its predecessor had.
+ *
+ * <p>These are the ids on the wire (constants, so that code can switch on a frame's type);
+ * {@link Verb} has one row per verb with what else is known of it.
  */
 public final class MessageType {
   public static final byte GET = 1;
@@ -134,43 +137,9 @@ public final class MessageType {
 
   private MessageType() {}
 
+  /** The verb's name ({@link Verb#nameOf}): "type N" for one this version does not know. */
   public static String name(byte type) {
-    return switch (type) {
-      case GET -> "GET";
-      case PUT -> "PUT";
-      case DELETE -> "DELETE";
-      case CHAIN_PUT -> "CHAIN_PUT";
-      case CHAIN_DELETE -> "CHAIN_DELETE";
-      case ARC_SNAPSHOT -> "ARC_SNAPSHOT";
-      case ARC_CHUNK -> "ARC_CHUNK";
-      case ARC_RELEASE -> "ARC_RELEASE";
-      case CHAIN_SYNC -> "CHAIN_SYNC";
-      case STATS -> "STATS";
-      case ARC_LAST -> "ARC_LAST";
-      case SLICES -> "SLICES";
-      case SCAN -> "SCAN";
-      case FENCE -> "FENCE";
-      case BULK_STAGE -> "BULK_STAGE";
-      case BULK_APPLY -> "BULK_APPLY";
-      case CHAIN_ATTACH -> "CHAIN_ATTACH";
-      case BULK_GATE -> "BULK_GATE";
-      case BULK_RELEASE -> "BULK_RELEASE";
-      case DIRECT_GET -> "DIRECT_GET";
-      case OK -> "OK";
-      case VALUE -> "VALUE";
-      case NOT_FOUND -> "NOT_FOUND";
-      case ERROR -> "ERROR";
-      case REFUSED -> "REFUSED";
-      case STALE_RING -> "STALE_RING";
-      case BEHIND -> "BEHIND";
-      case UNKNOWN_OUTCOME -> "UNKNOWN_OUTCOME";
-      case SLICE_MAP -> "SLICE_MAP";
-      case WRONG_SLICE -> "WRONG_SLICE";
-      case SCAN_PAGE -> "SCAN_PAGE";
-      case FENCED -> "FENCED";
-      case LOST -> "LOST";
-      default -> "type " + (type & 0xff);
-    };
+    return Verb.nameOf(type);
   }
 
   /** An ERROR reply to {@code request}: failed on the way; a write may have taken effect. */

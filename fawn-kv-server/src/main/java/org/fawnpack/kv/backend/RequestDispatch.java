@@ -11,6 +11,7 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.Verb;
 
 /**
  * Which part of a back-end answers each request: the epoch check every routed request passes
@@ -59,13 +60,16 @@ final class RequestDispatch implements FrameServer.Handler {
       return;
     }
     byte type = request.type();
-    boolean routed = type == MessageType.GET || type == MessageType.DIRECT_GET
-        || type == MessageType.PUT
-        || type == MessageType.DELETE || type == MessageType.SCAN || type == MessageType.FENCE;
-    // A copier's questions too: a source still splitting its files for a join has not taken
-    // the epoch yet, and the copier asks again in 50 ms rather than backing off.
-    boolean copying = type == MessageType.ARC_SNAPSHOT || type == MessageType.ARC_LAST;
-    if ((routed || copying) && request.epoch() != current.epoch()) {
+    Verb verb = Verb.of(type);
+    if (verb == null || !verb.isAnsweredBy(Verb.Node.BACKEND)) {
+      // A well-formed frame of a type this version does not know (a newer peer), or one a
+      // front-end answers: refused by name.
+      replies.send(refused(request, "backend " + id + " serves no " + Verb.nameOf(type)));
+      return;
+    }
+    // A copier's questions are checked too: a source still splitting its files for a join
+    // has not taken the epoch yet, and the copier asks again in 50 ms rather than backing off.
+    if (verb.ringEpochChecked() && request.epoch() != current.epoch()) {
       // Routed by another epoch: the sender's ring or this one is behind. Chain messages are
       // checked against their arc's chain, under its lock (ChainMessages).
       replies.send(new Frame(MessageType.STALE_RING, request.requestId(), current.epoch(),
@@ -92,9 +96,8 @@ final class RequestDispatch implements FrameServer.Handler {
       case MessageType.CHAIN_ATTACH -> bulkLoads.attach(request, replies);
       case MessageType.BULK_RELEASE -> bulkLoads.release(request, replies);
       case MessageType.STATS -> replies.send(reply(request, MessageType.VALUE, stats.get()));
-      // A well-formed frame of a type this version does not know (a newer peer): answered.
-      default -> replies.send(refused(request, "backend " + id + " serves no "
-          + MessageType.name(request.type())));
+      default -> throw new IllegalStateException("backend " + id + ": no handler for "
+          + verb + ", which Verb says a back-end answers");
     }
   }
 

@@ -29,6 +29,7 @@ import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.Verb;
 import org.fawnpack.kv.wire.WriteRequest;
 
 /**
@@ -242,8 +243,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
       return;
     }
     if (type != MessageType.GET && type != MessageType.PUT && type != MessageType.DELETE) {
-      replies.send(refused(request, "frontend " + name + " serves GET, PUT, DELETE, SLICES"
-          + " and STATS, not " + MessageType.name(type)));
+      replies.send(refused(request, "frontend " + name + " serves "
+          + Verb.requestsOf(Verb.Node.FRONTEND) + ", not " + Verb.nameOf(type)));
       return;
     }
     byte[] key;
