@@ -108,28 +108,62 @@ public final class LogSnapshot implements AutoCloseable {
     return lastSequence;
   }
 
-  /** Up to {@code length} bytes of the log prefix from {@code offset}. */
+  /** Up to {@code length} bytes of the log from {@code offset}. */
   public byte[] readLog(long offset, int length) throws IOException {
-    byte[] bytes = read(logChannel, logBytes, offset, length);
-    for (int i = 0; i < bytes.length && offset + i < header.length; i++) {
-      bytes[i] = header[(int) (offset + i)];
-    }
+    byte[] bytes = new byte[logBytesFrom(offset, length)];
+    readLogInto(offset, bytes, 0, bytes.length);
     return bytes;
+  }
+
+  /** How many bytes {@link #readLog} gives from {@code offset}: fewer at the log's end. */
+  public int logBytesFrom(long offset, int length) {
+    return available(logBytes, offset, length);
+  }
+
+  /**
+   * Reads {@code length} bytes of the log from {@code offset} (at most
+   * {@link #logBytesFrom}) into {@code into} at {@code at}: straight into a message's buffer,
+   * with no copy between.
+   */
+  public void readLogInto(long offset, byte[] into, int at, int length) throws IOException {
+    requireWithin(logBytesFrom(offset, length), length, offset);
+    FileIo.readFully(logChannel, ByteBuffer.wrap(into, at, length), offset);
+    for (int i = 0; i < length && offset + i < header.length; i++) {
+      into[at + i] = header[(int) (offset + i)];
+    }
   }
 
   /** Up to {@code length} bytes of the checkpoint from {@code offset}. */
   public byte[] readCheckpoint(long offset, int length) throws IOException {
-    return read(checkpointChannel, checkpointChannel.size(), offset, length);
+    byte[] bytes = new byte[checkpointBytesFrom(offset, length)];
+    readCheckpointInto(offset, bytes, 0, bytes.length);
+    return bytes;
   }
 
-  private static byte[] read(FileChannel channel, long size, long offset, int length)
+  /** How many bytes {@link #readCheckpoint} gives from {@code offset}. */
+  public int checkpointBytesFrom(long offset, int length) throws IOException {
+    return available(checkpointChannel.size(), offset, length);
+  }
+
+  /** As {@link #readLogInto}, for the checkpoint. */
+  public void readCheckpointInto(long offset, byte[] into, int at, int length)
       throws IOException {
+    requireWithin(checkpointBytesFrom(offset, length), length, offset);
+    FileIo.readFully(checkpointChannel, ByteBuffer.wrap(into, at, length), offset);
+  }
+
+  private static int available(long size, long offset, int length) {
     if (offset < 0 || length < 0 || offset > size) {
       throw new IllegalArgumentException("no bytes at offset " + offset + " of " + size);
     }
-    byte[] bytes = new byte[(int) Math.min(length, size - offset)];
-    FileIo.readFully(channel, ByteBuffer.wrap(bytes), offset);
-    return bytes;
+    return (int) Math.min(length, size - offset);
+  }
+
+  private static void requireWithin(int available, int length, long offset) {
+    if (length > available) {
+      throw new IllegalArgumentException(length + " bytes asked at offset " + offset + ", "
+          + available + " there");
+    }
   }
 
   /** The checkpoint file that goes with data log {@code log}: where a copy's must be put. */

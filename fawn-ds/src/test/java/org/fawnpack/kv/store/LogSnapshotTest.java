@@ -1,5 +1,6 @@
 package org.fawnpack.kv.store;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -61,6 +62,27 @@ class LogSnapshotTest {
         source.delete(keys.get(0));
         source.compact();
         Files.createDirectories(copy.getParent());
+        // Read into a message's buffer: the same bytes as a read of their own (whose header
+        // bytes come from memory, as the test's copy below shows), nothing else touched, and
+        // no more than the file holds.
+        long near = snapshot.logBytes() - 100;
+        byte[] into = new byte[300];
+        java.util.Arrays.fill(into, (byte) 7);
+        int n = snapshot.logBytesFrom(near, 250);
+        assertEquals(100, n);
+        snapshot.readLogInto(near, into, 50, n);
+        assertArrayEquals(snapshot.readLog(near, 250), java.util.Arrays.copyOfRange(into, 50,
+            150));
+        assertEquals(7, into[49]);
+        assertEquals(7, into[150]);
+        byte[] head = new byte[40];
+        snapshot.readLogInto(0, head, 4, 36);
+        assertArrayEquals(snapshot.readLog(0, 36), java.util.Arrays.copyOfRange(head, 4, 40));
+        assertThrows(IllegalArgumentException.class,
+            () -> snapshot.readLogInto(near, into, 0, 101));
+        byte[] index = new byte[8];
+        snapshot.readCheckpointInto(0, index, 0, 8);
+        assertArrayEquals(snapshot.readCheckpoint(0, 8), index);
         writeInChunks(copy, snapshot.logBytes(), snapshot::readLog);
         writeInChunks(LogSnapshot.checkpointOf(copy), snapshot.checkpointBytes(),
             snapshot::readCheckpoint);

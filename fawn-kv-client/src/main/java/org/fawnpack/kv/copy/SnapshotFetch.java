@@ -26,9 +26,12 @@ public final class SnapshotFetch {
 
   private SnapshotFetch() {}
 
-  /** Takes the pieces of a file in order. */
+  /**
+   * Takes the pieces of a file in order, each as {@code length} bytes of {@code bytes} from
+   * {@code offset} (where it lies in its answer: not copied out).
+   */
   public interface PieceSink {
-    void write(byte[] piece) throws IOException;
+    void write(byte[] bytes, int offset, int length) throws IOException;
   }
 
   /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
@@ -37,8 +40,8 @@ public final class SnapshotFetch {
     try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
       long[] written = {0};
-      fetch(source, epoch, snapshot, file, bytes, piece -> {
-        ByteBuffer buffer = ByteBuffer.wrap(piece);
+      fetch(source, epoch, snapshot, file, bytes, (piece, offset, length) -> {
+        ByteBuffer buffer = ByteBuffer.wrap(piece, offset, length);
         while (buffer.hasRemaining()) {
           written[0] += out.write(buffer, written[0]);
         }
@@ -60,13 +63,14 @@ public final class SnapshotFetch {
             new ArcChunk(snapshot, file, requested, length).encode()));
         requested += length;
       }
-      byte[] piece = ArcChunk.pieceOf(CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK"));
-      if (piece.length == 0) {
+      Frame answer = CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK");
+      int length = ArcChunk.pieceLength(answer);
+      if (length == 0) {
         throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
             + bytes + " bytes");
       }
-      sink.write(piece);
-      written += piece.length;
+      sink.write(answer.payload(), ArcChunk.PIECE_OFFSET, length);
+      written += length;
     }
   }
 

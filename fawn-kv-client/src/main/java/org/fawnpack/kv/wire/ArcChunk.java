@@ -31,16 +31,55 @@ public record ArcChunk(long snapshot, long file, long offset, long length) {
     return chunk;
   }
 
-  /** The VALUE answer carrying {@code piece}. */
-  public static byte[] encodePiece(byte[] piece) {
-    return new Frame.Payload().addBytes(piece).toBytes();
+  /** Where a piece lies in its VALUE answer's payload: after its 4-byte length. */
+  public static final int PIECE_OFFSET = Integer.BYTES;
+
+  /**
+   * A VALUE answer's payload with its length written and room for a piece of {@code length}
+   * bytes at {@link #PIECE_OFFSET}, for the sender to read the piece straight into.
+   */
+  public static byte[] pieceAnswer(int length) {
+    byte[] answer = new byte[PIECE_OFFSET + length];
+    answer[0] = (byte) (length >>> 24);
+    answer[1] = (byte) (length >>> 16);
+    answer[2] = (byte) (length >>> 8);
+    answer[3] = (byte) length;
+    return answer;
   }
 
-  /** The piece in a VALUE answer. */
+  /** The VALUE answer carrying {@code piece}. */
+  public static byte[] encodePiece(byte[] piece) {
+    byte[] answer = pieceAnswer(piece.length);
+    System.arraycopy(piece, 0, answer, PIECE_OFFSET, piece.length);
+    return answer;
+  }
+
+  /**
+   * The length of the piece in a VALUE answer, which lies at {@link #PIECE_OFFSET} of its
+   * payload (read it there, without a copy).
+   */
+  public static int pieceLength(Frame answer) throws MalformedFrameException {
+    byte[] payload = answer.payload();
+    if (payload.length < PIECE_OFFSET) {
+      throw new MalformedFrameException("a piece's answer of " + payload.length
+          + " bytes, without the piece's length");
+    }
+    int length = ((payload[0] & 0xff) << 24) | ((payload[1] & 0xff) << 16)
+        | ((payload[2] & 0xff) << 8) | (payload[3] & 0xff);
+    if (length < 0 || length > ProtocolLimits.MAX_ARC_CHUNK_BYTES) {
+      throw new MalformedFrameException("a piece of " + Integer.toUnsignedString(length)
+          + " bytes is outside 0.." + ProtocolLimits.MAX_ARC_CHUNK_BYTES);
+    }
+    if (payload.length != PIECE_OFFSET + length) {
+      throw new MalformedFrameException("a piece of " + length + " bytes in an answer of "
+          + payload.length + " bytes");
+    }
+    return length;
+  }
+
+  /** The piece in a VALUE answer, copied out. */
   public static byte[] pieceOf(Frame answer) throws MalformedFrameException {
-    Frame.Fields fields = answer.fields();
-    byte[] piece = fields.nextBytes(ProtocolLimits.MAX_ARC_CHUNK_BYTES, "a piece");
-    fields.end();
-    return piece;
+    int length = pieceLength(answer);
+    return java.util.Arrays.copyOfRange(answer.payload(), PIECE_OFFSET, PIECE_OFFSET + length);
   }
 }

@@ -68,6 +68,15 @@ class CopyMessagesTest {
     byte[] oversized = layout(4).putInt(ProtocolLimits.MAX_ARC_CHUNK_BYTES + 1).array();
     assertThrows(MalformedFrameException.class,
         () -> ArcChunk.pieceOf(new Frame(MessageType.VALUE, 1, 2, oversized)));
+    // Read in place: the length, then the piece at PIECE_OFFSET; the room a sender fills.
+    assertEquals(3, ArcChunk.pieceLength(new Frame(MessageType.VALUE, 1, 2, answer)));
+    assertEquals(4, ArcChunk.PIECE_OFFSET);
+    assertArrayEquals(layout(4 + 5).putInt(5).array(), ArcChunk.pieceAnswer(5));
+    byte[] cutShort = layout(4 + 2).putInt(3).put(new byte[] {9, 8}).array();
+    assertThrows(MalformedFrameException.class,
+        () -> ArcChunk.pieceLength(new Frame(MessageType.VALUE, 1, 2, cutShort)));
+    assertThrows(MalformedFrameException.class,
+        () -> ArcChunk.pieceLength(new Frame(MessageType.VALUE, 1, 2, new byte[] {0, 0})));
   }
 
   @Test

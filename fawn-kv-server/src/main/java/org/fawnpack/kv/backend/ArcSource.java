@@ -167,15 +167,26 @@ final class ArcSource implements Closeable {
       return;
     }
     h.lastUsed().set(System.nanoTime());
-    byte[] bytes;
+    byte[] answer;
     try {
-      bytes = file == ArcChunk.LOG ? h.snapshot().readLog(offset, (int) length)
-          : file == ArcChunk.CHECKPOINT ? h.snapshot().readCheckpoint(offset, (int) length)
-          : slice(h.recentWrites(), offset, (int) length);
+      // The piece is read straight into the answer's payload: a copier asks for many
+      // megabytes, and each copy of a piece on the way costs as much as reading it.
+      LogSnapshot snapshot = h.snapshot();
+      if (file == ArcChunk.LOG) {
+        answer = ArcChunk.pieceAnswer(snapshot.logBytesFrom(offset, (int) length));
+        snapshot.readLogInto(offset, answer, ArcChunk.PIECE_OFFSET,
+            answer.length - ArcChunk.PIECE_OFFSET);
+      } else if (file == ArcChunk.CHECKPOINT) {
+        answer = ArcChunk.pieceAnswer(snapshot.checkpointBytesFrom(offset, (int) length));
+        snapshot.readCheckpointInto(offset, answer, ArcChunk.PIECE_OFFSET,
+            answer.length - ArcChunk.PIECE_OFFSET);
+      } else {
+        answer = ArcChunk.encodePiece(slice(h.recentWrites(), offset, (int) length));
+      }
     } catch (IllegalArgumentException e) {
       throw new MalformedFrameException("ARC_CHUNK of snapshot " + id + ": " + e.getMessage());
     }
-    replies.send(reply(request, MessageType.VALUE, ArcChunk.encodePiece(bytes)));
+    replies.send(reply(request, MessageType.VALUE, answer));
   }
 
   /** Up to {@code length} bytes of {@code bytes} from {@code offset}. */
