@@ -48,7 +48,8 @@ final class ArcReceiver implements Closeable {
    * Arcs copied at once. One at a time left the copier idle through each arc's round trips,
    * snapshot, force and install (tens of milliseconds an arc, measured 2026-11-29: 14 arcs of a
    * join took 1.7 s one after another); several at once, ordered so that they come from
-   * different tails where they can, overlap those waits.
+   * different tails where they can, overlap those waits. (On two shared cores the gain was
+   * within the benchmark's run-to-run spread: benchmarks.md, "joins and failures".)
    */
   static final int COPIES_AT_ONCE = 3;
 
