@@ -75,13 +75,16 @@ public final class MessageType {
    */
   public static final byte CHAIN_ATTACH = 17;
   /**
-   * (job) to a front-end: the load is about to become visible, so it empties its cache and
-   * caches nothing until BULK_RELEASE.
+   * (job, arc ends) once the load committed, to every live back-end, then every registered
+   * front-end: a back-end pauses the loaded arcs; a front-end empties its cache (the loaded
+   * arcs' tails, gated first, answer no get until the load is visible everywhere, so nothing
+   * older is cached again meanwhile).
    */
   public static final byte BULK_GATE = 18;
   /**
-   * (job) to every back-end and front-end once every arc applied the load (or to drop a load
-   * that did not commit): staged files go, and the loaded arcs serve again.
+   * (job) to every back-end once every arc applied the load (or to drop a load that did not
+   * commit): staged files go, and the loaded arcs serve again. Best effort: a back-end that
+   * misses it opens its gates on its own check.
    */
   public static final byte BULK_RELEASE = 19;
   /**
