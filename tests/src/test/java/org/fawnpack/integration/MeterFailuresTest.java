@@ -32,7 +32,10 @@ class MeterFailuresTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = new MiniClusterExtension(b -> {
     writeSensor();
-    return b.energySet("fawn.energy.meters", "board")
+    // Two NodeManagers, as the shared job cluster has: each is one more collector and one
+    // more JVM's worth of daemons to start, and the failures here are the sensor's, not the
+    // cluster's size.
+    return b.nodeManagers(2).energySet("fawn.energy.meters", "board")
         .energySet("fawn.energy.meter.board.type", "hwmon")
         .energySet("fawn.energy.meter.board.sysfs-root", SYSFS.toAbsolutePath().toString())
         .energySet("fawn.energy.sample-interval-ms", "200");
