@@ -313,6 +313,9 @@ final class ArcReceiver implements Closeable {
       try {
         all &= Boolean.TRUE.equals(f.get());
       } catch (ExecutionException e) {
+        if (e.getCause() instanceof Error error) {
+          throw error; // not a failed copy to try again: the JVM is in trouble
+        }
         IOException cause = e.getCause() instanceof IOException io ? io
             : new IOException(e.getCause().toString(), e.getCause());
         if (failed == null || (cause instanceof SourceBehindException
