@@ -1,8 +1,10 @@
 package org.fawnpack.kv.backend;
 
 import java.util.ArrayList;
+import java.util.Iterator;
 import java.util.List;
 import java.util.TreeMap;
+import java.util.concurrent.CompletableFuture;
 import org.fawnpack.kv.wire.WriteId;
 
 /**
@@ -20,7 +22,11 @@ final class SentList {
    */
   record SentWrite(byte type, byte[] key, byte[] value, long sequence, WriteId id) {}
 
+  /** Someone waiting for every write up to {@code sequence} to be committed. */
+  private record Waiter(long sequence, CompletableFuture<Void> committed) {}
+
   private final TreeMap<Long, SentWrite> unconfirmed = new TreeMap<>();
+  private final List<Waiter> waiters = new ArrayList<>();
   private boolean resendNeeded;
   /** The highest write the tail confirmed through this list (0: none since this run began). */
   private long maxConfirmed;
@@ -30,9 +36,53 @@ final class SentList {
   }
 
   /** The tail committed {@code sequence}: it is on every member after this one. */
-  synchronized void confirmed(long sequence) {
-    unconfirmed.remove(sequence);
-    maxConfirmed = Math.max(maxConfirmed, sequence);
+  void confirmed(long sequence) {
+    List<Waiter> ready;
+    synchronized (this) {
+      unconfirmed.remove(sequence);
+      maxConfirmed = Math.max(maxConfirmed, sequence);
+      ready = takeReadyWaiters();
+    }
+    complete(ready);
+  }
+
+  /**
+   * Completes once no write numbered {@code sequence} or lower is unconfirmed (at once when
+   * none is now): what a FENCE waits for instead of looking again and again. It never fails;
+   * a caller that cannot wait for ever bounds the wait itself.
+   */
+  CompletableFuture<Void> committedThrough(long sequence) {
+    synchronized (this) {
+      if (holdsAnyUpTo(sequence)) {
+        CompletableFuture<Void> committed = new CompletableFuture<>();
+        waiters.add(new Waiter(sequence, committed));
+        return committed;
+      }
+    }
+    return CompletableFuture.completedFuture(null);
+  }
+
+  /** The waiters whose writes all left the list; the caller completes them unlocked. */
+  private List<Waiter> takeReadyWaiters() {
+    if (waiters.isEmpty()) {
+      return List.of();
+    }
+    List<Waiter> ready = new ArrayList<>();
+    for (Iterator<Waiter> i = waiters.iterator(); i.hasNext(); ) {
+      Waiter w = i.next();
+      if (!holdsAnyUpTo(w.sequence())) {
+        ready.add(w);
+        i.remove();
+      }
+    }
+    return ready;
+  }
+
+  /** Outside the lock: a waiter's continuation may send a reply or take other locks. */
+  private static void complete(List<Waiter> ready) {
+    for (Waiter w : ready) {
+      w.committed().complete(null);
+    }
   }
 
   /**
@@ -65,9 +115,14 @@ final class SentList {
   }
 
   /** This member became the tail: what it holds is committed once durable here. */
-  synchronized void clear() {
-    unconfirmed.clear();
-    resendNeeded = false;
+  void clear() {
+    List<Waiter> ready;
+    synchronized (this) {
+      unconfirmed.clear();
+      resendNeeded = false;
+      ready = takeReadyWaiters();
+    }
+    complete(ready);
   }
 
   /** The first of {@code from..to} the list does not hold, or 0 when it holds them all. */

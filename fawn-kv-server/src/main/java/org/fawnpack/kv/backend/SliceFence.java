@@ -4,9 +4,14 @@ import static org.fawnpack.kv.wire.MessageType.refused;
 import static org.fawnpack.kv.wire.MessageType.reply;
 
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.wire.Fence;
@@ -33,8 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SliceFence {
   private static final Logger LOG = LoggerFactory.getLogger(SliceFence.class);
-  /** How often a FENCE looks whether the writes taken before it are committed. */
-  private static final long DRAIN_POLL_MS = 5;
   /** A FENCE still draining after this is answered REFUSED (the front-end asks again). */
   static final long DRAIN_LIMIT_MS = 5_000;
 
@@ -94,48 +97,50 @@ final class SliceFence {
 
   /**
    * FENCE (slice epoch), routed by this back-end's ring epoch: raises the fence, then answers
-   * OK once every write this member took before, as head or middle, is committed at its tail.
+   * OK once every write this member took before, as head or middle, is committed at its tail
+   * (each arc's sent list says when: {@link SentList#committedThrough}), or REFUSED after
+   * {@link #DRAIN_LIMIT_MS} (the front-end asks again).
    */
   void fence(Frame request, FrameServer.Replies replies) throws MalformedFrameException {
     long epoch = Fence.decode(request).sliceEpoch();
     synchronized (this) {
       fence = Math.max(fence, epoch);
     }
-    Map<ArcStore, Long> taken = new HashMap<>();
+    Map<ArcStore, CompletableFuture<Void>> taken = new HashMap<>();
     Member me = self.get();
     for (ArcStore arc : arcs.values()) {
       arc.lock();
       try { // no write is between being applied and being in the sent list
         if (arc.chain().successorOf(me) != null) {
-          taken.put(arc, arc.store().lastSequence());
+          taken.put(arc, arc.sent().committedThrough(arc.store().lastSequence()));
         }
       } finally {
         arc.unlock();
       }
     }
-    drain(request, replies, taken, System.nanoTime()
-        + TimeUnit.MILLISECONDS.toNanos(DRAIN_LIMIT_MS));
+    CompletableFuture<Void> all =
+        CompletableFuture.allOf(taken.values().toArray(CompletableFuture[]::new));
+    if (!all.isDone()) {
+      ScheduledFuture<?> limit;
+      try {
+        limit = timer.schedule(() -> all.completeExceptionally(new TimeoutException()),
+            DRAIN_LIMIT_MS, TimeUnit.MILLISECONDS);
+      } catch (RejectedExecutionException e) {
+        replies.send(refused(request, "backend " + id + " is closing"));
+        return;
+      }
+      all.whenComplete((done, late) -> limit.cancel(false));
+    }
+    all.whenComplete((done, late) -> replies.send(late == null
+        ? reply(request, MessageType.OK, null) : stillOnTheirWay(request, taken)));
   }
 
-  private void drain(Frame request, FrameServer.Replies replies, Map<ArcStore, Long> taken,
-      long deadlineNanos) {
-    taken.entrySet().removeIf(e -> !e.getKey().sent().holdsAnyUpTo(e.getValue()));
-    if (taken.isEmpty()) {
-      replies.send(reply(request, MessageType.OK, null));
-      return;
-    }
-    if (System.nanoTime() - deadlineNanos > 0 || timer.isShutdown()) {
-      ArcStore stuck = taken.keySet().iterator().next();
-      replies.send(refused(request, "backend " + id + ": writes taken before the fence are"
-          + " still on their way down " + taken.size() + " chains (" + stuck.chain().range()
-          + " among them) after " + DRAIN_LIMIT_MS + " ms; ask again"));
-      return;
-    }
-    try {
-      timer.schedule(() -> drain(request, replies, taken, deadlineNanos), DRAIN_POLL_MS,
-          TimeUnit.MILLISECONDS);
-    } catch (java.util.concurrent.RejectedExecutionException e) {
-      replies.send(refused(request, "backend " + id + " is closing"));
-    }
+  private Frame stillOnTheirWay(Frame request, Map<ArcStore, CompletableFuture<Void>> taken) {
+    List<ArcStore> stuck = taken.entrySet().stream().filter(e -> !e.getValue().isDone())
+        .map(Map.Entry::getKey).toList();
+    return refused(request, "backend " + id + ": writes taken before the fence are still on"
+        + " their way down " + stuck.size() + " chains ("
+        + (stuck.isEmpty() ? "none now" : stuck.get(0).chain().range() + " among them")
+        + ") after " + DRAIN_LIMIT_MS + " ms; ask again");
   }
 }

@@ -30,10 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SliceGate {
   private static final Logger LOG = LoggerFactory.getLogger(SliceGate.class);
-  /** How often a drain looks whether older requests are answered. */
-  private static final long DRAIN_POLL_MS = 5;
-  /** Requests older than a new epoch still unanswered after this are failed (unknown). */
-  static final long DRAIN_LIMIT_MS = 5_000;
   private static final long ACK_RETRY_MS = 1_000;
 
   /** Tells the coordinator this front-end serves by an epoch and no older one. */
@@ -62,6 +58,7 @@ final class SliceGate {
   private volatile Acknowledger acknowledger = epoch -> { };
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<Admission> inFlight = ConcurrentHashMap.newKeySet();
+  private final EpochDrains drains;
   private SliceMap map; // guarded by lock
   private String notReady = "has no slice map yet"; // guarded by lock; null when serving
   private Fencer fencer; // guarded by lock; null: nobody else serves (no fencing)
@@ -74,6 +71,10 @@ final class SliceGate {
     this.cache = cache;
     this.timer = timer;
     this.lease = lease;
+    this.drains = new EpochDrains(self, timer, () -> {
+      SliceMap m = map();
+      return m == null ? -1 : m.epoch();
+    }, this::acknowledge, EpochDrains.DRAIN_LIMIT_MS);
   }
 
   void acknowledgeThrough(Acknowledger acknowledger) {
@@ -247,7 +248,7 @@ final class SliceGate {
     if (fenceNow != null) {
       fenceNow.fence(next.epoch());
     }
-    drain(next.epoch(), System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(DRAIN_LIMIT_MS));
+    drains.start(next.epoch(), inFlight);
   }
 
   /**
@@ -301,24 +302,6 @@ final class SliceGate {
     return m.ownerOf(bucket).name().equals(self) && m.servable(bucket);
   }
 
-  private void drain(long epoch, long deadlineNanos) {
-    SliceMap current = map();
-    if (current == null || current.epoch() != epoch) {
-      return; // a newer epoch drains (and acknowledges) for itself
-    }
-    List<Admission> older = inFlight.stream().filter(a -> a.epoch < epoch).toList();
-    if (!older.isEmpty() && System.nanoTime() < deadlineNanos) {
-      schedule(() -> drain(epoch, deadlineNanos), DRAIN_POLL_MS);
-      return;
-    }
-    for (Admission a : older) {
-      a.fail("front-end " + self + ": its slice moved while this request was on its way for "
-          + DRAIN_LIMIT_MS + " ms" + (a.request.type() == MessageType.GET ? ""
-              : "; it may have taken effect"));
-    }
-    acknowledge(epoch);
-  }
-
   private void acknowledge(long epoch) {
     SliceMap current = map();
     if (current == null || current.epoch() != epoch) {
@@ -344,7 +327,7 @@ final class SliceGate {
   }
 
   /** A request taken under one slice epoch; answered once, then no longer on its way. */
-  final class Admission implements FrameServer.Replies {
+  final class Admission implements FrameServer.Replies, EpochDrains.OnItsWay {
     private final long epoch;
     private final Frame request;
     private final FrameServer.Replies replies;
@@ -360,6 +343,7 @@ final class SliceGate {
     public void send(Frame reply) {
       if (answered.compareAndSet(false, true)) {
         inFlight.remove(this);
+        drains.answered(this);
         replies.send(reply);
       }
     }
@@ -370,8 +354,21 @@ final class SliceGate {
     }
 
     /** The slice epoch it was taken under (a write carries it to the chain's head). */
-    long epoch() {
+    @Override
+    public long epoch() {
       return epoch;
+    }
+
+    @Override
+    public boolean isAnswered() {
+      return answered.get();
+    }
+
+    @Override
+    public void failAfterDrainLimit(long limitMs) {
+      fail("front-end " + self + ": its slice moved while this request was on its way for "
+          + limitMs + " ms" + (request.type() == MessageType.GET ? ""
+              : "; it may have taken effect"));
     }
 
     /**
@@ -381,6 +378,7 @@ final class SliceGate {
     boolean release() {
       if (answered.compareAndSet(false, true)) {
         inFlight.remove(this);
+        drains.answered(this);
         return true;
       }
       return false;
