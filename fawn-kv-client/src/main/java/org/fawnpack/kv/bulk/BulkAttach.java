@@ -81,13 +81,22 @@ public final class BulkAttach {
   private final FrontEnds frontEnds;
   private final ConnectionPool pool;
   private final Duration deadline;
+  private final Backoff pauses;
 
   /**
    * A driver over {@code pool}; each phase after the commit keeps trying for {@code deadline}
-   * (a chain being repaired, a member restarting) before it gives up, naming what is left.
+   * (a chain being repaired, a member restarting) before it gives up, naming what is left,
+   * pausing by the bulk defaults between tries.
    */
   public BulkAttach(BulkLoadStore loads, RingSource rings, FrontEnds frontEnds,
       ConnectionPool pool, Duration deadline) {
+    this(loads, rings, frontEnds, pool, deadline, Backoff.BULK_STEP);
+  }
+
+  /** As above, pausing by {@code pauses} ({@code fawn.kv.backoff.bulk.*}) between tries. */
+  public BulkAttach(BulkLoadStore loads, RingSource rings, FrontEnds frontEnds,
+      ConnectionPool pool, Duration deadline, Backoff pauses) {
+    this.pauses = java.util.Objects.requireNonNull(pauses, "pauses");
     this.loads = loads;
     this.rings = rings;
     this.frontEnds = frontEnds;
@@ -191,7 +200,7 @@ public final class BulkAttach {
 
   /** Until every node {@code nodes} lists now took the gate (one that went is left out). */
   private void gateAll(String job, byte[] bytes, long end, FrontEnds nodes) throws IOException {
-    long pause = Backoff.BULK_STEP.firstPauseMs();
+    long pause = pauses.firstPauseMs();
     List<String> problems;
     while (!(problems = askAll(nodes.registered(), MessageType.BULK_GATE, bytes, "gating"))
         .isEmpty()) {
@@ -250,7 +259,7 @@ public final class BulkAttach {
 
   private void applyAt(String job, long arcEnd, long end) throws IOException {
     byte[] bytes = new BulkMessages.Apply(job, arcEnd).encode();
-    long pause = Backoff.BULK_STEP.firstPauseMs();
+    long pause = pauses.firstPauseMs();
     while (true) {
       Chain chain = rings.current().chainFor(arcEnd);
       Frame answer = null;
@@ -310,7 +319,7 @@ public final class BulkAttach {
       throw new java.io.InterruptedIOException("bulk load " + job + ": interrupted while "
           + what);
     }
-    return Backoff.BULK_STEP.next(pause);
+    return pauses.next(pause);
   }
 
   Frame await(CompletableFuture<Frame> answer, Member from, String what)

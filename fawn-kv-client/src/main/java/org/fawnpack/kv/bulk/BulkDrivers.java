@@ -7,6 +7,7 @@ import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.zookeeper.BulkLoadStore;
+import org.fawnpack.kv.time.Backoff;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.RingStore;
 import org.fawnpack.kv.zookeeper.SliceStore;
@@ -18,6 +19,12 @@ public final class BulkDrivers {
   /** A driver with {@code zk}'s view of the cluster, sending over {@code pool}. */
   public static BulkAttach of(CuratorFramework zk, ClusterPaths paths, ConnectionPool pool,
       Duration deadline) {
+    return of(zk, paths, pool, deadline, Backoff.BULK_STEP);
+  }
+
+  /** As above, pausing by {@code pauses} ({@code fawn.kv.backoff.bulk.*}) between tries. */
+  public static BulkAttach of(CuratorFramework zk, ClusterPaths paths, ConnectionPool pool,
+      Duration deadline, Backoff pauses) {
     RingStore rings = new RingStore(zk, paths);
     SliceStore slices = new SliceStore(zk, paths);
     return new BulkAttach(new BulkLoadStore(zk, paths),
@@ -30,6 +37,6 @@ public final class BulkDrivers {
                 f.endpoint().port(), null));
           }
           return frontEnds;
-        }, pool, deadline);
+        }, pool, deadline, pauses);
   }
 }

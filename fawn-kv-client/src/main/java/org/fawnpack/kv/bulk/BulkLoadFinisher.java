@@ -32,9 +32,15 @@ public final class BulkLoadFinisher implements Closeable {
 
   public BulkLoadFinisher(String who, CuratorFramework zk, ClusterPaths paths,
       ConnectionPool pool) {
+    this(who, zk, paths, pool, org.fawnpack.kv.time.Backoff.BULK_STEP);
+  }
+
+  /** As above, its driver pausing by {@code pauses} ({@code fawn.kv.backoff.bulk.*}). */
+  public BulkLoadFinisher(String who, CuratorFramework zk, ClusterPaths paths,
+      ConnectionPool pool, org.fawnpack.kv.time.Backoff pauses) {
     this.who = who;
     this.loads = new BulkLoadStore(zk, paths);
-    this.driver = BulkDrivers.of(zk, paths, pool, Duration.ofMinutes(10));
+    this.driver = BulkDrivers.of(zk, paths, pool, Duration.ofMinutes(10), pauses);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-bulk-finisher-" + who);
       t.setDaemon(true);

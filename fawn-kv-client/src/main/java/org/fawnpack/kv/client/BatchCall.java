@@ -21,8 +21,10 @@ final class BatchCall {
   private final SliceRoutes routes;
   private final Duration deadline;
   private final Duration tryTimeout;
+  private final Backoff pauses;
 
-  BatchCall(SliceRoutes routes, Duration deadline, Duration tryTimeout) {
+  BatchCall(SliceRoutes routes, Duration deadline, Duration tryTimeout, Backoff pauses) {
+    this.pauses = pauses;
     this.routes = routes;
     this.deadline = deadline;
     this.tryTimeout = tryTimeout;
@@ -135,7 +137,7 @@ final class BatchCall {
           routes.broken(c);
         }
       }
-      long pauseMs = Backoff.CLIENT_REQUEST.pauseAfter(attempt);
+      long pauseMs = pauses.pauseAfter(attempt);
       if (left.isEmpty() || attempt >= FawnKvClient.MAX_ATTEMPTS
           || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         break;

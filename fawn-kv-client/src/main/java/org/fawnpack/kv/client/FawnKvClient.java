@@ -52,7 +52,10 @@ public final class FawnKvClient implements Closeable {
 
   /** Tries per request, the first included. */
   public static final int MAX_ATTEMPTS = 6;
-  /** The pause before the first retry; it doubles with each further one. */
+  /**
+   * The pause before the first retry unless the client was built with others ({@link
+   * FawnKvClientBuilder#retryPauses}); it doubles with each further one.
+   */
   public static final long FIRST_PAUSE_MS = Backoff.CLIENT_REQUEST.firstPauseMs();
 
   /**
@@ -76,13 +79,24 @@ public final class FawnKvClient implements Closeable {
   private FollowedRing ownedRing;
 
   private FawnKvClient(List<InetSocketAddress> frontEnds, Duration deadline,
-      Duration tryTimeout, ClusterSecret secret, RingSource rings) {
+      Duration tryTimeout, ClusterSecret secret, RingSource rings, Backoff pauses) {
     this.routes = new SliceRoutes(frontEnds, tryTimeout, secret);
     this.deadline = deadline;
     this.tryTimeout = tryTimeout;
-    this.batch = new BatchCall(routes, deadline, tryTimeout);
-    this.calls = new RetriedCall(routes, tryTimeout);
+    this.batch = new BatchCall(routes, deadline, tryTimeout, pauses);
+    this.calls = new RetriedCall(routes, tryTimeout, pauses);
     this.tailGets = rings == null ? null : new TailGets(rings, tryTimeout, secret);
+  }
+
+  /**
+   * The settings of a client of the front-ends at {@code frontEnds} (the first that answers
+   * gives the slice map) proving the cluster's {@code secret}: its deadlines, its pauses
+   * between tries and whether it reads from the tails, each with a default; {@link
+   * FawnKvClientBuilder#connect} makes it.
+   */
+  public static FawnKvClientBuilder builder(List<InetSocketAddress> frontEnds,
+      ClusterSecret secret) {
+    return new FawnKvClientBuilder(frontEnds, secret);
   }
 
   /**
@@ -117,7 +131,7 @@ public final class FawnKvClient implements Closeable {
    */
   public static FawnKvClient connect(List<InetSocketAddress> frontEnds, Duration deadline,
       Duration tryTimeout, ClusterSecret secret) throws IOException {
-    return open(frontEnds, deadline, tryTimeout, secret, null);
+    return open(frontEnds, deadline, tryTimeout, secret, null, Backoff.CLIENT_REQUEST);
   }
 
   /**
@@ -133,7 +147,7 @@ public final class FawnKvClient implements Closeable {
       Duration deadline, Duration tryTimeout, ClusterSecret secret, RingSource rings)
       throws IOException {
     return open(frontEnds, deadline, tryTimeout, secret,
-        java.util.Objects.requireNonNull(rings, "a ring source"));
+        java.util.Objects.requireNonNull(rings, "a ring source"), Backoff.CLIENT_REQUEST);
   }
 
   /**
@@ -151,9 +165,17 @@ public final class FawnKvClient implements Closeable {
   public static FawnKvClient connectReadingTails(List<InetSocketAddress> frontEnds,
       Duration deadline, Duration tryTimeout, ClusterSecret secret, String zooKeeperQuorum,
       String cluster) throws IOException {
+    return connectReadingTails(frontEnds, deadline, tryTimeout, secret, zooKeeperQuorum,
+        cluster, Backoff.CLIENT_REQUEST);
+  }
+
+  /** As the builder's {@code readingTails(quorum, cluster)} asks: a ring of its own. */
+  static FawnKvClient connectReadingTails(List<InetSocketAddress> frontEnds,
+      Duration deadline, Duration tryTimeout, ClusterSecret secret, String zooKeeperQuorum,
+      String cluster, Backoff pauses) throws IOException {
     FollowedRing ring = FollowedRing.open(zooKeeperQuorum, cluster);
     try {
-      FawnKvClient client = open(frontEnds, deadline, tryTimeout, secret, ring);
+      FawnKvClient client = open(frontEnds, deadline, tryTimeout, secret, ring, pauses);
       client.ownedRing = ring;
       return client;
     } catch (IOException | RuntimeException e) {
@@ -162,8 +184,10 @@ public final class FawnKvClient implements Closeable {
     }
   }
 
-  private static FawnKvClient open(List<InetSocketAddress> frontEnds, Duration deadline,
-      Duration tryTimeout, ClusterSecret secret, RingSource rings) throws IOException {
+  /** Null {@code rings}: every get goes through a front-end. */
+  static FawnKvClient open(List<InetSocketAddress> frontEnds, Duration deadline,
+      Duration tryTimeout, ClusterSecret secret, RingSource rings, Backoff pauses)
+      throws IOException {
     if (frontEnds.isEmpty()) {
       throw new IllegalArgumentException("no front-end given");
     }
@@ -174,7 +198,8 @@ public final class FawnKvClient implements Closeable {
       throw new IllegalArgumentException("a try's timeout must be positive: " + tryTimeout);
     }
     Duration perTry = tryTimeout.compareTo(deadline) < 0 ? tryTimeout : deadline;
-    FawnKvClient client = new FawnKvClient(frontEnds, deadline, perTry, secret, rings);
+    FawnKvClient client = new FawnKvClient(frontEnds, deadline, perTry, secret, rings,
+        java.util.Objects.requireNonNull(pauses, "pauses"));
     try {
       client.routes.refresh();
     } catch (IOException | RuntimeException e) {

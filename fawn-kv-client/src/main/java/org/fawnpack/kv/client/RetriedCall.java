@@ -23,8 +23,10 @@ final class RetriedCall {
 
   private final SliceRoutes routes;
   private final Duration tryTimeout;
+  private final Backoff pauses;
 
-  RetriedCall(SliceRoutes routes, Duration tryTimeout) {
+  RetriedCall(SliceRoutes routes, Duration tryTimeout, Backoff pauses) {
+    this.pauses = pauses;
     this.routes = routes;
     this.tryTimeout = tryTimeout;
   }
@@ -83,7 +85,7 @@ final class RetriedCall {
         throw new KvException(MessageType.name(type) + " failed after " + attempt + " tries: "
             + lastProblem, false);
       }
-      long pauseMs = Backoff.CLIENT_REQUEST.pauseAfter(attempt);
+      long pauseMs = pauses.pauseAfter(attempt);
       if (attempt >= FawnKvClient.MAX_ATTEMPTS || System.nanoTime() + pauseMs * 1_000_000 >= end) {
         String message = MessageType.name(type) + " failed after " + attempt + " tries: "
             + lastProblem;

@@ -1,6 +1,7 @@
 package org.fawnpack.kv.config;
 
 import java.util.List;
+import java.util.stream.Stream;
 import org.fawnpack.conf.ConfigKey;
 
 /**
@@ -123,14 +124,16 @@ public final class KvKeys {
       + " per core. Nodes sharing a machine do better with fewer: the loopback cluster (demo,"
       + " benchmarks) gives each child back-end its share of the cores, at least 1.");
 
-  public static final List<ConfigKey<?>> KEYS = List.of(CLUSTER, ZOOKEEPER_QUORUM,
+  public static final List<ConfigKey<?>> KEYS = Stream.concat(Stream.<ConfigKey<?>>of(CLUSTER,
+      ZOOKEEPER_QUORUM,
       ZOOKEEPER_SESSION_TIMEOUT_MS, DURABILITY, VNODES,
       REPLICAS, BACKEND_DOMAIN, DOWN_GRACE_MS, TAIL_READ_LEASE_MS, BOOTSTRAP_BACKENDS, REQUEST_TIMEOUT_MS, CLIENT_TRY_TIMEOUT_MS, SECRET_FILE, FRONTEND_CACHE_ENTRIES,
       ENERGY_COLLECTOR_PORT, ENERGY_IDLE_WATTS, ENERGY_BUSY_WATTS, COMPACTION_ENABLED,
       COMPACTION_GARBAGE_RATIO, COMPACTION_BYTES_PER_SECOND, COMPACTION_CUT_RETENTION_MS,
       COMPACTION_CHECK_MS, KvTlsKeys.ENABLED, KvTlsKeys.KEYSTORE_LOCATION,
       KvTlsKeys.KEYSTORE_PASSWORD, KvTlsKeys.KEYSTORE_TYPE, KvTlsKeys.TRUSTSTORE_LOCATION,
-      KvTlsKeys.TRUSTSTORE_PASSWORD, KvTlsKeys.TRUSTSTORE_TYPE, IO_THREADS);
+      KvTlsKeys.TRUSTSTORE_PASSWORD, KvTlsKeys.TRUSTSTORE_TYPE, IO_THREADS),
+      BackoffKeys.KEYS.stream()).toList();
 
   private KvKeys() {}
 

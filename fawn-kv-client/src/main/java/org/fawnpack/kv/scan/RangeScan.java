@@ -16,6 +16,7 @@ import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.KeyRange;
 import org.fawnpack.kv.time.Backoff;
+import org.fawnpack.kv.time.Backoffs;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
@@ -46,23 +47,33 @@ public final class RangeScan {
   private static final Logger LOG = LoggerFactory.getLogger(RangeScan.class);
 
   /**
-   * How a scan reads: page size, key prefix, a page's deadline, how long it fails over; the
-   * cut it reads as of (0: the tail's view of now) and which hosts are this one (members there
-   * are asked first when any member may serve).
+   * How a scan reads: page size, key prefix, a page's deadline, how long it fails over and
+   * the pauses between its tries then ({@code fawn.kv.backoff.cluster.*}); the cut it reads
+   * as of (0: the tail's view of now) and which hosts are this one (members there are asked
+   * first when any member may serve).
    */
   public record Options(int pageBytes, byte[] prefix, Duration pageDeadline,
-      Duration failoverWait, long cut, Predicate<String> localHost) {
+      Duration failoverWait, long cut, Predicate<String> localHost, Backoff failoverPauses) {
+    /** With the default failover pauses. */
+    public Options(int pageBytes, byte[] prefix, Duration pageDeadline, Duration failoverWait,
+        long cut, Predicate<String> localHost) {
+      this(pageBytes, prefix, pageDeadline, failoverWait, cut, localHost,
+          Backoffs.DEFAULTS.cluster());
+    }
+
     public static Options defaults() {
       return new Options(1 << 20, new byte[0], Duration.ofSeconds(30), Duration.ofSeconds(60),
           0, host -> false);
     }
 
     public Options withPrefix(byte[] keyPrefix) {
-      return new Options(pageBytes, keyPrefix, pageDeadline, failoverWait, cut, localHost);
+      return new Options(pageBytes, keyPrefix, pageDeadline, failoverWait, cut, localHost,
+          failoverPauses);
     }
 
     public Options withPageBytes(int bytes) {
-      return new Options(bytes, prefix, pageDeadline, failoverWait, cut, localHost);
+      return new Options(bytes, prefix, pageDeadline, failoverWait, cut, localHost,
+          failoverPauses);
     }
 
     /**
@@ -70,7 +81,8 @@ public final class RangeScan {
      * when the read was planned), from any member, those on {@code local} hosts first.
      */
     public Options asOf(long sequence, Predicate<String> local) {
-      return new Options(pageBytes, prefix, pageDeadline, failoverWait, sequence, local);
+      return new Options(pageBytes, prefix, pageDeadline, failoverWait, sequence, local,
+          failoverPauses);
     }
   }
 
@@ -229,7 +241,7 @@ public final class RangeScan {
   /** The next page of {@code part}, or null when the part had to be cut into arcs first. */
   private ScanPage fetch(Part part) throws IOException {
     long deadline = System.nanoTime() + options.failoverWait().toNanos();
-    long pause = Backoff.CLUSTER_STEP.firstPauseMs();
+    long pause = options.failoverPauses().firstPauseMs();
     String problem;
     try {
       Frame early = aheadAnswer(part);
@@ -298,7 +310,7 @@ public final class RangeScan {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted while the scan of " + part.range + " waited", e);
       }
-      pause = Backoff.CLUSTER_STEP.next(pause);
+      pause = options.failoverPauses().next(pause);
     }
   }
 

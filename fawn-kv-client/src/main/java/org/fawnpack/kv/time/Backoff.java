@@ -1,14 +1,20 @@
 package org.fawnpack.kv.time;
 
 import java.time.Duration;
+import org.apache.yetus.audience.InterfaceAudience;
+import org.apache.yetus.audience.InterfaceStability;
 
 /**
  * How long to pause between tries of something the cluster may soon allow (a chain being
  * repaired, a member on another epoch, a front-end restarting): the first pause, doubled after
  * each try, never more than the largest. One type for every retry loop of FAWN-KV, so they
- * read alike and are tuned in one place; how many tries and by when stay each caller's (a
- * request's deadline, a scan's failover wait).
+ * read alike and are tuned in one place ({@link Backoffs}, set by the {@code
+ * fawn.kv.backoff.*} keys); how many tries and by when stay each caller's (a request's
+ * deadline, a scan's failover wait). Public: a client is given its own pauses between tries
+ * ({@code FawnKvClientBuilder.retryPauses}).
  */
+@InterfaceAudience.Public
+@InterfaceStability.Evolving
 public record Backoff(long firstPauseMs, long maxPauseMs) {
   /** A client's request between its tries: 50 ms, 100, 200, ... (six tries stop at 800). */
   public static final Backoff CLIENT_REQUEST = new Backoff(50, 1_600);

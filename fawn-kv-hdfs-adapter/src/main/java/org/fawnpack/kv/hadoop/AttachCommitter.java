@@ -62,7 +62,8 @@ final class AttachCommitter extends StagingCommitter {
         credentials)) {
       BulkAttach driver = BulkDrivers.of(cluster.zk(), cluster.paths(), cluster.pool(),
           Duration.ofMillis(KvInputKeys.read(KvOutputKeys.ATTACH_TIMEOUT_MS,
-              context.getConfiguration())));
+              context.getConfiguration())),
+          org.fawnpack.kv.config.BackoffKeys.read(context.getConfiguration()::getTrimmed).bulk());
       BulkAttach.Result result = driver.load(job, files);
       LOG.info("bulk load {}: {} records in {} arc files, {} bytes staged on the replicas in"
           + " {} ms, visible {} ms later", job, records, result.arcs(), result.bytesStaged(),

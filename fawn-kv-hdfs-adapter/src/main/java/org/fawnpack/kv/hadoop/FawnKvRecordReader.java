@@ -56,7 +56,7 @@ final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable
         prefix == null ? new byte[0] : prefix.getBytes(StandardCharsets.UTF_8),
         Duration.ofSeconds(KvInputKeys.read(KvInputKeys.PAGE_TIMEOUT_SECONDS, conf)),
         Duration.ofSeconds(KvInputKeys.read(KvInputKeys.FAILOVER_SECONDS, conf)), 0,
-        host -> false);
+        host -> false, org.fawnpack.kv.config.BackoffKeys.read(conf::getTrimmed).cluster());
     bytesRead = context.getCounter(FawnKvInputCounter.BYTES_READ);
     pagesAskedAgain = context.getCounter(FawnKvInputCounter.SCAN_PAGES_ASKED_AGAIN);
     pages = context.getCounter(FawnKvInputCounter.SCAN_PAGES);

@@ -114,7 +114,7 @@ final class KvClusterAccess implements Closeable {
 
   /**
    * A client of the cluster's front-ends as registered in ZooKeeper now, with the request
-   * deadline and try timeout {@code conf} gives.
+   * deadline, try timeout and pauses between tries {@code conf} gives.
    */
   FawnKvClient client(Configuration conf) throws IOException {
     List<InetSocketAddress> frontEnds = new ArrayList<>();
@@ -125,9 +125,11 @@ final class KvClusterAccess implements Closeable {
       throw new IOException("the FAWN-KV cluster has no front-end registered in ZooKeeper"
           + " (under " + paths.frontEnds() + ")");
     }
-    return FawnKvClient.connect(frontEnds,
-        Duration.ofMillis(KvInputKeys.read(KvKeys.REQUEST_TIMEOUT_MS, conf)),
-        Duration.ofMillis(KvInputKeys.read(KvKeys.CLIENT_TRY_TIMEOUT_MS, conf)), secret);
+    return FawnKvClient.builder(frontEnds, secret)
+        .deadline(Duration.ofMillis(KvInputKeys.read(KvKeys.REQUEST_TIMEOUT_MS, conf)))
+        .tryTimeout(Duration.ofMillis(KvInputKeys.read(KvKeys.CLIENT_TRY_TIMEOUT_MS, conf)))
+        .retryPauses(org.fawnpack.kv.config.BackoffKeys.read(conf::getTrimmed).request())
+        .connect();
   }
 
   RingStore rings() {

@@ -21,6 +21,7 @@ import org.fawnpack.kv.copy.SourceBehindException;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,18 +33,15 @@ import org.slf4j.LoggerFactory;
  * final name, forces it, moves it into place checkpoint first, and hands it to the back-end
  * with the tail's recent-writes table. When it holds every arc it copies in the current epoch
  * it reports so ({@link CopyReporter}); the coordinator then lets it serve; a joining
- * back-end reports once the arcs its join froze have settled. A failed copy (the tail went, a link broke) is tried
- * again after {@link #FIRST_RETRY_MS}, doubling to {@link #RETRY_MS}, from whichever member is
- * the tail by then. A finished copy whose source is no longer the arc's tail is thrown away
+ * back-end reports once the arcs its join froze have settled. A failed copy (the tail went, a
+ * link broke) is tried again after the copy backoff's pause ({@code fawn.kv.backoff.copy.*}:
+ * 50 ms, doubling to 500), from whichever member is the tail by then; while a member is on
+ * another epoch, after its first pause each time. A finished copy whose source is no longer the arc's tail is thrown away
  * and made again from the new tail: the old tail may have taken writes after the snapshot
  * that only it kept for this copier.
  */
 final class ArcReceiver implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ArcReceiver.class);
-  /** The first pause after a failure; and every pause while a member is on another epoch. */
-  static final long FIRST_RETRY_MS = 50;
-  /** The longest pause between tries. */
-  static final long RETRY_MS = 500;
   /**
    * Arcs copied at once. One at a time left the copier idle through each arc's round trips,
    * snapshot, force and install (tens of milliseconds an arc, measured 2026-11-29: 14 arcs of a
@@ -93,12 +91,15 @@ final class ArcReceiver implements Closeable {
   private final AtomicInteger failedTries = new AtomicInteger();
   /** Tries in a row a member answered STALE_RING (it has not taken the epoch yet). */
   private final AtomicInteger behindTries = new AtomicInteger();
+  /** Between tries of a failed copy. */
+  private final Backoff pauses;
   private long bytesReceived;
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      CopyInstaller install, ArcAction discard) {
+      CopyInstaller install, ArcAction discard, Backoff pauses) {
     this.id = id;
+    this.pauses = pauses;
     this.dir = dir;
     this.sources = sources;
     this.held = held;
@@ -265,7 +266,7 @@ final class ArcReceiver implements Closeable {
     if (tries % 100 == 0) {
       LOG.warn("backend {}: {}, still after {} tries", id, e.getMessage(), tries);
     }
-    retryLater(FIRST_RETRY_MS);
+    retryLater(pauses.firstPauseMs());
   }
 
   private void retryLater(long pauseMs) {
@@ -277,10 +278,9 @@ final class ArcReceiver implements Closeable {
     }
   }
 
-  /** 50, 100, 200, 400, then 500 ms after each further failure in a row. */
+  /** The copy backoff's pause after this many failures in a row (50, 100, ... 500 ms). */
   private long nextPauseMs() {
-    int failed = failedTries.getAndIncrement();
-    return Math.min(RETRY_MS, FIRST_RETRY_MS << Math.min(failed, 10));
+    return pauses.pauseAfter(Math.min(failedTries.incrementAndGet(), 64));
   }
 
   /**

@@ -36,6 +36,8 @@ final class ArcStore implements AutoCloseable {
   /** Guarded by the arc's lock: the successor still needs a CHAIN_SYNC (it is new, or one failed). */
   private boolean owesSync;
   /** A retry of failed sends is scheduled (set from reply threads, which must not block). */
+  private final java.util.concurrent.atomic.AtomicInteger retriesInARow =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final java.util.concurrent.atomic.AtomicBoolean retryScheduled =
       new java.util.concurrent.atomic.AtomicBoolean();
 
@@ -192,9 +194,19 @@ final class ArcStore implements AutoCloseable {
     owesSync = owes;
   }
 
-  /** True when no retry was scheduled yet (the caller schedules one). */
-  boolean claimRetry() {
-    return retryScheduled.compareAndSet(false, true);
+  /**
+   * Positive when no retry was scheduled yet (the caller schedules one): how many have been
+   * in a row without a forward confirmed in between (1 for the first); else 0.
+   */
+  int claimRetry() {
+    return retryScheduled.compareAndSet(false, true) ? retriesInARow.incrementAndGet() : 0;
+  }
+
+  /** A forward was confirmed: the next retry's pause starts from the first again. */
+  void forwardConfirmed() {
+    if (retriesInARow.get() != 0) {
+      retriesInARow.set(0);
+    }
   }
 
   void retryStarted() {

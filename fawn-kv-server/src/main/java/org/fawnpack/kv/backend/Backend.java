@@ -18,6 +18,7 @@ import org.fawnpack.kv.energy.NodeEnergy;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.time.Backoffs;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
@@ -87,22 +88,23 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private volatile ArcCompactions compactions;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
-      ClusterSecret secret, boolean crashed) throws IOException {
+      ClusterSecret secret, boolean crashed, Backoffs backoffs) throws IOException {
     this.id = id;
     this.dir = dir;
     this.config = config;
     this.tailLease = new TailLease(id);
     // What a forward's answer runs never blocks (ChainForwarder, ChainMessages): on the loop.
     this.forwarder = new ChainForwarder("backend " + id, new ConnectionPool(Duration.ofSeconds(5),
-        ProtocolLimits.MAX_FRAME_BYTES, secret, Connection.ReplyThread.EVENT_LOOP));
+        ProtocolLimits.MAX_FRAME_BYTES, secret, Connection.ReplyThread.EVENT_LOOP),
+        backoffs.chainResend(), backoffs.cluster());
     // Gets and writes on the event loop (a write to a busy arc moves: WouldBlockException).
     this.server = new FrameServer("backend " + id, bind, ProtocolLimits.MAX_FRAME_BYTES, secret,
         this::handle).handleOnEventLoop(MessageType.GET, MessageType.DIRECT_GET,
             MessageType.PUT, MessageType.DELETE, MessageType.CHAIN_PUT, MessageType.CHAIN_DELETE);
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
-        new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret), arcs::containsKey,
-        this::installCopy, this::discardCopy);
+        new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret),
+        arcs::containsKey, this::installCopy, this::discardCopy, backoffs.copy());
     this.timer = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory(
         "fawn-kv-timer-" + id, true));
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts,
@@ -129,6 +131,13 @@ public final class Backend implements Closeable, RingFollower.RingUser {
    */
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret) throws IOException {
+    return open(id, bind, dir, config, secret, Backoffs.DEFAULTS);
+  }
+
+  /** As {@link #open(String, InetSocketAddress, Path, DatastoreConfig, ClusterSecret)}, its
+   * retry loops pausing by {@code backoffs} (the {@code fawn.kv.backoff.*} keys). */
+  public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
+      ClusterSecret secret, Backoffs backoffs) throws IOException {
     Files.createDirectories(dir);
     boolean crashed = CleanShutdown.crashedBefore(dir);
     if (crashed) {
@@ -136,7 +145,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " writes it had passed on; it serves none of them (fail-stop: the coordinator"
           + " marks it down and its arcs are re-replicated)", id, dir);
     }
-    Backend backend = new Backend(id, bind, dir, config, secret, crashed);
+    Backend backend = new Backend(id, bind, dir, config, secret, crashed, backoffs);
     backend.server.start();
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
         id, backend.counts, () -> backend.report(NodeEnergy.NONE), backend::epoch,

@@ -17,6 +17,7 @@ import org.fawnpack.kv.wire.ChainWrite;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -35,18 +36,21 @@ import org.slf4j.LoggerFactory;
  */
 final class ChainForwarder implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(ChainForwarder.class);
-  /** How soon a failed send is tried again when no new write carries it. */
-  static final long RETRY_MS = 200;
-  /** How soon after STALE_RING: the two members' rings agree again within milliseconds. */
-  static final long STALE_RING_RETRY_MS = 20;
+  /** A failed send's resend when no new write carries it: after 1, 2, ... failures in a row. */
+  private final Backoff resendPauses;
+  /** After STALE_RING, its first pause each time: the two rings agree within milliseconds. */
+  private final Backoff staleRingPauses;
 
   private final String who;
   private final ConnectionPool successors;
   private final ScheduledExecutorService retries;
   private volatile Member self;
 
-  ChainForwarder(String who, ConnectionPool successors) {
+  ChainForwarder(String who, ConnectionPool successors, Backoff resendPauses,
+      Backoff staleRingPauses) {
     this.who = who;
+    this.resendPauses = resendPauses;
+    this.staleRingPauses = staleRingPauses;
     this.successors = successors;
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-resend-" + who);
@@ -142,17 +146,18 @@ final class ChainForwarder implements Closeable {
     return answer.whenComplete((reply, failure) -> {
       if (failure == null && reply.type() == MessageType.OK) {
         arc.sent().confirmed(write.sequence());
+        arc.forwardConfirmed();
       } else if (failure == null && reply.type() == MessageType.BEHIND) {
         catchUpSoon(arc, reply);
       } else if (failure == null && reply.type() == MessageType.STALE_RING) {
         // The successor is on another epoch: it took nothing. Again once the rings agree.
         arc.sent().markResendNeeded();
-        retrySoon(arc, STALE_RING_RETRY_MS);
+        retrySoon(arc, true);
       } else {
         // Refused (a gap, not a replica yet) or broken: it goes again before the next write,
         // or on the timer.
         arc.sent().markResendNeeded();
-        retrySoon(arc, RETRY_MS);
+        retrySoon(arc, false);
       }
     });
   }
@@ -180,8 +185,7 @@ final class ChainForwarder implements Closeable {
         LOG.debug("{}: CHAIN_SYNC of arc {} to {} failed: {}", who, arc.chain().range(), next,
             failure != null ? failure.getMessage() : MessageType.name(reply.type()) + " "
                 + MessageType.messageOf(reply));
-        retrySoon(arc, failure == null && reply.type() == MessageType.STALE_RING
-            ? STALE_RING_RETRY_MS : RETRY_MS);
+        retrySoon(arc, failure == null && reply.type() == MessageType.STALE_RING);
       }
     });
   }
@@ -237,15 +241,17 @@ final class ChainForwarder implements Closeable {
       } finally {
         arc.unlock();
       }
-      retrySoon(arc, RETRY_MS);
+      retrySoon(arc, false);
     });
   }
 
   /** Resends (and syncs) on the timer, in case no new write comes to carry it. */
-  private void retrySoon(ArcStore arc, long delayMs) {
-    if (retries.isShutdown() || !arc.claimRetry()) {
+  private void retrySoon(ArcStore arc, boolean staleRing) {
+    int inARow = retries.isShutdown() ? 0 : arc.claimRetry();
+    if (inARow == 0) {
       return;
     }
+    long delayMs = staleRing ? staleRingPauses.firstPauseMs() : resendPauses.pauseAfter(inARow);
     schedule(() -> {
       arc.lock();
       try {

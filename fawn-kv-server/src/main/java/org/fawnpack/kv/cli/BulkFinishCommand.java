@@ -49,7 +49,8 @@ final class BulkFinishCommand {
         out.println("no committed bulk load is waiting to be finished");
         return KvCommand.EXIT_OK;
       }
-      BulkAttach driver = BulkDrivers.of(zk, paths, pool, Duration.ofSeconds(timeoutSeconds));
+      BulkAttach driver = BulkDrivers.of(zk, paths, pool, Duration.ofSeconds(timeoutSeconds),
+          kv.backoffs().bulk());
       for (Map.Entry<String, Set<Long>> load : committed.entrySet()) {
         driver.finish(load.getKey(), load.getValue());
         out.println("bulk load " + load.getKey() + " is visible on its " + load.getValue().size()

@@ -240,9 +240,10 @@ public final class KvCommand {
       frontEnds.add(new InetSocketAddress(hostPort[0],
           CommandLine.parseInt("--frontend's port", hostPort[1], 1, 65_535)));
     }
-    try (FawnKvClient client = FawnKvClient.connect(frontEnds,
-        Duration.ofMillis(kv.requestTimeoutMs()), Duration.ofMillis(kv.tryTimeoutMs()),
-        kv.secret())) {
+    try (FawnKvClient client = FawnKvClient.builder(frontEnds, kv.secret())
+        .deadline(Duration.ofMillis(kv.requestTimeoutMs()))
+        .tryTimeout(Duration.ofMillis(kv.tryTimeoutMs()))
+        .retryPauses(kv.backoffs().request()).connect()) {
       switch (command) {
         case "put" -> client.put(key, words.get(1).getBytes(StandardCharsets.UTF_8));
         case "get" -> {

@@ -75,7 +75,8 @@ public final class KvNodes {
     try {
       CuratorFramework zk = session(settings, "backend");
       parts.add(zk);
-      Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret());
+      Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret(),
+          settings.backoffs());
       parts.add(backend);
       backend.fenceUnknown(); // no write before it has read the slice map (SliceFenceFollower)
       backend.advertisePort(advertisedPort);
@@ -128,7 +129,8 @@ public final class KvNodes {
     try {
       CuratorFramework zk = session(settings, "frontend");
       parts.add(zk);
-      FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret(), settings.cacheEntries());
+      FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret(), settings.cacheEntries(),
+          settings.backoffs());
       parts.add(frontEnd);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
@@ -137,7 +139,8 @@ public final class KvNodes {
       ConnectionPool finisherPool = new ConnectionPool(Duration.ofSeconds(10),
           ProtocolLimits.MAX_FRAME_BYTES, settings.secret());
       parts.add(finisherPool);
-      parts.add(new BulkLoadFinisher("frontend " + name, zk, paths, finisherPool).start());
+      parts.add(new BulkLoadFinisher("frontend " + name, zk, paths, finisherPool,
+          settings.backoffs().bulk()).start());
       // A restarted cluster's back-ends get a session timeout to register before they count
       // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),

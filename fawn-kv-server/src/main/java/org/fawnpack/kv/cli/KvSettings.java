@@ -9,9 +9,11 @@ import org.fawnpack.conf.ConfigKey;
 import org.fawnpack.conf.InvalidConfigValueException;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.backend.CompactionSettings;
+import org.fawnpack.kv.config.BackoffKeys;
 import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.config.KvTlsKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.time.Backoffs;
 
 /**
  * The {@code -D} settings of a {@code ./fawn kv} command: the cluster's keys ({@link KvKeys})
@@ -23,7 +25,8 @@ public record KvSettings(String cluster, String quorum, int sessionTimeoutMs, St
     int bootstrapBackends, int requestTimeoutMs, int tryTimeoutMs, Path secretFile, DatastoreConfig datastore,
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
     String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
-    long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls, int ioThreads) {
+    long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls, int ioThreads,
+    Backoffs backoffs) {
 
   public static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -51,7 +54,8 @@ public record KvSettings(String cluster, String quorum, int sessionTimeoutMs, St
         KvKeys.ENERGY_IDLE_WATTS.read(settings::get), KvKeys.ENERGY_BUSY_WATTS.read(settings::get),
         KvKeys.BACKEND_DOMAIN.read(settings::get), CompactionSettings.fromKeys(settings::get),
         KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get),
-        KvTlsKeys.credentials(settings::get), KvKeys.IO_THREADS.read(settings::get));
+        KvTlsKeys.credentials(settings::get), KvKeys.IO_THREADS.read(settings::get),
+        BackoffKeys.read(settings::get));
   }
 
   /**

@@ -53,13 +53,16 @@ final class BackendFencing implements Closeable {
   private final ScheduledExecutorService timer;
   private final Supplier<Ring> ring;
   private final Registered registered;
+  /** Between rounds that left a back-end unfenced. */
+  private final Backoff pauses;
   private final LongConsumer fenced;
   private long wanted; // guarded by this: the newest epoch asked for
   private boolean running; // guarded by this
 
   BackendFencing(String name, ClusterSecret secret, Supplier<Ring> ring, Registered registered,
-      LongConsumer fenced) {
+      LongConsumer fenced, Backoff pauses) {
     this.name = name;
+    this.pauses = pauses;
     this.pool = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, "fawn-kv-fencing-" + name);
@@ -83,7 +86,7 @@ final class BackendFencing implements Closeable {
       }
       running = true;
     }
-    schedule(() -> attempt(System.nanoTime(), Backoff.CLUSTER_STEP.firstPauseMs()), 0);
+    schedule(() -> attempt(System.nanoTime(), pauses.firstPauseMs()), 0);
   }
 
   private void attempt(long startedAt, long pauseMs) {
@@ -125,7 +128,7 @@ final class BackendFencing implements Closeable {
         running = again;
       }
       if (again) {
-        schedule(() -> attempt(System.nanoTime(), Backoff.CLUSTER_STEP.firstPauseMs()), 0);
+        schedule(() -> attempt(System.nanoTime(), pauses.firstPauseMs()), 0);
       }
     });
   }
@@ -168,7 +171,7 @@ final class BackendFencing implements Closeable {
       LOG.debug("front-end {}: fencing at slice epoch {} again in {} ms: {}", name, epoch,
           pauseMs, why);
     }
-    schedule(() -> attempt(startedAt, Backoff.CLUSTER_STEP.next(pauseMs)), pauseMs);
+    schedule(() -> attempt(startedAt, pauses.next(pauseMs)), pauseMs);
   }
 
   private void schedule(Runnable task, long delayMs) {

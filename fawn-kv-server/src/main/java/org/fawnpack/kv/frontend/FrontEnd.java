@@ -31,6 +31,7 @@ import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.fawnpack.kv.wire.Verb;
 import org.fawnpack.kv.wire.WriteRequest;
+import org.fawnpack.kv.time.Backoffs;
 
 /**
  * A FAWN-KV front-end: routes each client request in one hop, gets to the tail of the key's
@@ -54,6 +55,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   private final String name;
   private final ScheduledExecutorService timer;
+  /** Set once, before the front-end follows a slice map (so before it fences). */
+  private volatile Backoffs backoffs = Backoffs.DEFAULTS;
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FrontEnd.class);
   private final AtomicLong staleRingAnswers = new AtomicLong();
   private final AtomicLong fencedWrites = new AtomicLong();
@@ -112,11 +115,14 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
    * One of several front-ends: it serves the slices ZooKeeper gives it ({@link SliceFollower})
    * and takes no request before it has its first slice map and a lease on it; {@code
    * cacheEntries}: at most so many cached keys, 0 for none, {@link #CACHE_ENTRIES_AUTO} for
-   * N log N.
+   * N log N; it fences the back-ends pausing by {@code backoffs}' cluster pauses.
    */
   public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret,
-      long cacheEntries) throws IOException {
-    return start(name, bind, secret, cacheEntries, Lease.renewable(System::nanoTime));
+      long cacheEntries, Backoffs backoffs) throws IOException {
+    FrontEnd frontEnd = start(name, bind, secret, cacheEntries,
+        Lease.renewable(System::nanoTime));
+    frontEnd.backoffs = java.util.Objects.requireNonNull(backoffs, "backoffs");
+    return frontEnd;
   }
 
   private static FrontEnd start(String name, InetSocketAddress bind, ClusterSecret secret,
@@ -199,7 +205,8 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
    * back-end at its map's slice epoch: the ring's members and those {@code registered} names.
    */
   void fenceBackends(BackendFencing.Registered registered) {
-    BackendFencing f = new BackendFencing(name, secret, () -> ring, registered, gate::fenced);
+    BackendFencing f = new BackendFencing(name, secret, () -> ring, registered, gate::fenced,
+        backoffs.cluster());
     fencing = f;
     gate.fenceWith(f::fence);
   }

@@ -76,7 +76,8 @@ class MembershipTest {
     for (int f = 0; f < 2; f++) {
       CuratorFramework zk = session();
       FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0),
-          SECRET, FrontEnd.CACHE_ENTRIES_AUTO));
+          SECRET, FrontEnd.CACHE_ENTRIES_AUTO,
+          org.fawnpack.kv.time.Backoffs.DEFAULTS));
       keep(RingFollower.follow(new RingStore(zk, PATHS), "f" + f, frontEnd));
       keep(SliceFollower.follow(frontEnd, zk, PATHS));
       keep(new SliceCoordinator(zk, PATHS, "f" + f).start());
