@@ -8,6 +8,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -44,9 +45,8 @@ import org.fawnpack.kv.time.Backoffs;
  * request is routed again, a bounded number of times, once the rings agree.
  */
 public final class FrontEnd implements Closeable, RingFollower.RingUser {
-  /** Reroutes after STALE_RING: a watch delivers a new epoch to every node within this. */
-  public static final int STALE_RING_ATTEMPTS = 40;
-  public static final long STALE_RING_PAUSE_MS = 50;
+  /** Reroutes after STALE_RING (see {@link ChainRoutes}). */
+  public static final int STALE_RING_ATTEMPTS = ChainRoutes.STALE_RING_ATTEMPTS;
   /** Looks again whether a moving bucket may be served: a handover settles within this. */
   static final int MOVING_ATTEMPTS = 100;
   static final long MOVING_PAUSE_MS = 20;
@@ -58,7 +58,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   /** Set once, before the front-end follows a slice map (so before it fences). */
   private volatile Backoffs backoffs = Backoffs.DEFAULTS;
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FrontEnd.class);
-  private final AtomicLong staleRingAnswers = new AtomicLong();
+  private final ChainRoutes routes;
   private final AtomicLong fencedWrites = new AtomicLong();
   private final FrameServer server;
   private final ConnectionPool backends;
@@ -91,6 +91,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     // What runs on a back-end's reply (cache fill, the reply to the client) never blocks.
     this.backends = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES,
         secret, Connection.ReplyThread.EVENT_LOOP);
+    this.routes = new ChainRoutes(name, backends, () -> ring, timer);
     // Gets and writes only look at the cache and the slice map and send on: never blocking.
     this.server = new FrameServer("frontend " + name, bind, ProtocolLimits.MAX_FRAME_BYTES,
         secret, this::handle).handleOnEventLoop(MessageType.GET, MessageType.PUT,
@@ -155,13 +156,17 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   /** Routes by {@code next} from now on; an epoch not newer than the current one is ignored. */
   @Override
-  public synchronized void useRing(Ring next) {
-    if (ring == null || next.epoch() > ring.epoch()) {
+  public void useRing(Ring next) {
+    synchronized (this) {
+      if (ring != null && next.epoch() <= ring.epoch()) {
+        return;
+      }
       ring = next;
       if (cacheEntries == CACHE_ENTRIES_AUTO) {
         cache.resize(autoCacheEntries(next));
       }
     }
+    routes.ringReached(next.epoch()); // unlocked: requests waiting for it are sent again
   }
 
   /** The paper's bound for a cache that evens out load: N log2 N entries, at least N. */
@@ -172,7 +177,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
 
   /** How many STALE_RING answers back-ends have given this front-end since it started. */
   public long staleRingAnswers() {
-    return staleRingAnswers.get();
+    return routes.staleRingAnswers();
   }
 
   /** The epoch it routes by, or -1 before it has a ring. */
@@ -272,18 +277,21 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     admit(request, key, replies, 1);
   }
 
-  /** Serves the request if its key is in this front-end's slice now; else says who does. */
+  /**
+   * Serves the request if its key is in this front-end's slice now; else says who does. A key
+   * whose bucket is moving is looked at again when the gate changes (a new slice map, the
+   * back-ends fenced), at most {@link #MOVING_PAUSE_MS} later, {@link #MOVING_ATTEMPTS} times.
+   */
   private void admit(Frame request, byte[] key, FrameServer.Replies replies, int attempt) {
+    CompletableFuture<Void> gateChanged = gate.nextChange(); // before: a change after counts
     SliceGate.Decision d = gate.admit(key, request, replies);
     switch (d.verdict()) {
       case SERVE -> serve(request, key, d, replies, attempt);
       case WRONG_SLICE -> replies.send(wrongSlice(request, d.reason(), d.map()));
       case NOT_READY -> replies.send(refused(request, d.reason()));
       case MOVING -> {
-        if (attempt < MOVING_ATTEMPTS && !timer.isShutdown()) {
-          timer.schedule(() -> admit(request, key, replies, attempt + 1), MOVING_PAUSE_MS,
-              TimeUnit.MILLISECONDS);
-        } else {
+        if (attempt >= MOVING_ATTEMPTS || !ChainRoutes.resumeWhen(gateChanged,
+            MOVING_PAUSE_MS, timer, () -> admit(request, key, replies, attempt + 1))) {
           replies.send(refused(request, d.reason() + ", still after " + attempt + " looks"));
         }
       }
@@ -312,16 +320,16 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         return;
       }
       long stamp = cache.stampBeforeGet(cacheKey);
-      route(request, request.payload(), key, answer -> {
+      routes.route(request, request.payload(), key, answer -> {
         if (answer.type() == MessageType.VALUE || answer.type() == MessageType.NOT_FOUND) {
           gate.answered(cacheKey, stamp, new HotCache.Entry(answer.type(), answer.payload()));
         }
         admission.send(answer);
-      }, 1);
+      });
     } else {
       cache.writeStarting(cacheKey);
       byte[] toHead = AdmittedWrite.relay(request.payload(), admission.epoch());
-      route(request, toHead, key, answer -> {
+      routes.route(request, toHead, key, answer -> {
         cache.writeEnded(cacheKey, HotCache.WriteOutcome.of(answer.type()));
         if (answer.type() == MessageType.FENCED && attempt < MOVING_ATTEMPTS
             && admission.release()) {
@@ -332,7 +340,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
         } else {
           admission.send(answer);
         }
-      }, 1);
+      });
     }
   }
 
@@ -342,48 +350,6 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     } catch (java.util.concurrent.RejectedExecutionException e) {
       LOG.debug("front-end {} closing: a request is not admitted again", name);
     }
-  }
-
-  /** Sends {@code payload} (the request's, or a write's with its admission) to the chain. */
-  private void route(Frame request, byte[] payload, byte[] key, FrameServer.Replies replies,
-      int attempt) {
-    Ring current = ring;
-    Chain chain = current.chainForKey(key);
-    boolean get = request.type() == MessageType.GET;
-    // A short chain's head still answers retries of writes it committed; it refuses new ones.
-    if (chain.isEmpty()) {
-      replies.send(current.orphans().lost().contains(chain.range().endInclusive())
-          ? MessageType.lost(request, "arc " + chain.range() + " is lost (an operator"
-              + " declared every copy gone; ring epoch " + current.epoch() + ")")
-          : refused(request, "every member of the chain of " + chain.range()
-              + " is down in ring epoch " + current.epoch()));
-      return;
-    }
-    Member target = get ? chain.tail() : chain.head();
-    backends.to(target).send(request.type(), current.epoch(), payload).whenComplete(
-        (answer, failure) -> {
-          if (failure instanceof NotSentException) { // no connection: certainly not applied
-            replies.send(refused(request, "frontend " + name + ": " + failure.getMessage()));
-            return;
-          }
-          if (failure != null) {
-            replies.send(error(request, "frontend " + name + ": " + failure.getMessage()));
-            return;
-          }
-          if (answer.type() != MessageType.STALE_RING) {
-            replies.send(reply(request, answer.type(), answer.payload()));
-            return;
-          }
-          staleRingAnswers.incrementAndGet();
-          if (attempt < STALE_RING_ATTEMPTS && !timer.isShutdown()) {
-            timer.schedule(() -> route(request, payload, key, replies, attempt + 1),
-                STALE_RING_PAUSE_MS, TimeUnit.MILLISECONDS);
-          } else {
-            replies.send(refused(request, "frontend " + name + " routes by ring epoch "
-                + current.epoch() + " but " + target + " serves epoch " + answer.epoch()
-                + ", still after " + attempt + " tries"));
-          }
-        });
   }
 
   /** How many writes a fenced head refused and this front-end admitted again. */

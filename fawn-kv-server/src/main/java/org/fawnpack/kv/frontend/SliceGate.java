@@ -7,7 +7,9 @@ import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.concurrent.locks.ReadWriteLock;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import org.fawnpack.kv.slice.SliceMap;
@@ -59,6 +61,9 @@ final class SliceGate {
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<Admission> inFlight = ConcurrentHashMap.newKeySet();
   private final EpochDrains drains;
+  /** Completed, and replaced, whenever what the gate lets through may have changed. */
+  private final AtomicReference<CompletableFuture<Void>> changed =
+      new AtomicReference<>(new CompletableFuture<>());
   private SliceMap map; // guarded by lock
   private String notReady = "has no slice map yet"; // guarded by lock; null when serving
   private Fencer fencer; // guarded by lock; null: nobody else serves (no fencing)
@@ -191,6 +196,16 @@ final class SliceGate {
     } finally {
       lock.writeLock().unlock();
     }
+    signalChange();
+  }
+
+  /** Completes when what the gate lets through may next change (a map, a fence). */
+  CompletableFuture<Void> nextChange() {
+    return changed.get();
+  }
+
+  private void signalChange() {
+    changed.getAndSet(new CompletableFuture<>()).complete(null);
   }
 
   SliceMap map() {
@@ -244,6 +259,7 @@ final class SliceGate {
     } finally {
       lock.writeLock().unlock();
     }
+    signalChange();
     LOG.info("front-end {} serves by {}", self, next);
     if (fenceNow != null) {
       fenceNow.fence(next.epoch());
