@@ -7,6 +7,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
+import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.copy.CopyReplies;
 import org.fawnpack.kv.copy.SnapshotFetch;
 import org.fawnpack.kv.ring.Chain;
@@ -21,6 +22,7 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -34,14 +36,17 @@ import org.slf4j.LoggerFactory;
 final class ArcCopy {
   private static final Logger LOG = LoggerFactory.getLogger(ArcCopy.class);
   private static final Duration DEADLINE = Duration.ofSeconds(60);
-  private static final int QUIET_POLLS = 50;
-  private static final long QUIET_POLL_MS = 20;
+  /** How long a copy waits for the writes on their way to reach the tail before it fails. */
+  private static final long QUIET_WAIT_MS = 1_000;
 
   private final String id;
   private final Path dir;
   private final ConnectionPool sources;
+  /** Between looks at the tail's last write (the cluster pauses: 20 ms, doubling). */
+  private final Backoff quietPauses;
 
-  ArcCopy(String id, Path dir, ConnectionPool sources) {
+  ArcCopy(String id, Path dir, ConnectionPool sources, Backoff quietPauses) {
+    this.quietPauses = quietPauses;
     this.id = id;
     this.dir = dir;
     this.sources = sources;
@@ -103,29 +108,35 @@ final class ArcCopy {
    * sequence. The head takes no new write while the chain has a member copying (it is short),
    * but writes it took before may still be on their way down; a copy made before they reach
    * the tail would lack them, and a copier that becomes head or a middle member would then
-   * hold less than its successor. Polls for at most {@link #QUIET_POLLS} times
-   * {@link #QUIET_POLL_MS}, then fails (the copy is tried again later).
+   * hold less than its successor. Asks the tail again after each of {@code quietPauses} for
+   * at most {@link #QUIET_WAIT_MS}, then fails (the copy is tried again later).
    */
   long awaitNoWriteOnItsWay(Ring current, Chain chain) throws IOException {
     if (chain.head().equals(chain.tail())) {
       return -1; // one member: the snapshot itself is taken under the head's lock
     }
     long headLast = lastAt(current, chain, chain.head());
-    long tailLast = -1;
-    for (int poll = 0; poll < QUIET_POLLS; poll++) {
-      tailLast = lastAt(current, chain, chain.tail());
+    long started = System.nanoTime();
+    long end = started + TimeUnit.MILLISECONDS.toNanos(QUIET_WAIT_MS);
+    long pause = quietPauses.firstPauseMs();
+    while (true) {
+      long tailLast = lastAt(current, chain, chain.tail());
       if (tailLast >= headLast) {
         return headLast;
       }
+      if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) - end > 0) {
+        throw new IOException("the tail of arc " + chain.range() + " holds writes up to "
+            + tailLast + ", its head up to " + headLast + ", after "
+            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
+      }
       try {
-        Thread.sleep(QUIET_POLL_MS); // writes in flight reach the tail within milliseconds
+        Thread.sleep(pause); // writes in flight reach the tail within milliseconds
       } catch (InterruptedException e) {
         Thread.currentThread().interrupt();
         throw new IOException("interrupted waiting for arc " + chain.range() + " to settle", e);
       }
+      pause = quietPauses.next(pause);
     }
-    throw new IOException("the tail of arc " + chain.range() + " holds writes up to " + tailLast
-        + ", its head up to " + headLast + ", after " + QUIET_POLLS * QUIET_POLL_MS + " ms");
   }
 
   private long lastAt(Ring current, Chain chain, Member member)

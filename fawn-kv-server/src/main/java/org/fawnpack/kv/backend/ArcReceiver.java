@@ -97,7 +97,7 @@ final class ArcReceiver implements Closeable {
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      CopyInstaller install, ArcAction discard, Backoff pauses) {
+      CopyInstaller install, ArcAction discard, Backoff pauses, Backoff quietPauses) {
     this.id = id;
     this.pauses = pauses;
     this.dir = dir;
@@ -116,7 +116,7 @@ final class ArcReceiver implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    this.copies = new ArcCopy(id, dir, sources);
+    this.copies = new ArcCopy(id, dir, sources, quietPauses);
   }
 
   void reportTo(CopyReporter copyReporter) {
