@@ -23,7 +23,6 @@ import org.fawnpack.kv.loopback.LoopbackWorkload;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.scan.RangeScan;
-import org.fawnpack.kv.scan.ScanPage;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.store.KeyRange;
@@ -221,9 +220,9 @@ final class KvScanPart {
           RangeScan scan = new RangeScan(() -> ring, pool, range, RangeScan.Options.defaults());
           long entries = 0;
           long bytes = 0;
-          for (ScanPage.ScanEntry e = scan.next(); e != null; e = scan.next()) {
+          while (scan.advance()) { // in place, as the input format reads them
             entries++;
-            bytes += e.key().length + e.value().length;
+            bytes += scan.current().keyLength() + scan.current().valueLength();
           }
           return new long[] {entries, bytes};
         }));

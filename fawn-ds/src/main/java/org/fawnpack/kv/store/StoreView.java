@@ -160,6 +160,15 @@ public final class StoreView {
 
     /** The next entry, or null when the view has no more. */
     public Entry next() throws IOException {
+      return advance() ? current() : null;
+    }
+
+    /**
+     * Moves to the next entry without copying it: its bytes are read in place ({@link
+     * #array()}, {@link #keyOffset()}, ...) until the next move. False when the view has no
+     * more. A scan's page is written from there, with no key, value or entry object per entry.
+     */
+    public boolean advance() throws IOException {
       while (scanner.next()) {
         offsetReached = scanner.offset() + scanner.recordLength();
         long sequence = scanner.sequence();
@@ -173,21 +182,58 @@ public final class StoreView {
         if (scanner.kind() != RecordFormat.KIND_PUT) {
           continue;
         }
-        byte[] key = scanner.key();
-        if (range.contains(key) && isAtCut(key)) {
-          return new Entry(sequence, key, scanner.value());
+        if (range.contains(RingPositions.of(scanner.buffer(), keyStart(), keyLength()))
+            && isAtCut()) {
+          return true;
         }
       }
       offsetReached = endOffset;
-      return null;
+      return false;
+    }
+
+    /** The entry {@link #advance} moved to, copied out. */
+    public Entry current() {
+      return new Entry(scanner.sequence(), scanner.key(), scanner.value());
+    }
+
+    /** The array the current entry's bytes lie in (valid until the next move). */
+    public byte[] array() {
+      return scanner.buffer().array();
+    }
+
+    /** Where the current entry's key starts in {@link #array()}. */
+    public int keyOffset() {
+      return scanner.buffer().arrayOffset() + keyStart();
+    }
+
+    public int keyLength() {
+      return RecordFormat.keyLength(scanner.buffer(), scanner.recordStart());
+    }
+
+    /** Where the current entry's value starts in {@link #array()}. */
+    public int valueOffset() {
+      return keyOffset() + keyLength();
+    }
+
+    public int valueLength() {
+      return RecordFormat.valueLength(scanner.buffer(), scanner.recordStart());
+    }
+
+    /** The current entry's sequence number. */
+    public long sequence() {
+      return scanner.sequence();
+    }
+
+    private int keyStart() {
+      return scanner.recordStart() + RecordFormat.HEADER_BYTES;
     }
 
     /** Whether the current record is its key's version as of the cut. */
-    private boolean isAtCut(byte[] key) {
+    private boolean isAtCut() {
       if (writtenAfter == WrittenAfterCut.NONE) { // the usual case: no lookup per record
         return index.pointsAt(scanner.keyHash(), scanner.offset());
       }
-      long last = writtenAfter.lastAtCut(key);
+      long last = writtenAfter.lastAtCut(scanner.key());
       return last == WrittenAfterCut.NOT_WRITTEN_AFTER
           ? index.pointsAt(scanner.keyHash(), scanner.offset()) : last == scanner.offset();
     }

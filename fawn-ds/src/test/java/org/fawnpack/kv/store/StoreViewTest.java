@@ -104,6 +104,39 @@ class StoreViewTest {
     }
   }
 
+  /** Reads the rest in place ({@code advance}), as a scan's page is written. */
+  private static Map<String, String> readAllInPlace(StoreView.Entries entries)
+      throws IOException {
+    Map<String, String> read = new HashMap<>();
+    long last = 0;
+    while (entries.advance()) {
+      assertTrue(entries.sequence() > last, "entries come in sequence order");
+      last = entries.sequence();
+      String name = new String(entries.array(), entries.keyOffset() + 8,
+          entries.keyLength() - 8, StandardCharsets.UTF_8);
+      assertNull(read.put(name, new String(entries.array(), entries.valueOffset(),
+          entries.valueLength(), StandardCharsets.UTF_8)), "key " + name + " came twice");
+    }
+    return read;
+  }
+
+  @Test
+  void inPlace_sameEntriesAsCopiedOut_wholeRingAndAnArc_asOfACut() throws IOException {
+    try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {
+      Map<String, String> model = new HashMap<>();
+      write(ds, model, 1_500);
+      long cut = ds.lastSequence();
+      Map<String, String> atCut = new HashMap<>(model);
+      write(ds, model, 300); // written after the cut: the read as of it must not see them
+      KeyRange arc = new KeyRange(Long.MIN_VALUE / 2, Long.MAX_VALUE / 3);
+      StoreView view = ds.readView();
+      assertEquals(model, readAllInPlace(view.entriesAfter(0, KeyRange.wholeRing())));
+      assertEquals(readAll(view.entriesAfter(0, arc)), readAllInPlace(view.entriesAfter(0,
+          arc)));
+      assertEquals(atCut, readAllInPlace(view.entriesAt(cut, 0, KeyRange.wholeRing())));
+    }
+  }
+
   @Test
   void rangeOfTheView_onlyKeysWhosePositionIsInIt() throws IOException {
     try (Datastore ds = Datastore.open(dir.resolve("a.fds"), CONFIG)) {

@@ -108,9 +108,9 @@ public final class RangeScan {
   private final KeyRange range;
   private final Options options;
   private final Deque<Part> parts = new ArrayDeque<>();
-  private List<ScanPage.ScanEntry> page = List.of();
+  /** The page being read, or null before the first. */
+  private ScanPageReader page;
   private Ahead ahead;
-  private int next;
   private double doneLength;
   private long retries;
   private long pages;
@@ -123,20 +123,28 @@ public final class RangeScan {
     parts.add(new Part(range, 0));
   }
 
-  /** The next entry, or null when the range has no more. */
+  /** The next entry, copied out, or null when the range has no more. */
   public ScanPage.ScanEntry next() throws IOException {
-    while (next == page.size()) {
+    return advance() ? page.copy() : null;
+  }
+
+  /**
+   * Moves to the next entry, false when the range has no more. Its key and value are then read
+   * where they lie in the page's frame ({@link #current()}), until the next move: no copy per
+   * entry for a reader that keeps neither (a record reader copies them into its own buffers).
+   */
+  public boolean advance() throws IOException {
+    while (page == null || !page.advance()) {
       Part part = parts.peekFirst();
       if (part == null) {
-        return null;
+        return false;
       }
-      ScanPage fetched = fetch(part);
+      ScanPageReader fetched = fetch(part);
       if (fetched == null) {
         continue; // the part was cut where the ring's arcs now end
       }
       pages++;
-      page = fetched.entries();
-      next = 0;
+      page = fetched;
       part.after = fetched.lastExamined();
       part.fractionRead = fetched.viewBytes() == 0 ? 1
           : (double) fetched.offsetReached() / fetched.viewBytes();
@@ -147,7 +155,12 @@ public final class RangeScan {
         askAhead(part); // the member reads the next page while this one is consumed
       }
     }
-    return page.get(next++);
+    return true;
+  }
+
+  /** The page the entry {@link #advance} moved to lies in: its array and offsets. */
+  public ScanPageReader current() {
+    return page;
   }
 
   /** A page asked for before it is needed: of which part, after which number, of whom. */
@@ -239,14 +252,14 @@ public final class RangeScan {
   }
 
   /** The next page of {@code part}, or null when the part had to be cut into arcs first. */
-  private ScanPage fetch(Part part) throws IOException {
+  private ScanPageReader fetch(Part part) throws IOException {
     long deadline = System.nanoTime() + options.failoverWait().toNanos();
     long pause = options.failoverPauses().firstPauseMs();
     String problem;
     try {
       Frame early = aheadAnswer(part);
       if (early != null && early.type() == MessageType.SCAN_PAGE) {
-        return ScanPage.decode(early);
+        return new ScanPageReader(early);
       }
       if (early != null) {
         retries++;
@@ -284,7 +297,7 @@ public final class RangeScan {
           Frame reply = pool.to(member).call(MessageType.SCAN, ring.epoch(), request(part),
               options.pageDeadline());
           if (reply.type() == MessageType.SCAN_PAGE) {
-            return ScanPage.decode(reply);
+            return new ScanPageReader(reply);
           }
           problem = member + " answered " + MessageType.name(reply.type())
               + (reply.type() == MessageType.STALE_RING ? " (its epoch " + reply.epoch()

@@ -20,25 +20,14 @@ public record ScanPage(List<ScanEntry> entries, long lastExamined, boolean done,
   /** A user key and its value. */
   public record ScanEntry(byte[] key, byte[] value) {}
 
+  /** Every entry of the page, copied out ({@link ScanPageReader} reads them in place). */
   public static ScanPage decode(Frame frame) throws MalformedFrameException {
-    Frame.Fields fields = frame.fields();
-    long lastExamined = fields.nextLong();
-    long done = fields.nextLong();
-    long viewSequence = fields.nextLong();
-    long offsetReached = fields.nextLong();
-    long viewBytes = fields.nextLong();
-    long count = fields.nextLong();
-    if (count < 0 || count > frame.payload().length / 8) {
-      throw new MalformedFrameException("a SCAN_PAGE says it holds " + count + " entries in "
-          + frame.payload().length + " bytes");
+    ScanPageReader r = new ScanPageReader(frame);
+    List<ScanEntry> entries = new ArrayList<>((int) r.entries());
+    while (r.advance()) {
+      entries.add(r.copy());
     }
-    List<ScanEntry> entries = new ArrayList<>((int) count);
-    for (long i = 0; i < count; i++) {
-      entries.add(new ScanEntry(fields.nextBytes(frame.payload().length, "a key"),
-          fields.nextBytes(frame.payload().length, "a value")));
-    }
-    fields.end();
-    return new ScanPage(entries, lastExamined, done == 1, viewSequence, offsetReached,
-        viewBytes);
+    return new ScanPage(entries, r.lastExamined(), r.done(), r.viewSequence(),
+        r.offsetReached(), r.viewBytes());
   }
 }

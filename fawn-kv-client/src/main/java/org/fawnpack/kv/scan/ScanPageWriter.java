@@ -43,13 +43,22 @@ public final class ScanPageWriter {
 
   /** Adds the entry of an engine key (ring position, then the user key) and its value. */
   public void add(byte[] engineKey, byte[] value) {
-    int keyLength = engineKey.length - ENGINE_KEY_PREFIX;
+    add(engineKey, 0, engineKey.length, value, 0, value.length);
+  }
+
+  /**
+   * As {@link #add(byte[], byte[])}, from where the engine key and value lie (a record read in
+   * place from the log: no copy of either on the way).
+   */
+  public void add(byte[] keys, int engineKeyOffset, int engineKeyLength, byte[] values,
+      int valueOffset, int valueLength) {
+    int keyLength = engineKeyLength - ENGINE_KEY_PREFIX;
     writeInt(keyLength);
-    write(engineKey, ENGINE_KEY_PREFIX, keyLength);
-    writeInt(value.length);
-    write(value, 0, value.length);
+    write(keys, engineKeyOffset + ENGINE_KEY_PREFIX, keyLength);
+    writeInt(valueLength);
+    write(values, valueOffset, valueLength);
     count++;
-    entryBytes += keyLength + value.length;
+    entryBytes += keyLength + valueLength;
   }
 
   /** The payload, with the page's numbers as {@link ScanPage} names them. */

@@ -64,8 +64,13 @@ public record ScanRequest(long scanId, KeyRange range, long afterSequence, int p
    * filter: read in place, since the tail filters every record it scans.
    */
   public boolean wantsEngineKey(byte[] engineKey) {
-    int from = Long.BYTES;
-    return java.util.Arrays.equals(engineKey, from, Math.min(from + prefix.length,
-        engineKey.length), prefix, 0, prefix.length);
+    return wantsEngineKey(engineKey, 0, engineKey.length);
+  }
+
+  /** As {@link #wantsEngineKey(byte[])}, for an engine key lying at {@code offset} in {@code bytes}. */
+  public boolean wantsEngineKey(byte[] bytes, int offset, int length) {
+    int from = offset + Long.BYTES;
+    return java.util.Arrays.equals(bytes, from, Math.min(from + prefix.length,
+        offset + length), prefix, 0, prefix.length);
   }
 }

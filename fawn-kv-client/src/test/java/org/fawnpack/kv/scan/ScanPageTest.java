@@ -2,6 +2,9 @@ package org.fawnpack.kv.scan;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -61,6 +64,85 @@ class ScanPageTest {
         assertArrayEquals(keys.get(i), back.entries().get(i).key());
         assertArrayEquals(values.get(i), back.entries().get(i).value());
       }
+    }
+  }
+
+  @Test
+  void inPlace_writerAndReader_agreeWithTheCopyingOnes() throws MalformedFrameException {
+    Random random = new Random(5);
+    ScanPageWriter copying = new ScanPageWriter();
+    ScanPageWriter inPlace = new ScanPageWriter();
+    byte[] log = new byte[1 << 20]; // entries lie in it at offsets, as in a scanner's buffer
+    random.nextBytes(log);
+    List<int[]> spans = new ArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      int keyLength = 8 + random.nextInt(40);
+      int valueLength = random.nextInt(3_000);
+      int keyOffset = random.nextInt(log.length - keyLength - valueLength);
+      spans.add(new int[] {keyOffset, keyLength, valueLength});
+      copying.add(java.util.Arrays.copyOfRange(log, keyOffset, keyOffset + keyLength),
+          java.util.Arrays.copyOfRange(log, keyOffset + keyLength,
+              keyOffset + keyLength + valueLength));
+      inPlace.add(log, keyOffset, keyLength, log, keyOffset + keyLength, valueLength);
+    }
+    byte[] page = copying.finish(7, true, 9, 10, 11);
+    assertArrayEquals(page, inPlace.finish(7, true, 9, 10, 11));
+
+    ScanPageReader reader = new ScanPageReader(new Frame((byte) 0, 1, 1, page));
+    ScanPage decoded = ScanPage.decode(new Frame((byte) 0, 1, 1, page));
+    for (int i = 0; i < spans.size(); i++) {
+      assertTrue(reader.advance());
+      byte[] key = java.util.Arrays.copyOfRange(reader.array(), reader.keyOffset(),
+          reader.keyOffset() + reader.keyLength());
+      byte[] value = java.util.Arrays.copyOfRange(reader.array(), reader.valueOffset(),
+          reader.valueOffset() + reader.valueLength());
+      int[] span = spans.get(i);
+      assertArrayEquals(java.util.Arrays.copyOfRange(log, span[0] + 8, span[0] + span[1]), key);
+      assertArrayEquals(decoded.entries().get(i).key(), key);
+      assertArrayEquals(decoded.entries().get(i).value(), value);
+    }
+    assertFalse(reader.advance());
+  }
+
+  @Test
+  void malformedPages_refusedByTheReader() {
+    ScanPageWriter writer = new ScanPageWriter();
+    writer.add(EngineKeys.of(1, new byte[] {1, 2}), new byte[] {3, 4, 5});
+    byte[] page = writer.finish(1, true, 1, 1, 1);
+    byte[] truncated = java.util.Arrays.copyOf(page, page.length - 1);
+    byte[] trailing = java.util.Arrays.copyOf(page, page.length + 1);
+    byte[] countTooBig = page.clone();
+    countTooBig[47] = 2; // the entry count's last byte: two entries said, one there
+    for (byte[] bad : new byte[][] {truncated, trailing, countTooBig, new byte[47]}) {
+      assertThrows(MalformedFrameException.class, () -> {
+        ScanPageReader r = new ScanPageReader(new Frame((byte) 0, 1, 1, bad));
+        while (r.advance()) {
+          // read to the end: the lengths and the fill are checked on the way
+        }
+      }, bad.length + " bytes");
+    }
+  }
+
+  @Test
+  void prefixFilter_inPlace_agreesWithTheArrayOne() {
+    Random random = new Random(9);
+    for (int i = 0; i < 2_000; i++) {
+      byte[] prefix = new byte[random.nextInt(4)];
+      byte[] user = new byte[random.nextInt(5)];
+      for (int j = 0; j < prefix.length; j++) {
+        prefix[j] = (byte) random.nextInt(2);
+      }
+      for (int j = 0; j < user.length; j++) {
+        user[j] = (byte) random.nextInt(2);
+      }
+      ScanRequest request = new ScanRequest(1, KeyRange.wholeRing(), 0, 1 << 20, prefix, 0);
+      byte[] engineKey = EngineKeys.of(random.nextLong(), user);
+      int at = random.nextInt(10);
+      byte[] around = new byte[at + engineKey.length + random.nextInt(10)];
+      java.util.Arrays.fill(around, (byte) 1); // bytes after the key must not count
+      System.arraycopy(engineKey, 0, around, at, engineKey.length);
+      assertEquals(request.wantsEngineKey(engineKey),
+          request.wantsEngineKey(around, at, engineKey.length));
     }
   }
 

@@ -13,7 +13,7 @@ import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.fawnpack.kv.scan.Arcs;
 import org.fawnpack.kv.scan.RangeScan;
 import org.fawnpack.kv.scan.RingSource;
-import org.fawnpack.kv.scan.ScanPage;
+import org.fawnpack.kv.scan.ScanPageReader;
 import org.fawnpack.kv.store.KeyRange;
 
 /**
@@ -83,12 +83,13 @@ final class FawnKvRecordReader extends RecordReader<BytesWritable, BytesWritable
         countedRetries = 0;
         countedPages = 0;
       }
-      ScanPage.ScanEntry e = scan.next();
+      boolean more = scan.advance();
       count();
-      if (e != null) {
-        key.set(e.key(), 0, e.key().length);
-        value.set(e.value(), 0, e.value().length);
-        bytesRead.increment(e.key().length + (long) e.value().length);
+      if (more) { // copied once, from where the entry lies in the page, into the writables
+        ScanPageReader e = scan.current();
+        key.set(e.array(), e.keyOffset(), e.keyLength());
+        value.set(e.array(), e.valueOffset(), e.valueLength());
+        bytesRead.increment(e.keyLength() + (long) e.valueLength());
         return true;
       }
       doneLength += Arcs.length(ranges.get(at));

@@ -126,17 +126,16 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         chainMessages, scans, fence, source, bulkLoads, () -> report(energy).encode());
   }
 
-  /**
-   * Listens on {@code bind} (port 0: any) at once, for peers that prove {@code secret}; serves
-   * once it has a ring.
-   */
+  /** As the other {@code open}, its retry loops pausing by {@link Backoffs#DEFAULTS}. */
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret) throws IOException {
     return open(id, bind, dir, config, secret, Backoffs.DEFAULTS);
   }
 
-  /** As {@link #open(String, InetSocketAddress, Path, DatastoreConfig, ClusterSecret)}, its
-   * retry loops pausing by {@code backoffs} (the {@code fawn.kv.backoff.*} keys). */
+  /**
+   * Listens on {@code bind} (port 0: any) at once, for peers that prove {@code secret}; serves
+   * once it has a ring; its retry loops pause by {@code backoffs} ({@code fawn.kv.backoff.*}).
+   */
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret, Backoffs backoffs) throws IOException {
     Files.createDirectories(dir);

@@ -134,24 +134,33 @@ final class KeptScan {
     long examined = lastExamined;
     boolean done = false;
     while (true) {
-      StoreView.Entry e = carried != null ? carried : entries.next();
-      carried = null;
-      if (e == null) {
+      if (carried != null) { // the entry that did not fit the last page
+        StoreView.Entry e = carried;
+        carried = null;
+        page.add(e.key(), e.value());
+        examined = e.sequence();
+        continue;
+      }
+      if (!entries.advance()) {
         examined = entries.lastExamined();
         done = true;
         break;
       }
-      if (!request.wantsEngineKey(e.key())) {
-        examined = e.sequence();
+      // Read in place: nothing is copied out of the log's buffer but into the page.
+      byte[] bytes = entries.array();
+      int keyOffset = entries.keyOffset();
+      int keyLength = entries.keyLength();
+      if (!request.wantsEngineKey(bytes, keyOffset, keyLength)) {
+        examined = entries.sequence();
         continue;
       }
-      long size = e.key().length - Long.BYTES + (long) e.value().length;
+      long size = keyLength - Long.BYTES + (long) entries.valueLength();
       if (page.count() > 0 && page.entryBytes() + size > pageBytes) {
-        carried = e;
+        carried = entries.current();
         break;
       }
-      page.add(e.key(), e.value());
-      examined = e.sequence();
+      page.add(bytes, keyOffset, keyLength, bytes, entries.valueOffset(), entries.valueLength());
+      examined = entries.sequence();
     }
     lastExamined = examined;
     return new Page(page.finish(examined, done, seesUpTo(),
