@@ -1,34 +1,57 @@
 package org.fawnpack.kv.scan;
 
-import java.util.ArrayList;
-import java.util.List;
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.ByteBufUtil;
+import io.netty.buffer.UnpooledByteBufAllocator;
 
 /**
  * Writes a SCAN_PAGE payload ({@link ScanPage}'s layout) entry by entry as a back-end reads
- * them, straight from the engine's keys: no list of entries and no user-key copies. Entries
- * go into chunks of {@link #CHUNK_BYTES}, kept from page to page, and {@link #finish} copies
- * them once into the payload's array. Chunks, because a page is about a megabyte and an array
- * that large is a humongous object to G1 on a back-end's heap (a region of 1 MB there): one
- * per page is the frame's own; a growing buffer would have made several.
+ * them, straight from the engine's keys and values where they lie: no list of entries and no
+ * copies of them. The page is written into one buffer from the back-end's allocator (pooled,
+ * off the heap), which {@link #finishBody} hands over as it is: the connection writes it after
+ * the frame's header, so the page's bytes are copied once on their way from the log's buffer
+ * to the socket, with no page-sized array on the heap (an array of a megabyte is a humongous
+ * object to G1, and zeroed when made).
  */
 public final class ScanPageWriter {
-  static final int CHUNK_BYTES = 128 << 10;
   private static final int LEAD_BYTES = 6 * Long.BYTES;
   private static final int ENGINE_KEY_PREFIX = Long.BYTES; // the ring position
 
-  private final List<byte[]> chunks = new ArrayList<>();
-  /** A length's four bytes on their way into a chunk (two per entry: not an array each). */
-  private final byte[] intBytes = new byte[4];
-  /** Bytes written after the lead, across the chunks. */
-  private long written;
+  private final ByteBufAllocator alloc;
+  /** The page being written (owned here until {@link #finishBody}), or null. */
+  private ByteBuf page;
   private int count;
   private long entryBytes;
 
-  /** Starts a new page, keeping the chunks of the last one. */
-  public void reset() {
-    written = 0;
+  /** A writer whose pages are heap buffers (tests, tools). */
+  public ScanPageWriter() {
+    this(UnpooledByteBufAllocator.DEFAULT);
+  }
+
+  /** A writer whose pages come from {@code alloc} (a back-end's pooled direct buffers). */
+  public ScanPageWriter(ByteBufAllocator alloc) {
+    this.alloc = alloc;
+  }
+
+  /**
+   * Starts a new page of about {@code expectedBytes} of entries (it grows past them for an
+   * entry larger than a page); a page started and not finished is released.
+   */
+  public void reset(int expectedBytes) {
+    release();
+    page = alloc.directBuffer(LEAD_BYTES + Math.max(0, expectedBytes) + 64);
+    page.writerIndex(LEAD_BYTES); // the numbers go there once the page is done
     count = 0;
     entryBytes = 0;
+  }
+
+  /** Releases a page started and not finished (a failed read, a closing scan). */
+  public void release() {
+    if (page != null) {
+      page.release();
+      page = null;
+    }
   }
 
   /** Entries written so far. */
@@ -52,57 +75,46 @@ public final class ScanPageWriter {
    */
   public void add(byte[] keys, int engineKeyOffset, int engineKeyLength, byte[] values,
       int valueOffset, int valueLength) {
+    if (page == null) {
+      throw new IllegalStateException("a scan page is added to before it was started");
+    }
     int keyLength = engineKeyLength - ENGINE_KEY_PREFIX;
-    writeInt(keyLength);
-    write(keys, engineKeyOffset + ENGINE_KEY_PREFIX, keyLength);
-    writeInt(valueLength);
-    write(values, valueOffset, valueLength);
+    page.writeInt(keyLength);
+    page.writeBytes(keys, engineKeyOffset + ENGINE_KEY_PREFIX, keyLength);
+    page.writeInt(valueLength);
+    page.writeBytes(values, valueOffset, valueLength);
     count++;
     entryBytes += keyLength + valueLength;
   }
 
-  /** The payload, with the page's numbers as {@link ScanPage} names them. */
-  public byte[] finish(long lastExamined, boolean done, long viewSequence, long offsetReached,
-      long viewBytes) {
-    if (LEAD_BYTES + written > Integer.MAX_VALUE - 8) {
-      throw new IllegalStateException("a scan page of " + (LEAD_BYTES + written) + " bytes");
+  /**
+   * The payload, with the page's numbers as {@link ScanPage} names them; the caller owns it
+   * (and releases it, or hands it to a connection that does).
+   */
+  public ByteBuf finishBody(long lastExamined, boolean done, long viewSequence,
+      long offsetReached, long viewBytes) {
+    if (page == null) {
+      throw new IllegalStateException("a scan page is finished before it was started");
     }
-    byte[] payload = new byte[(int) (LEAD_BYTES + written)];
+    ByteBuf finished = page;
+    page = null;
     int at = 0;
     for (long number : new long[] {lastExamined, done ? 1 : 0, viewSequence, offsetReached,
         viewBytes, count}) {
-      for (int shift = 56; shift >= 0; shift -= 8) {
-        payload[at++] = (byte) (number >>> shift);
-      }
+      finished.setLong(at, number);
+      at += Long.BYTES;
     }
-    for (int i = 0; at < payload.length; i++) {
-      int n = Math.min(CHUNK_BYTES, payload.length - at);
-      System.arraycopy(chunks.get(i), 0, payload, at, n);
-      at += n;
-    }
-    return payload;
+    return finished;
   }
 
-  private void writeInt(int value) {
-    intBytes[0] = (byte) (value >>> 24);
-    intBytes[1] = (byte) (value >>> 16);
-    intBytes[2] = (byte) (value >>> 8);
-    intBytes[3] = (byte) value;
-    write(intBytes, 0, 4);
-  }
-
-  private void write(byte[] bytes, int from, int length) {
-    while (length > 0) {
-      int chunk = (int) (written / CHUNK_BYTES);
-      int offset = (int) (written % CHUNK_BYTES);
-      if (chunk == chunks.size()) {
-        chunks.add(new byte[CHUNK_BYTES]);
-      }
-      int n = Math.min(length, CHUNK_BYTES - offset);
-      System.arraycopy(bytes, from, chunks.get(chunk), offset, n);
-      written += n;
-      from += n;
-      length -= n;
+  /** As {@link #finishBody}, copied into an array (tests and tools). */
+  public byte[] finish(long lastExamined, boolean done, long viewSequence, long offsetReached,
+      long viewBytes) {
+    ByteBuf body = finishBody(lastExamined, done, viewSequence, offsetReached, viewBytes);
+    try {
+      return ByteBufUtil.getBytes(body);
+    } finally {
+      body.release();
     }
   }
 }

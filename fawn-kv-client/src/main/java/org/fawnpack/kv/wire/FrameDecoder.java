@@ -87,6 +87,17 @@ final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** {@code frame} in its wire layout, in a buffer of {@code alloc}'s. */
+  /** The length prefix and header of {@code head}, for a payload of {@code payloadBytes}. */
+  static ByteBuf encodeHead(Frame head, int payloadBytes, ByteBufAllocator alloc) {
+    ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES);
+    out.writeInt(Frame.HEADER_BYTES + payloadBytes);
+    out.writeByte(Frame.VERSION);
+    out.writeByte(head.type());
+    out.writeLong(head.requestId());
+    out.writeLong(head.epoch());
+    return out;
+  }
+
   static ByteBuf encode(Frame frame, ByteBufAllocator alloc) {
     byte[] payload = frame.payload();
     ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES + payload.length);

@@ -41,6 +41,22 @@ public final class FrameServer implements Closeable {
     void send(Frame reply);
 
     /**
+     * Sends {@code head} (its payload empty) with {@code body} as its payload, and releases
+     * the body. A served connection writes the body as it is, after the frame's header (a
+     * scan's page goes from the buffers it was written into to the socket); anything else
+     * copies it into an array first.
+     */
+    default void sendWithBody(Frame head, io.netty.buffer.ByteBuf body) {
+      byte[] payload;
+      try {
+        payload = io.netty.buffer.ByteBufUtil.getBytes(body);
+      } finally {
+        body.release();
+      }
+      send(new Frame(head.type(), head.requestId(), head.epoch(), payload));
+    }
+
+    /**
      * False while the request is handled on the event loop: a handler that would wait must
      * throw {@link WouldBlockException} before it changes anything, and runs again where it
      * may wait.

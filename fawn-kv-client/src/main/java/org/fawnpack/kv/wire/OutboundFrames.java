@@ -1,5 +1,6 @@
 package org.fawnpack.kv.wire;
 
+import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.ArrayList;
 import java.util.List;
@@ -16,7 +17,8 @@ import java.util.concurrent.atomic.AtomicBoolean;
  */
 final class OutboundFrames {
   private final Channel channel;
-  private final Queue<Frame> queued = new ConcurrentLinkedQueue<>();
+  /** Frames, or {@link Bodied} frames whose payload is a buffer. */
+  private final Queue<Object> queued = new ConcurrentLinkedQueue<>();
   private final AtomicBoolean passPending = new AtomicBoolean();
   private volatile boolean open;
 
@@ -25,10 +27,30 @@ final class OutboundFrames {
     this.open = open;
   }
 
+  /** A frame whose payload is {@code body} (owned from here on: released once written). */
+  private record Bodied(Frame head, ByteBuf body) {}
+
   void add(Frame frame) {
     queued.add(frame);
     if (open) {
       schedulePass();
+    }
+  }
+
+  /** As {@link #add}, the payload written from {@code body} as it is (no copy into an array). */
+  void addWithBody(Frame head, ByteBuf body) {
+    queued.add(new Bodied(head, body));
+    if (open) {
+      schedulePass();
+    }
+  }
+
+  /** The connection ended: releases the bodies of frames never handed to the socket. */
+  void discardBodies() {
+    for (Object o : takeQueued()) {
+      if (o instanceof Bodied b) {
+        b.body().release();
+      }
     }
   }
 
@@ -41,11 +63,28 @@ final class OutboundFrames {
   /** Takes the frames not yet handed to the socket (the connection broke before they were). */
   List<Frame> takeUnwritten() {
     List<Frame> unwritten = new ArrayList<>();
-    Frame frame;
-    while ((frame = queued.poll()) != null) {
-      unwritten.add(frame);
+    for (Object o : takeQueued()) {
+      if (o instanceof Bodied b) {
+        try {
+          unwritten.add(new Frame(b.head().type(), b.head().requestId(), b.head().epoch(),
+              io.netty.buffer.ByteBufUtil.getBytes(b.body())));
+        } finally {
+          b.body().release();
+        }
+      } else {
+        unwritten.add((Frame) o);
+      }
     }
     return unwritten;
+  }
+
+  private List<Object> takeQueued() {
+    List<Object> taken = new ArrayList<>();
+    Object o;
+    while ((o = queued.poll()) != null) {
+      taken.add(o);
+    }
+    return taken;
   }
 
   private void schedulePass() {
@@ -59,9 +98,15 @@ final class OutboundFrames {
   private void writePass() {
     passPending.set(false);
     boolean wrote = false;
-    Frame frame;
-    while ((frame = queued.poll()) != null) {
-      channel.write(FrameDecoder.encode(frame, channel.alloc()), channel.voidPromise());
+    Object next;
+    while ((next = queued.poll()) != null) {
+      if (next instanceof Bodied b) {
+        channel.write(FrameDecoder.encodeHead(b.head(), b.body().readableBytes(),
+            channel.alloc()), channel.voidPromise());
+        channel.write(b.body(), channel.voidPromise()); // released by the channel once written
+      } else {
+        channel.write(FrameDecoder.encode((Frame) next, channel.alloc()), channel.voidPromise());
+      }
       wrote = true;
     }
     if (wrote) {

@@ -66,6 +66,11 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
   }
 
   @Override
+  public void sendWithBody(Frame head, io.netty.buffer.ByteBuf body) {
+    outbound.addWithBody(head, body);
+  }
+
+  @Override
   protected void channelRead0(ChannelHandlerContext ctx, Frame request) {
     if (onLoop[request.type() & 0xff] && queue.idle() && handledOnLoop(request)) {
       return;
@@ -144,6 +149,7 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
   @Override
   public void channelInactive(ChannelHandlerContext ctx) {
     LOG.debug("{}: connection from {} ended", server, peer);
+    outbound.discardBodies(); // replies left unwritten: their buffers go back to the pool
     ctx.fireChannelInactive();
   }
 

@@ -25,11 +25,11 @@ class ScanPageTest {
   @Test
   void writer_matchesTheFieldByFieldLayout_andDecodesBack() throws MalformedFrameException {
     Random random = new Random(3);
-    ScanPageWriter writer = new ScanPageWriter(); // reused: its chunks are kept
-    for (int count : new int[] {300, 0, 7, 1}) { // a large page first: later ones reuse its chunks
+    ScanPageWriter writer = new ScanPageWriter(); // reused, a new page each time
+    for (int count : new int[] {300, 0, 7, 1}) { // pages grow past the size they expect
       List<byte[]> keys = new ArrayList<>();
       List<byte[]> values = new ArrayList<>();
-      writer.reset();
+      writer.reset(count * 100);
       long entryBytes = 0;
       for (int i = 0; i < count; i++) {
         byte[] key = new byte[1 + random.nextInt(40)];
@@ -72,6 +72,8 @@ class ScanPageTest {
     Random random = new Random(5);
     ScanPageWriter copying = new ScanPageWriter();
     ScanPageWriter inPlace = new ScanPageWriter();
+    copying.reset(1 << 16);
+    inPlace.reset(1 << 16);
     byte[] log = new byte[1 << 20]; // entries lie in it at offsets, as in a scanner's buffer
     random.nextBytes(log);
     List<int[]> spans = new ArrayList<>();
@@ -107,6 +109,7 @@ class ScanPageTest {
   @Test
   void malformedPages_refusedByTheReader() {
     ScanPageWriter writer = new ScanPageWriter();
+    writer.reset(16);
     writer.add(EngineKeys.of(1, new byte[] {1, 2}), new byte[] {3, 4, 5});
     byte[] page = writer.finish(1, true, 1, 1, 1);
     byte[] truncated = java.util.Arrays.copyOf(page, page.length - 1);

@@ -73,6 +73,10 @@ final class ArcScans {
    */
   void close() {
     readAhead.shutdown();
+    synchronized (scans) {
+      scans.values().forEach(KeptScan::discard);
+      scans.clear();
+    }
   }
 
   void page(Ring ring, Member self, Frame request, FrameServer.Replies replies)
@@ -126,6 +130,7 @@ final class ArcScans {
         replies.send(refused(request, historyGone(chain, view.historyFrom(), scan.cut())));
         return;
       }
+      kept.discard();
       kept = new KeptScan(scan, arc, view);
       page = kept.serve(scan.pageBytes(), readAhead);
     }
@@ -134,10 +139,12 @@ final class ArcScans {
     }
     String gatedNow = gated.refusal(chain.range().endInclusive()); // as TailReads: again
     if (gatedNow != null) {
+      page.body().release();
       gated.holdUntilOpen(chain.range().endInclusive(), request, replies, gatedNow);
       return;
     }
-    replies.send(reply(request, MessageType.SCAN_PAGE, page.payload()));
+    // The page goes from its buffer to the socket: no copy into an array on the way.
+    replies.sendWithBody(reply(request, MessageType.SCAN_PAGE, new byte[0]), page.body());
   }
 
   private String historyGone(Chain chain, long historyFrom, long cut) {
@@ -179,6 +186,9 @@ final class ArcScans {
       if (kept != null && kept.continues(scan, arc)) {
         return kept;
       }
+      if (kept != null) {
+        kept.discard(); // a reader going on from another point: its page read ahead is moot
+      }
     }
     StoreView view = arc.store().readView();
     LOG.debug("backend {}: scan {} of {} after sequence {} as of {}: a view to sequence {}",
@@ -191,9 +201,12 @@ final class ArcScans {
     synchronized (scans) {
       scans.put(scanId, scan);
       while (scans.size() > MAX_SCANS) {
-        Iterator<Long> eldest = scans.keySet().iterator();
+        // Entries, not get(): a get would count as an access and reorder the map mid-walk.
+        Iterator<Map.Entry<Long, KeptScan>> eldest = scans.entrySet().iterator();
+        Map.Entry<Long, KeptScan> dropped = eldest.next();
         LOG.info("backend {}: drops the view of scan {}: more than {} scans open", id,
-            eldest.next(), MAX_SCANS);
+            dropped.getKey(), MAX_SCANS);
+        dropped.getValue().discard();
         eldest.remove();
       }
     }
@@ -201,7 +214,13 @@ final class ArcScans {
 
   private void dropIdle() {
     long now = System.nanoTime();
-    scans.values().removeIf(s -> now - s.lastUsed() > IDLE_MS * 1_000_000);
+    scans.values().removeIf(s -> {
+      boolean idle = now - s.lastUsed() > IDLE_MS * 1_000_000;
+      if (idle) {
+        s.discard();
+      }
+      return idle;
+    });
   }
 
   /** Scans whose views are kept (for tests and STATS). */

@@ -1,5 +1,7 @@
 package org.fawnpack.kv.backend;
 
+import io.netty.buffer.ByteBuf;
+import io.netty.buffer.PooledByteBufAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -30,8 +32,8 @@ final class KeptScan {
   private final StoreView view;
   private final StoreView.Entries entries;
   private final ReentrantLock turn = new ReentrantLock();
-  /** Writes every page of this scan, one at a time (its chunks kept between pages). */
-  private final ScanPageWriter writer = new ScanPageWriter();
+  /** Writes every page of this scan, one at a time, into pooled buffers off the heap. */
+  private final ScanPageWriter writer = new ScanPageWriter(PooledByteBufAllocator.DEFAULT);
   private StoreView.Entry carried;
   /** Where the reading stopped (after the page read ahead, when there is one). */
   private long lastExamined;
@@ -78,8 +80,11 @@ final class KeptScan {
    * @throws IOException as reading the view failed, here or ahead (a compaction's swap closes
    *     the view's file: {@link java.nio.channels.ClosedChannelException})
    */
-  /** A SCAN_PAGE's payload, where it ended, and whether it is the last. */
-  record Page(byte[] payload, long lastExamined, boolean done) {}
+  /**
+   * A SCAN_PAGE's payload (a buffer its receiver releases, or hands to a connection that
+   * does), where it ended, and whether it is the last.
+   */
+  record Page(ByteBuf body, long lastExamined, boolean done) {}
 
   Page serve(int pageBytes, Executor aheadRunner) throws IOException {
     turn.lock();
@@ -108,6 +113,26 @@ final class KeptScan {
     }
   }
 
+  /**
+   * The scan is dropped (idle, evicted, replaced by one from another point, the back-end
+   * closing): a page read ahead for it goes back to the pool once it is done.
+   */
+  void discard() {
+    turn.lock();
+    try {
+      if (ahead != null) {
+        ahead.whenComplete((page, failed) -> {
+          if (page != null) {
+            page.body().release();
+          }
+        });
+        ahead = null;
+      }
+    } finally {
+      turn.unlock();
+    }
+  }
+
   private static Page readAhead(CompletableFuture<Page> pending) throws IOException {
     try {
       return pending.join();
@@ -130,7 +155,16 @@ final class KeptScan {
   /** Entries for about {@code pageBytes}; the one that would overflow waits for the next. */
   private Page next(int pageBytes) throws IOException {
     ScanPageWriter page = writer;
-    page.reset();
+    page.reset(pageBytes);
+    try {
+      return fill(page, pageBytes);
+    } catch (IOException | RuntimeException e) {
+      page.release();
+      throw e;
+    }
+  }
+
+  private Page fill(ScanPageWriter page, int pageBytes) throws IOException {
     long examined = lastExamined;
     boolean done = false;
     while (true) {
@@ -163,7 +197,7 @@ final class KeptScan {
       examined = entries.sequence();
     }
     lastExamined = examined;
-    return new Page(page.finish(examined, done, seesUpTo(),
+    return new Page(page.finishBody(examined, done, seesUpTo(),
         done ? view.endOffset() : entries.offsetReached(), view.endOffset()), examined, done);
   }
 }
