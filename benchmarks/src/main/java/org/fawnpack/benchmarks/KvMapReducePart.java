@@ -93,7 +93,7 @@ final class KvMapReducePart {
         + " | rate ÷ plain read |\n|---|---|---|---|---|---|---|\n");
     report.append(readRow("tails' arc files read as bytes, 4 MiB reads", raw, fileBytes,
         engine, raw));
-    report.append(readRow("the same files through the engine (StoreView)", engine, fileBytes,
+    report.append(readRow("the same files through the engine (StoreView, in place)", engine, fileBytes,
         engine, raw));
     report.append(readRow("FawnKvInputFormat, every split in turn (1 map at a time)", format,
         fileBytes, engine, raw));
