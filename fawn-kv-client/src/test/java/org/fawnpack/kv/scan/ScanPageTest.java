@@ -130,14 +130,8 @@ class ScanPageTest {
   void prefixFilter_inPlace_agreesWithTheArrayOne() {
     Random random = new Random(9);
     for (int i = 0; i < 2_000; i++) {
-      byte[] prefix = new byte[random.nextInt(4)];
-      byte[] user = new byte[random.nextInt(5)];
-      for (int j = 0; j < prefix.length; j++) {
-        prefix[j] = (byte) random.nextInt(2);
-      }
-      for (int j = 0; j < user.length; j++) {
-        user[j] = (byte) random.nextInt(2);
-      }
+      byte[] prefix = bits(random, random.nextInt(4));
+      byte[] user = bits(random, random.nextInt(5));
       ScanRequest request = new ScanRequest(1, KeyRange.wholeRing(), 0, 1 << 20, prefix, 0);
       byte[] engineKey = EngineKeys.of(random.nextLong(), user);
       int at = random.nextInt(10);
@@ -153,14 +147,8 @@ class ScanPageTest {
   void prefixFilter_onEngineKeysAgreesWithANaiveMatchOfTheUserKey() {
     Random random = new Random(8);
     for (int i = 0; i < 2_000; i++) {
-      byte[] prefix = new byte[random.nextInt(4)];
-      byte[] user = new byte[random.nextInt(5)];
-      for (int j = 0; j < prefix.length; j++) {
-        prefix[j] = (byte) random.nextInt(2);
-      }
-      for (int j = 0; j < user.length; j++) {
-        user[j] = (byte) random.nextInt(2);
-      }
+      byte[] prefix = bits(random, random.nextInt(4));
+      byte[] user = bits(random, random.nextInt(5));
       ScanRequest request = new ScanRequest(1, KeyRange.wholeRing(), 0, 1 << 20, prefix, 0);
       boolean naive = user.length >= prefix.length;
       for (int j = 0; naive && j < prefix.length; j++) {
@@ -168,5 +156,14 @@ class ScanPageTest {
       }
       assertEquals(naive, request.wantsEngineKey(EngineKeys.of(random.nextLong(), user)));
     }
+  }
+
+  /** {@code length} bytes of 0 or 1: short prefixes and keys that often match. */
+  private static byte[] bits(Random random, int length) {
+    byte[] b = new byte[length];
+    for (int j = 0; j < length; j++) {
+      b[j] = (byte) random.nextInt(2);
+    }
+    return b;
   }
 }
