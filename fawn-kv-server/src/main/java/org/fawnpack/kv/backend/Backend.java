@@ -184,10 +184,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     return receiver.bytesReceived();
   }
 
-  /**
-   * The last run on this directory did not stop cleanly: this back-end serves none of its
-   * files, and its registration says so, so the coordinator marks it down.
-   */
+  /** Its last run here did not stop cleanly: it serves none of its files (fail-stop). */
   public boolean crashedBefore() {
     return crashedRun.crashed();
   }
@@ -210,26 +207,17 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     void report(Map<Long, Long> lastSequences) throws IOException;
   }
 
-  /**
-   * Where this back-end reports what it holds of arcs every serving member of which went down
-   * (the coordinator recovers each from the longest file).
-   */
+  /** Where it reports what it holds of arcs every serving member of which went down. */
   public void reportOrphanFilesTo(OrphanReporter reporter) {
     this.orphanReporter = reporter;
   }
 
-  /**
-   * Whether every member of a chain makes a write durable before it passes its answer up
-   * ({@code fawn.kv.durability=every-member}), or only the tail ({@code tail}).
-   */
+  /** Every member forces a write before it answers ({@code fawn.kv.durability}), or the tail. */
   public void durableAtEveryMember(boolean everyMember) {
     chainMessages.durableAtEveryMember(everyMember);
   }
 
-  /**
-   * Compacts its arc files from now on by {@code settings} ({@code fawn.kv.compaction.*}):
-   * see {@link ArcCompactions}.
-   */
+  /** Compacts its arc files from now on by {@code settings}: see {@link ArcCompactions}. */
   public synchronized void compactWith(CompactionSettings settings) {
     if (compactions != null) {
       compactions.close();

@@ -100,10 +100,7 @@ final class SliceGate {
     }
   }
 
-  /**
-   * Takes the request for {@code key}, or says why not; a get is looked up in the cache here,
-   * while the lease is known to hold.
-   */
+  /** Takes the request for {@code key}, or says why not; a get's cache hit under the lease. */
   Decision admit(byte[] key, Frame request, FrameServer.Replies replies) {
     lock.readLock().lock();
     try {
@@ -234,10 +231,7 @@ final class SliceGate {
     }
   }
 
-  /**
-   * Serves by {@code next} if newer; drops the keys it no longer serves, holds back those it
-   * gained until the back-ends are fenced, then drains.
-   */
+  /** Serves by {@code next} if newer (drops keys lost, holds gained ones until fenced), drains. */
   void apply(SliceMap next) {
     Fencer fenceNow = null;
     lock.writeLock().lock();
