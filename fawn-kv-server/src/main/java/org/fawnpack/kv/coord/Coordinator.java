@@ -3,7 +3,6 @@ package org.fawnpack.kv.coord;
 import java.io.Closeable;
 import java.io.IOException;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -157,33 +156,9 @@ public final class Coordinator implements Closeable {
     Ring ring = current.get().ring();
     Departures.Asked asked = departures.asked();
     departures.removeLongDown(ring, asked);
-    Set<String> registered = new TreeSet<>();
-    List<Member> moved = new ArrayList<>();
-    for (BackendRegistration.Registered r : registrations) {
-      Member m = r.member();
-      Member inRing = ring.member(m.id());
-      if (inRing != null && !ring.isDown(m.id()) && r.crashed() && ring.servesAnyArc(m.id())
-          && !ring.orphans().isSource(m.id())) { // a source serves its own file: it may
-        // Fail-stop: it came back from a crash, so its files may lack writes its chains hold.
-        // (One brought back serves nothing until it has copied its arcs: it may stay.)
-        LOG.warn("coordinator {}: back-end {} restarted after a crash; counted as gone",
-            name, m.id());
-        continue;
-      }
-      if (inRing != null && (!inRing.host().equals(m.host())
-          || !inRing.domain().equals(m.domain()))) {
-        // Chains are placed by host and domain: this registration is not the member the ring
-        // knows, so that member counts as gone.
-        LOG.error("coordinator {}: back-end {} registered from host {} in domain {} but is in"
-            + " the ring on host {} in domain {}; it must join under a new id, not counted as"
-            + " registered", name, m.id(), m.host(), m.domain(), inRing.host(), inRing.domain());
-        continue;
-      }
-      registered.add(m.id());
-      if (inRing != null && !ring.isDown(m.id()) && inRing.port() != m.port()) {
-        moved.add(m);
-      }
-    }
+    RollCall roll = RollCall.of(name, ring, registrations);
+    Set<String> registered = roll.registered();
+    List<Member> moved = roll.moved();
     seen.addAll(registered);
     Set<String> gone = new TreeSet<>();
     Set<String> awaited = new TreeSet<>();
