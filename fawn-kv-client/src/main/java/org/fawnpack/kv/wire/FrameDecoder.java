@@ -87,26 +87,29 @@ final class FrameDecoder extends ByteToMessageDecoder {
   }
 
   /** {@code frame} in its wire layout, in a buffer of {@code alloc}'s. */
-  /** The length prefix and header of {@code head}, for a payload of {@code payloadBytes}. */
-  static ByteBuf encodeHead(Frame head, int payloadBytes, ByteBufAllocator alloc) {
-    ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES);
-    out.writeInt(Frame.HEADER_BYTES + payloadBytes);
-    out.writeByte(Frame.VERSION);
-    out.writeByte(head.type());
-    out.writeLong(head.requestId());
-    out.writeLong(head.epoch());
-    return out;
-  }
-
   static ByteBuf encode(Frame frame, ByteBufAllocator alloc) {
     byte[] payload = frame.payload();
     ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES + payload.length);
-    out.writeInt(Frame.HEADER_BYTES + payload.length);
+    writeHead(out, frame, payload.length);
+    out.writeBytes(payload);
+    return out;
+  }
+
+  /**
+   * The length prefix and header of {@code head} alone, for a payload of {@code payloadBytes}
+   * that follows in a buffer of its own.
+   */
+  static ByteBuf encodeHead(Frame head, int payloadBytes, ByteBufAllocator alloc) {
+    ByteBuf out = alloc.ioBuffer(Integer.BYTES + Frame.HEADER_BYTES);
+    writeHead(out, head, payloadBytes);
+    return out;
+  }
+
+  private static void writeHead(ByteBuf out, Frame frame, int payloadBytes) {
+    out.writeInt(Frame.HEADER_BYTES + payloadBytes);
     out.writeByte(Frame.VERSION);
     out.writeByte(frame.type());
     out.writeLong(frame.requestId());
     out.writeLong(frame.epoch());
-    out.writeBytes(payload);
-    return out;
   }
 }
