@@ -37,6 +37,26 @@ final class KeyHash {
     return finish(h);
   }
 
+  /**
+   * The hash of the key held in {@code b[from, from+length)} (absolute indices; position and
+   * limit untouched), heap or direct: the same as of a copy of those bytes.
+   */
+  static long of(java.nio.ByteBuffer b, int from, int length) {
+    boolean little = b.order() == ByteOrder.LITTLE_ENDIAN;
+    long h = length * M1;
+    int i = 0;
+    for (; i + 8 <= length; i += 8) {
+      long word = little ? b.getLong(from + i) : Long.reverseBytes(b.getLong(from + i));
+      h = Long.rotateLeft(h ^ (word * M2), 31) * M1;
+    }
+    long tail = 0;
+    for (int shift = 0; i < length; i++, shift += 8) {
+      tail |= (b.get(from + i) & 0xffL) << shift;
+    }
+    h = Long.rotateLeft(h ^ (tail * M2), 31) * M1;
+    return finish(h);
+  }
+
   /** A full avalanche, also used to derive the hashes of the later probe groups. */
   static long finish(long h) {
     h ^= h >>> 33;

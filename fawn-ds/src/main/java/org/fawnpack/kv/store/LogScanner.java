@@ -30,6 +30,8 @@ final class LogScanner {
   private final FileChannel channel;
   private final long end;
   private final DamageListener listener;
+  /** Whether the read buffer lies off the heap (see {@link #forView}). */
+  private final boolean direct;
   private ByteBuffer buffer;
   /** Log offset of buffer index 0. */
   private long bufferBase;
@@ -47,16 +49,40 @@ final class LogScanner {
         LOG.warn("{}: skipping damaged bytes {}..{} in a scan", log.path(), a, b));
   }
 
+  /**
+   * As {@link #skippingDamage}, reading into a buffer off the heap: a scan whose records are
+   * read in place and copied out from there (a tail's scan pages) then costs one copy from the
+   * page cache, where a heap buffer costs two (the JDK reads a file into a temporary direct
+   * buffer and copies that into the array). Records are then read through the buffer's
+   * absolute accessors only ({@link #buffer()} has no array).
+   */
+  static LogScanner forView(DataLog log, long from, long end) {
+    return new LogScanner(log, from, end, (a, b, tail) ->
+        LOG.warn("{}: skipping damaged bytes {}..{} in a scan", log.path(), a, b), true);
+  }
+
   /** Scans {@code log}'s bytes {@code [from, end)}; {@code end} must be in the file. */
   LogScanner(DataLog log, long from, long end, DamageListener listener) {
+    this(log, from, end, listener, false);
+  }
+
+  private LogScanner(DataLog log, long from, long end, DamageListener listener,
+      boolean direct) {
     this.log = log;
     this.channel = log.channel();
     this.end = end;
     this.listener = listener;
+    this.direct = direct;
     this.position = from;
     this.bufferBase = from;
-    this.buffer = ByteBuffer.allocate(DEFAULT_READ_BYTES);
+    // A short range (a small arc's file) gets a buffer of its size, not of a whole read.
+    this.buffer = allocate((int) Math.max(RecordFormat.HEADER_BYTES,
+        Math.min(DEFAULT_READ_BYTES, end - from)));
     this.buffer.limit(0);
+  }
+
+  private ByteBuffer allocate(int bytes) {
+    return direct ? ByteBuffer.allocateDirect(bytes) : ByteBuffer.allocate(bytes);
   }
 
   /** Moves to the next valid record; false at the end of the scanned range. */
@@ -152,7 +178,7 @@ final class LogScanner {
       return true;
     }
     if (length > buffer.capacity()) {
-      buffer = ByteBuffer.allocate(Math.max(length, buffer.capacity() * 2));
+      buffer = allocate(Math.max(length, buffer.capacity() * 2));
     }
     buffer.clear();
     bufferBase = at;
@@ -197,8 +223,12 @@ final class LogScanner {
 
   /** {@link KeyHash} of the current record's key, computed in place. */
   long keyHash() {
+    int keyLength = RecordFormat.keyLength(buffer, recordStart);
+    if (direct) {
+      return KeyHash.of(buffer, recordStart + RecordFormat.HEADER_BYTES, keyLength);
+    }
     return KeyHash.of(buffer.array(), buffer.arrayOffset() + recordStart + RecordFormat.HEADER_BYTES,
-        RecordFormat.keyLength(buffer, recordStart));
+        keyLength);
   }
 
   byte[] key() {

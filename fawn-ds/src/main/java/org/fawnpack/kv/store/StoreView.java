@@ -132,7 +132,7 @@ public final class StoreView {
   }
 
   private LogScanner scanner() {
-    return LogScanner.skippingDamage(log, DataLog.HEADER_BYTES, endOffset);
+    return LogScanner.forView(log, DataLog.HEADER_BYTES, endOffset);
   }
 
   /** A live entry: its key and value and the sequence number of the write that stored it. */
@@ -165,7 +165,7 @@ public final class StoreView {
 
     /**
      * Moves to the next entry without copying it: its bytes are read in place ({@link
-     * #array()}, {@link #keyOffset()}, ...) until the next move. False when the view has no
+     * #buffer()}, {@link #keyIndex()}, ...) until the next move. False when the view has no
      * more. A scan's page is written from there, with no key, value or entry object per entry.
      */
     public boolean advance() throws IOException {
@@ -196,23 +196,27 @@ public final class StoreView {
       return new Entry(scanner.sequence(), scanner.key(), scanner.value());
     }
 
-    /** The array the current entry's bytes lie in (valid until the next move). */
-    public byte[] array() {
-      return scanner.buffer().array();
+    /**
+     * The buffer the current entry's bytes lie in, off the heap, read by absolute index (its
+     * position and limit are the reader's: leave them, or read through a duplicate); valid
+     * until the next move, which may read into another buffer.
+     */
+    public java.nio.ByteBuffer buffer() {
+      return scanner.buffer();
     }
 
-    /** Where the current entry's key starts in {@link #array()}. */
-    public int keyOffset() {
-      return scanner.buffer().arrayOffset() + keyStart();
+    /** Where the current entry's engine key starts in {@link #buffer()}. */
+    public int keyIndex() {
+      return keyStart();
     }
 
     public int keyLength() {
       return RecordFormat.keyLength(scanner.buffer(), scanner.recordStart());
     }
 
-    /** Where the current entry's value starts in {@link #array()}. */
-    public int valueOffset() {
-      return keyOffset() + keyLength();
+    /** Where the current entry's value starts in {@link #buffer()}. */
+    public int valueIndex() {
+      return keyStart() + keyLength();
     }
 
     public int valueLength() {

@@ -112,12 +112,17 @@ class StoreViewTest {
     while (entries.advance()) {
       assertTrue(entries.sequence() > last, "entries come in sequence order");
       last = entries.sequence();
-      String name = new String(entries.array(), entries.keyOffset() + 8,
-          entries.keyLength() - 8, StandardCharsets.UTF_8);
-      assertNull(read.put(name, new String(entries.array(), entries.valueOffset(),
-          entries.valueLength(), StandardCharsets.UTF_8)), "key " + name + " came twice");
+      String name = string(entries.buffer(), entries.keyIndex() + 8, entries.keyLength() - 8);
+      assertNull(read.put(name, string(entries.buffer(), entries.valueIndex(),
+          entries.valueLength())), "key " + name + " came twice");
     }
     return read;
+  }
+
+  private static String string(java.nio.ByteBuffer b, int index, int length) {
+    byte[] bytes = new byte[length];
+    b.get(index, bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
   }
 
   @Test

@@ -64,13 +64,24 @@ public record ScanRequest(long scanId, KeyRange range, long afterSequence, int p
    * filter: read in place, since the tail filters every record it scans.
    */
   public boolean wantsEngineKey(byte[] engineKey) {
-    return wantsEngineKey(engineKey, 0, engineKey.length);
+    return wantsEngineKey(java.nio.ByteBuffer.wrap(engineKey), 0, engineKey.length);
   }
 
-  /** As {@link #wantsEngineKey(byte[])}, for an engine key lying at {@code offset} in {@code bytes}. */
-  public boolean wantsEngineKey(byte[] bytes, int offset, int length) {
-    int from = offset + Long.BYTES;
-    return java.util.Arrays.equals(bytes, from, Math.min(from + prefix.length,
-        offset + length), prefix, 0, prefix.length);
+  /**
+   * As {@link #wantsEngineKey(byte[])}, for an engine key lying at absolute {@code index} in
+   * {@code b} (a log read in place, off the heap); reads by index only.
+   */
+  public boolean wantsEngineKey(java.nio.ByteBuffer b, int index, int length) {
+    int userKeyLength = length - Long.BYTES;
+    if (userKeyLength < prefix.length) {
+      return false;
+    }
+    int from = index + Long.BYTES;
+    for (int i = 0; i < prefix.length; i++) {
+      if (b.get(from + i) != prefix[i]) {
+        return false;
+      }
+    }
+    return true;
   }
 }

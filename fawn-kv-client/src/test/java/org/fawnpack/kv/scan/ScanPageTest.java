@@ -76,6 +76,8 @@ class ScanPageTest {
     inPlace.reset(1 << 16);
     byte[] log = new byte[1 << 20]; // entries lie in it at offsets, as in a scanner's buffer
     random.nextBytes(log);
+    java.nio.ByteBuffer direct = java.nio.ByteBuffer.allocateDirect(log.length).put(log);
+    direct.limit(17).position(3); // a reader's position and limit, which the writer leaves
     List<int[]> spans = new ArrayList<>();
     for (int i = 0; i < 200; i++) {
       int keyLength = 8 + random.nextInt(40);
@@ -85,10 +87,12 @@ class ScanPageTest {
       copying.add(java.util.Arrays.copyOfRange(log, keyOffset, keyOffset + keyLength),
           java.util.Arrays.copyOfRange(log, keyOffset + keyLength,
               keyOffset + keyLength + valueLength));
-      inPlace.add(log, keyOffset, keyLength, log, keyOffset + keyLength, valueLength);
+      inPlace.add(direct, keyOffset, keyLength, keyOffset + keyLength, valueLength);
     }
     byte[] page = copying.finish(7, true, 9, 10, 11);
     assertArrayEquals(page, inPlace.finish(7, true, 9, 10, 11));
+    assertEquals(3, direct.position());
+    assertEquals(17, direct.limit());
 
     ScanPageReader reader = new ScanPageReader(new Frame((byte) 0, 1, 1, page));
     ScanPage decoded = ScanPage.decode(new Frame((byte) 0, 1, 1, page));
@@ -104,6 +108,45 @@ class ScanPageTest {
       assertArrayEquals(decoded.entries().get(i).value(), value);
     }
     assertFalse(reader.advance());
+  }
+
+  @Test
+  void pageBuffers_reusedOnlyOnceTheirReceiverReleasedThem_andFreedOnClose() {
+    ScanPageWriter writer = new ScanPageWriter(
+        new io.netty.buffer.UnpooledByteBufAllocator(true, false, false));
+    io.netty.buffer.ByteBuf a = page(writer, 1);
+    io.netty.buffer.ByteBuf b = page(writer, 2);
+    io.netty.buffer.ByteBuf c = page(writer, 3); // a and b travel: a new buffer
+    assertTrue(c != a && c != b);
+    assertArrayEquals(pageOf(1), bytes(a), "a page still held is never written into");
+    assertArrayEquals(pageOf(2), bytes(b));
+    b.release(); // b's connection wrote it
+    io.netty.buffer.ByteBuf d = page(writer, 4);
+    assertTrue(d == b, "a released page's buffer is written again");
+    assertArrayEquals(pageOf(4), bytes(d));
+    assertArrayEquals(pageOf(1), bytes(a));
+    writer.close();
+    for (io.netty.buffer.ByteBuf held : new io.netty.buffer.ByteBuf[] {a, c, d}) {
+      assertEquals(1, held.refCnt(), "held by its receiver alone after close");
+      held.release();
+    }
+  }
+
+  private static io.netty.buffer.ByteBuf page(ScanPageWriter writer, int n) {
+    writer.reset(64);
+    writer.add(EngineKeys.of(n, new byte[] {(byte) n}), new byte[] {(byte) n, (byte) n});
+    return writer.finishBody(n, false, n, n, n);
+  }
+
+  private static byte[] pageOf(int n) {
+    ScanPageWriter oracle = new ScanPageWriter();
+    oracle.reset(64);
+    oracle.add(EngineKeys.of(n, new byte[] {(byte) n}), new byte[] {(byte) n, (byte) n});
+    return oracle.finish(n, false, n, n, n);
+  }
+
+  private static byte[] bytes(io.netty.buffer.ByteBuf page) {
+    return io.netty.buffer.ByteBufUtil.getBytes(page);
   }
 
   @Test
@@ -138,8 +181,10 @@ class ScanPageTest {
       byte[] around = new byte[at + engineKey.length + random.nextInt(10)];
       java.util.Arrays.fill(around, (byte) 1); // bytes after the key must not count
       System.arraycopy(engineKey, 0, around, at, engineKey.length);
+      java.nio.ByteBuffer offHeap = java.nio.ByteBuffer.allocateDirect(around.length)
+          .put(around);
       assertEquals(request.wantsEngineKey(engineKey),
-          request.wantsEngineKey(around, at, engineKey.length));
+          request.wantsEngineKey(offHeap, at, engineKey.length));
     }
   }
 

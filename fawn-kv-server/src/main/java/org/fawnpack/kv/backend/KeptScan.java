@@ -1,7 +1,8 @@
 package org.fawnpack.kv.backend;
 
 import io.netty.buffer.ByteBuf;
-import io.netty.buffer.PooledByteBufAllocator;
+import io.netty.buffer.ByteBufAllocator;
+import io.netty.buffer.UnpooledByteBufAllocator;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.Arrays;
@@ -32,8 +33,16 @@ final class KeptScan {
   private final StoreView view;
   private final StoreView.Entries entries;
   private final ReentrantLock turn = new ReentrantLock();
-  /** Writes every page of this scan, one at a time, into pooled buffers off the heap. */
-  private final ScanPageWriter writer = new ScanPageWriter(PooledByteBufAllocator.DEFAULT);
+  /**
+   * Page buffers: off the heap, each freed when released or, should a path miss that, when
+   * collected. A scan's pages cycle through the writer's own two ({@link ScanPageWriter}); a
+   * pool would add nothing for buffers this large (its chunk goes as each page is released).
+   */
+  private static final ByteBufAllocator PAGE_BUFFERS =
+      new UnpooledByteBufAllocator(true, false, false);
+
+  /** Writes every page of this scan, one at a time (released by {@link #discard} or the end). */
+  private final ScanPageWriter writer = new ScanPageWriter(PAGE_BUFFERS);
   private StoreView.Entry carried;
   /** Where the reading stopped (after the page read ahead, when there is one). */
   private long lastExamined;
@@ -94,7 +103,9 @@ final class KeptScan {
       Page page = pending != null ? readAhead(pending) : next(pageBytes);
       servedUpTo = page.lastExamined();
       lastUsed = System.nanoTime();
-      if (!page.done() && pageBytes <= MAX_READ_AHEAD_PAGE_BYTES) {
+      if (page.done()) {
+        writer.close(); // the last page: the scan is not kept (its receiver frees the page)
+      } else if (pageBytes <= MAX_READ_AHEAD_PAGE_BYTES) {
         try {
           ahead = CompletableFuture.supplyAsync(() -> {
             try {
@@ -115,7 +126,7 @@ final class KeptScan {
 
   /**
    * The scan is dropped (idle, evicted, replaced by one from another point, the back-end
-   * closing): a page read ahead for it goes back to the pool once it is done.
+   * closing): its page buffers are freed, a page read ahead once it is done.
    */
   void discard() {
     turn.lock();
@@ -125,8 +136,11 @@ final class KeptScan {
           if (page != null) {
             page.body().release();
           }
+          writer.close();
         });
         ahead = null;
+      } else {
+        writer.close();
       }
     } finally {
       turn.unlock();
@@ -181,10 +195,10 @@ final class KeptScan {
         break;
       }
       // Read in place: nothing is copied out of the log's buffer but into the page.
-      byte[] bytes = entries.array();
-      int keyOffset = entries.keyOffset();
+      java.nio.ByteBuffer bytes = entries.buffer();
+      int keyIndex = entries.keyIndex();
       int keyLength = entries.keyLength();
-      if (!request.wantsEngineKey(bytes, keyOffset, keyLength)) {
+      if (!request.wantsEngineKey(bytes, keyIndex, keyLength)) {
         examined = entries.sequence();
         continue;
       }
@@ -193,7 +207,7 @@ final class KeptScan {
         carried = entries.current();
         break;
       }
-      page.add(bytes, keyOffset, keyLength, bytes, entries.valueOffset(), entries.valueLength());
+      page.add(bytes, keyIndex, keyLength, entries.valueIndex(), entries.valueLength());
       examined = entries.sequence();
     }
     lastExamined = examined;
