@@ -34,9 +34,9 @@ public final class BackoffKeys {
       + " short while a member copies); the tries end at the request's deadline or the sixth");
   public static final Pair CLUSTER = pair("cluster", Backoffs.DEFAULTS.cluster(),
       "a node or driver waiting for the cluster to move on: a range scan's page failing over"
-      + " to another member, a front-end fencing the back-ends at its new slice epoch, a copy"
-      + " waiting for the writes on their way to reach the tail (and, at its first pause each"
-      + " time, a chain member whose successor is on another ring epoch)");
+      + " to another member, a front-end fencing the back-ends at its new slice epoch (and, at"
+      + " its first pause each time, a chain member whose successor is on another ring"
+      + " epoch)");
   public static final Pair BULK = pair("bulk", Backoffs.DEFAULTS.bulk(),
       "a bulk load's driver waiting for a chain to be whole or a gate to open");
   public static final Pair COPY = pair("copy", Backoffs.DEFAULTS.copy(),

@@ -7,7 +7,7 @@ package org.fawnpack.kv.time;
  *
  * @param request a client's request between its tries
  * @param cluster a node or driver waiting for the cluster to move on (a scan's failover, a
- *     front-end fencing the back-ends, a copy waiting for writes to reach the tail, a chain
+ *     front-end fencing the back-ends, a chain
  *     member whose successor is on another ring)
  * @param bulk a bulk load's driver waiting for a chain or a gate
  * @param copy a back-end's failed copy of an arc, before it asks again

@@ -3,8 +3,8 @@ package org.fawnpack.kv.wire;
 import java.nio.charset.StandardCharsets;
 
 /**
- * ARC_SNAPSHOT and ARC_LAST, from a copier to a member of an arc's chain: the arc (the end of
- * its key range) and who copies it (a member's id; an offline snapshot's exporter starts with
+ * ARC_SNAPSHOT, from a copier to the tail of an arc's chain: the arc (the end of its key range)
+ * and who copies it (a member's id; an offline snapshot's exporter starts with
  * {@code snapshot:}). Layout: an 8-byte number, then the copier's id in UTF-8 as 4-byte length
  * and bytes, at most {@link #MAX_COPIER_BYTES}.
  */
@@ -24,7 +24,7 @@ public record ArcQuestion(long arcEnd, String copier) {
   }
 
   public static ArcQuestion decode(Frame frame) throws MalformedFrameException {
-    if (frame.type() != MessageType.ARC_SNAPSHOT && frame.type() != MessageType.ARC_LAST) {
+    if (frame.type() != MessageType.ARC_SNAPSHOT) {
       throw new MalformedFrameException("an arc question of type "
           + MessageType.name(frame.type()));
     }

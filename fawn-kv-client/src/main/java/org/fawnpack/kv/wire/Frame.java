@@ -16,7 +16,8 @@ import java.nio.ByteBuffer;
  * hostile or broken peer cannot make it reserve memory it does not have.
  */
 public record Frame(byte type, long requestId, long epoch, byte[] payload) {
-  public static final byte VERSION = 1;
+  /** 2: ARC_LAST carries a wait (a long poll, {@link ArcLast}). */
+  public static final byte VERSION = 2;
   /** Version, type, request id and epoch. */
   static final int HEADER_BYTES = 1 + 1 + 8 + 8;
 

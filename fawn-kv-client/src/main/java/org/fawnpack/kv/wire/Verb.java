@@ -34,7 +34,7 @@ public enum Verb {
   CHAIN_SYNC(MessageType.CHAIN_SYNC, Kind.REQUEST, false, Node.BACKEND),
   /** No payload; answered VALUE with a {@link StatsReport} (a front-end's: its own). */
   STATS(MessageType.STATS, Kind.REQUEST, false, Node.BACKEND, Node.FRONTEND),
-  /** {@code copy.ArcQuestion}, answered VALUE with a sequence number. */
+  /** {@code wire.ArcLast}, answered VALUE with a sequence number (or REFUSED after its wait). */
   ARC_LAST(MessageType.ARC_LAST, Kind.REQUEST, true, Node.BACKEND),
   /** No payload; answered SLICE_MAP. */
   SLICES(MessageType.SLICES, Kind.REQUEST, false, Node.FRONTEND),

@@ -26,14 +26,35 @@ class CopyMessagesTest {
     assertArrayEquals(expected, question.encode());
     assertEquals(question, ArcQuestion.decode(new Frame(MessageType.ARC_SNAPSHOT, 1, 2,
         expected)));
-    assertEquals(question, ArcQuestion.decode(new Frame(MessageType.ARC_LAST, 1, 2, expected)));
+    assertThrows(MalformedFrameException.class,
+        () -> ArcQuestion.decode(new Frame(MessageType.ARC_LAST, 1, 2, expected)));
     assertThrows(MalformedFrameException.class,
         () -> ArcQuestion.decode(new Frame(MessageType.ARC_CHUNK, 1, 2, expected)));
     byte[] tooLong = layout(8 + 4).putLong(-5).putInt(ArcQuestion.MAX_COPIER_BYTES + 1).array();
     assertThrows(MalformedFrameException.class,
-        () -> ArcQuestion.decode(new Frame(MessageType.ARC_LAST, 1, 2, tooLong)));
+        () -> ArcQuestion.decode(new Frame(MessageType.ARC_SNAPSHOT, 1, 2, tooLong)));
     assertThrows(IllegalArgumentException.class,
         () -> new ArcQuestion(1, "x".repeat(ArcQuestion.MAX_COPIER_BYTES + 1)));
+  }
+
+  @Test
+  void arcLast_isTheArcEndTheCopiersIdThenTheWait() throws Exception {
+    byte[] id = "b7".getBytes(StandardCharsets.UTF_8);
+    byte[] expected = layout(8 + 4 + id.length + 8).putLong(-5).putInt(id.length).put(id)
+        .putLong(1_000).array();
+    ArcLast last = new ArcLast(-5, "b7", 1_000);
+    assertArrayEquals(expected, last.encode());
+    assertEquals(last, ArcLast.decode(new Frame(MessageType.ARC_LAST, 1, 2, expected)));
+    assertThrows(MalformedFrameException.class,
+        () -> ArcLast.decode(new Frame(MessageType.ARC_SNAPSHOT, 1, 2, expected)));
+    byte[] noWait = layout(8 + 4 + id.length).putLong(-5).putInt(id.length).put(id).array();
+    assertThrows(MalformedFrameException.class,
+        () -> ArcLast.decode(new Frame(MessageType.ARC_LAST, 1, 2, noWait)));
+    byte[] tooLongAWait = layout(8 + 4 + id.length + 8).putLong(-5).putInt(id.length).put(id)
+        .putLong(ArcLast.MAX_WAIT_MS + 1).array();
+    assertThrows(MalformedFrameException.class,
+        () -> ArcLast.decode(new Frame(MessageType.ARC_LAST, 1, 2, tooLongAWait)));
+    assertThrows(IllegalArgumentException.class, () -> new ArcLast(1, "b7", -1));
   }
 
   @Test

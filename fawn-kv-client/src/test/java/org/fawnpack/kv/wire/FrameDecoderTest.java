@@ -62,11 +62,12 @@ class FrameDecoderTest {
   @Test
   void aLargeFrameOfAnotherVersion_refusedByNameBeforeItsPayloadArrives() throws IOException {
     byte[] bytes = FrameTest.bytesOf(new Frame((byte) 1, 1, 1, new byte[200_000]));
-    bytes[4] = 2;
+    bytes[4] = Frame.VERSION + 1;
     EmbeddedChannel channel = new EmbeddedChannel(new FrameDecoder(MAX));
     DecoderException e = assertThrows(DecoderException.class, () -> channel.writeInbound(
         Unpooled.wrappedBuffer(Arrays.copyOf(bytes, 100))));
-    assertTrue(e.getMessage().contains("protocol version 2, this node speaks 1"),
+    assertTrue(e.getMessage().contains("protocol version " + (Frame.VERSION + 1)
+        + ", this node speaks " + Frame.VERSION),
         e.getMessage());
   }
 

@@ -42,7 +42,7 @@ class FrameTest {
     byte[] payload = new Frame.Payload().addBytes(new byte[] {7, 8}).addLong(-2).toBytes();
     byte[] wire = bytesOf(new Frame((byte) 3, 0x0102030405060708L, 42, payload));
     ByteBuffer expected = ByteBuffer.allocate(4 + 18 + 4 + 2 + 8);
-    expected.putInt(18 + 14).put((byte) 1).put((byte) 3).putLong(0x0102030405060708L)
+    expected.putInt(18 + 14).put((byte) 2).put((byte) 3).putLong(0x0102030405060708L)
         .putLong(42).putInt(2).put((byte) 7).put((byte) 8).putLong(-2);
     assertArrayEquals(expected.array(), wire);
   }

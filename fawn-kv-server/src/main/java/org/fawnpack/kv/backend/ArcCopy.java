@@ -7,14 +7,13 @@ import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
-import java.util.concurrent.TimeUnit;
 import org.fawnpack.kv.copy.CopyReplies;
 import org.fawnpack.kv.copy.SnapshotFetch;
 import org.fawnpack.kv.ring.Chain;
-import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.LogSnapshot;
 import org.fawnpack.kv.wire.ArcChunk;
+import org.fawnpack.kv.wire.ArcLast;
 import org.fawnpack.kv.wire.ArcQuestion;
 import org.fawnpack.kv.wire.ArcRelease;
 import org.fawnpack.kv.wire.ArcSnapshot;
@@ -22,14 +21,13 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
-import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * One arc's copy from its tail, for {@link ArcReceiver}: once the chain has no write on its way
- * down (ARC_LAST to head and tail), the tail's snapshot (ARC_SNAPSHOT), its log, index
- * checkpoint and recent-writes table fetched ({@link SnapshotFetch}), released (ARC_RELEASE),
+ * down (ARC_LAST to the head, answered when that is so), the tail's snapshot (ARC_SNAPSHOT),
+ * its log, index checkpoint and recent-writes table fetched ({@link SnapshotFetch}), released (ARC_RELEASE),
  * moved into place checkpoint first, forced, and installed. Several run at once, each on its
  * own arc; nothing here is shared between them but the connection pool.
  */
@@ -42,11 +40,8 @@ final class ArcCopy {
   private final String id;
   private final Path dir;
   private final ConnectionPool sources;
-  /** Between looks at the tail's last write (the cluster pauses: 20 ms, doubling). */
-  private final Backoff quietPauses;
 
-  ArcCopy(String id, Path dir, ConnectionPool sources, Backoff quietPauses) {
-    this.quietPauses = quietPauses;
+  ArcCopy(String id, Path dir, ConnectionPool sources) {
     this.id = id;
     this.dir = dir;
     this.sources = sources;
@@ -108,43 +103,17 @@ final class ArcCopy {
    * sequence. The head takes no new write while the chain has a member copying (it is short),
    * but writes it took before may still be on their way down; a copy made before they reach
    * the tail would lack them, and a copier that becomes head or a middle member would then
-   * hold less than its successor. Asks the tail again after each of {@code quietPauses} for
-   * at most {@link #QUIET_WAIT_MS}, then fails (the copy is tried again later).
+   * hold less than its successor. One ARC_LAST to the head, which answers once they are
+   * committed at the tail, within {@link #QUIET_WAIT_MS}; else the copy fails and is tried
+   * again later.
    */
   long awaitNoWriteOnItsWay(Ring current, Chain chain) throws IOException {
     if (chain.head().equals(chain.tail())) {
       return -1; // one member: the snapshot itself is taken under the head's lock
     }
-    long headLast = lastAt(current, chain, chain.head());
-    long started = System.nanoTime();
-    long end = started + TimeUnit.MILLISECONDS.toNanos(QUIET_WAIT_MS);
-    long pause = quietPauses.firstPauseMs();
-    while (true) {
-      long tailLast = lastAt(current, chain, chain.tail());
-      if (tailLast >= headLast) {
-        return headLast;
-      }
-      if (System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(pause) - end > 0) {
-        throw new IOException("the tail of arc " + chain.range() + " holds writes up to "
-            + tailLast + ", its head up to " + headLast + ", after "
-            + TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started) + " ms");
-      }
-      try {
-        Thread.sleep(pause); // writes in flight reach the tail within milliseconds
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted waiting for arc " + chain.range() + " to settle", e);
-      }
-      pause = quietPauses.next(pause);
-    }
+    Frame reply = sources.to(chain.head()).call(MessageType.ARC_LAST, current.epoch(),
+        new ArcLast(chain.range().endInclusive(), id, QUIET_WAIT_MS).encode(), DEADLINE);
+    return CopyReplies.expect(reply, "ARC_LAST of arc " + chain.range() + " at "
+        + chain.head().id()).fields().nextLong();
   }
-
-  private long lastAt(Ring current, Chain chain, Member member)
-      throws IOException {
-    Frame reply = sources.to(member).call(MessageType.ARC_LAST, current.epoch(),
-        new ArcQuestion(chain.range().endInclusive(), id).encode(), DEADLINE);
-    return CopyReplies.expect(reply, "ARC_LAST of arc " + chain.range() + " at " + member.id()).fields()
-        .nextLong();
-  }
-
 }

@@ -28,7 +28,7 @@ import org.slf4j.LoggerFactory;
 /**
  * The copier's side of chain extension (and of a down member coming back): for every arc the
  * ring names this back-end as copying, once the chain's tail holds every write its head has
- * (ARC_LAST to both), fetches the arc's file from the tail (ARC_SNAPSHOT, then ARC_CHUNK
+ * (ARC_LAST to the head, which answers once that is so), fetches the arc's file from the tail (ARC_SNAPSHOT, then ARC_CHUNK
  * pieces with a few in flight, {@link SnapshotFetch}, then ARC_RELEASE), writes it beside its
  * final name, forces it, moves it into place checkpoint first, and hands it to the back-end
  * with the tail's recent-writes table. When it holds every arc it copies in the current epoch
@@ -97,7 +97,7 @@ final class ArcReceiver implements Closeable {
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      CopyInstaller install, ArcAction discard, Backoff pauses, Backoff quietPauses) {
+      CopyInstaller install, ArcAction discard, Backoff pauses) {
     this.id = id;
     this.pauses = pauses;
     this.dir = dir;
@@ -116,7 +116,7 @@ final class ArcReceiver implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    this.copies = new ArcCopy(id, dir, sources, quietPauses);
+    this.copies = new ArcCopy(id, dir, sources);
   }
 
   void reportTo(CopyReporter copyReporter) {

@@ -9,13 +9,16 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Stream;
 import org.fawnpack.kv.copy.ArcExport;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.LogSnapshot;
 import org.fawnpack.kv.wire.ArcChunk;
+import org.fawnpack.kv.wire.ArcLast;
 import org.fawnpack.kv.wire.ArcQuestion;
 import org.fawnpack.kv.wire.ArcRelease;
 import org.fawnpack.kv.wire.ArcSnapshot;
@@ -116,37 +119,51 @@ final class ArcSource implements Closeable {
   }
 
   /**
-   * ARC_LAST (arc end, copier id): answers VALUE (the last sequence this member holds of the
-   * arc) when its chain names the copier as copying the arc, or is frozen by a join (so its
-   * head takes no new writes there).
+   * ARC_LAST ({@link ArcLast}): answers VALUE (the last sequence this member holds of the arc)
+   * when its chain names the copier as copying the arc, or is frozen by a join (so its head
+   * takes no new writes there). With a wait, the answer comes once every write this member
+   * holds is committed at the chain's tail (its sent list says when; no write is between being
+   * applied and being in it under the arc's lock), or REFUSED when the wait runs out: the
+   * copier learns from the head alone, in one question, that no write is on its way down.
    */
   void last(Frame request, Map<Long, ArcStore> arcs, FrameServer.Replies replies)
       throws IOException {
-    ArcQuestion question = ArcQuestion.decode(request);
+    ArcLast question = ArcLast.decode(request);
     long arcEnd = question.arcEnd();
     String copier = question.copier();
     ArcStore arc = arcs.get(arcEnd);
-    long last;
+    long last = -1;
+    CompletableFuture<Void> committed = null;
     if (arc != null) {
       arc.lock();
       try {
         // Frozen by a join, or short with the copier pending: its head takes no new write.
-        last = arc.chain().frozen()
-            || arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))
-            ? arc.store().lastSequence() : -1;
+        if (arc.chain().frozen()
+            || arc.chain().pending().stream().anyMatch(m -> m.id().equals(copier))) {
+          last = arc.store().lastSequence();
+          committed = arc.sent().committedThrough(last);
+        }
       } finally {
         arc.unlock();
       }
-    } else {
-      last = -1;
     }
     if (last < 0) {
       replies.send(refused(request, who + " has no arc ending at " + Long.toHexString(arcEnd)
           + " that " + copier + " copies in its ring"));
       return;
     }
-    replies.send(reply(request, MessageType.VALUE, new Frame.Payload().addLong(last)
-        .toBytes()));
+    Frame answer = reply(request, MessageType.VALUE, new Frame.Payload().addLong(last)
+        .toBytes());
+    if (question.waitMs() == 0 || committed.isDone()) {
+      replies.send(answer);
+      return;
+    }
+    long held = last;
+    String range = arc.chain().range().toString();
+    committed.orTimeout(question.waitMs(), TimeUnit.MILLISECONDS).whenComplete(
+        (done, late) -> replies.send(late == null ? answer : refused(request, who
+            + ": writes up to " + held + " of arc " + range + " still on their way to its"
+            + " tail after " + question.waitMs() + " ms")));
   }
 
   /**

@@ -104,8 +104,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret),
-        arcs::containsKey, this::installCopy, this::discardCopy, backoffs.copy(),
-        backoffs.cluster());
+        arcs::containsKey, this::installCopy, this::discardCopy, backoffs.copy());
     this.timer = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory(
         "fawn-kv-timer-" + id, true));
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts,

@@ -4,6 +4,7 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -102,7 +103,21 @@ final class ChainForwarder implements Closeable {
       arc.sent().markResendNeeded();
       arc.owesSync(true);
       flush(arc, newSuccessor);
+    } else if (!below(before).equals(below(next)) && arc.sent().size() > 0) {
+      // The same successor, another chain below it (a member further down marked down): the
+      // answers to what this member sent may have been waiting on the member that went, and
+      // would never come. Sent again, each is answered by the chain as it is now.
+      LOG.info("{}: arc {} now runs {} below {}; resending {} unconfirmed writes", who,
+          next.range(), below(next), newSuccessor, arc.sent().size());
+      arc.sent().markResendNeeded();
+      resendIfNeeded(arc, newSuccessor);
     }
+  }
+
+  /** The members after this one in {@code chain} (empty when it is not a member). */
+  private List<Member> below(Chain chain) {
+    int at = chain.members().indexOf(self);
+    return at < 0 ? List.of() : chain.members().subList(at + 1, chain.members().size());
   }
 
   /**

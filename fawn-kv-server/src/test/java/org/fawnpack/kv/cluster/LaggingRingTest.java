@@ -146,11 +146,14 @@ class LaggingRingTest {
   void copierQuestionFromAnotherEpoch_staleRing_soTheCopierAsksAgainSoon() throws Exception {
     Member tail = chain.tail();
     long epoch = cluster.ring.epoch();
-    byte[] question = new Frame.Payload().addLong(chain.range().endInclusive())
+    byte[] snapshotQuestion = new Frame.Payload().addLong(chain.range().endInclusive())
         .addBytes(bytes("b9")).toBytes();
+    byte[] lastQuestion = new Frame.Payload().addLong(chain.range().endInclusive())
+        .addBytes(bytes("b9")).addLong(1_000).toBytes(); // with a wait: refused at once still
     try (Connection toTail = Connection.open(new InetSocketAddress(tail.host(), tail.port()),
         DEADLINE, ProtocolLimits.MAX_FRAME_BYTES, SECRET)) {
       for (byte type : new byte[] {MessageType.ARC_LAST, MessageType.ARC_SNAPSHOT}) {
+        byte[] question = type == MessageType.ARC_LAST ? lastQuestion : snapshotQuestion;
         Frame ahead = toTail.call(type, epoch + 1, question, DEADLINE);
         assertEquals(MessageType.STALE_RING, ahead.type(), MessageType.name(type));
         assertEquals(epoch, ahead.epoch());
