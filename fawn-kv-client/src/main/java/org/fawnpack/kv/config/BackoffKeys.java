@@ -46,16 +46,21 @@ public final class BackoffKeys {
       "a chain member's resend of the writes its successor may have missed (a failed send,"
       + " a refusal) when no new write carries them");
 
+  public static final Pair ZOOKEEPER = pair("zookeeper", Backoffs.DEFAULTS.zookeeper(),
+      "a node retrying a step in ZooKeeper that failed or found nothing yet: a coordinator's"
+      + " check of the ring or slice map, a back-end's reading of its slice fence (and its wait"
+      + " for its own registration first), a front-end's acknowledgement of a slice epoch");
+
   public static final List<ConfigKey<?>> KEYS = List.of(REQUEST.first(), REQUEST.max(),
       CLUSTER.first(), CLUSTER.max(), BULK.first(), BULK.max(), COPY.first(), COPY.max(),
-      CHAIN_RESEND.first(), CHAIN_RESEND.max());
+      CHAIN_RESEND.first(), CHAIN_RESEND.max(), ZOOKEEPER.first(), ZOOKEEPER.max());
 
   private BackoffKeys() {}
 
   /** Every kind's pauses as {@code settings} set them (the defaults where unset). */
   public static Backoffs read(UnaryOperator<String> settings) {
     return new Backoffs(REQUEST.read(settings), CLUSTER.read(settings), BULK.read(settings),
-        COPY.read(settings), CHAIN_RESEND.read(settings));
+        COPY.read(settings), CHAIN_RESEND.read(settings), ZOOKEEPER.read(settings));
   }
 
   private static Pair pair(String kind, Backoff defaults, String what) {

@@ -25,6 +25,7 @@ class BackoffKeysTest {
     assertEquals(new Backoff(20, 1_000), read.bulk());
     assertEquals(new Backoff(50, 500), read.copy());
     assertEquals(new Backoff(200, 200), read.chainResend());
+    assertEquals(new Backoff(200, 1_000), read.zookeeper()); // was fixed: 200 ms or 1 s
     assertEquals(Backoffs.DEFAULTS, read);
   }
 
@@ -34,10 +35,12 @@ class BackoffKeysTest {
         "fawn.kv.backoff.request.first-pause-ms", "10",
         "fawn.kv.backoff.request.max-pause-ms", "80",
         "fawn.kv.backoff.chain-resend.first-pause-ms", "5",
-        "fawn.kv.backoff.copy.max-pause-ms", "2000")::get);
+        "fawn.kv.backoff.copy.max-pause-ms", "2000",
+        "fawn.kv.backoff.zookeeper.max-pause-ms", "300")::get);
     assertEquals(new Backoff(10, 80), read.request());
     assertEquals(new Backoff(5, 200), read.chainResend());
     assertEquals(new Backoff(50, 2_000), read.copy());
+    assertEquals(new Backoff(200, 300), read.zookeeper());
     assertEquals(new Backoff(20, 500), read.cluster(), "unset: the default");
   }
 
@@ -63,6 +66,6 @@ class BackoffKeysTest {
   @Test
   void everyKeyIsAClusterKey() {
     assertTrue(KvKeys.KEYS.containsAll(BackoffKeys.KEYS), "./fawn kv takes them as -D");
-    assertEquals(10, BackoffKeys.KEYS.size());
+    assertEquals(12, BackoffKeys.KEYS.size());
   }
 }

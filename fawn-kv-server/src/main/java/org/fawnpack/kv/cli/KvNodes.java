@@ -113,7 +113,7 @@ public final class KvNodes {
           backend.member(), backend.crashedBefore());
       parts.add(registration);
       parts.add(SliceFenceFollower.follow(zk, paths, id, backend::fenceUnknown,
-          backend::fenceLearned));
+          backend::fenceLearned, settings.backoffs().zookeeper()));
       backend.whenCrashFilesReplaced(registration::clearCrashed);
       return new Node<>(backend, parts);
     } catch (IOException | RuntimeException e) {
@@ -135,7 +135,8 @@ public final class KvNodes {
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
       parts.add(SliceFollower.follow(frontEnd, zk, paths));
-      parts.add(new SliceCoordinator(zk, paths, name).start());
+      parts.add(new SliceCoordinator(zk, paths, name)
+          .retryPauses(settings.backoffs().zookeeper()).start());
       ConnectionPool finisherPool = new ConnectionPool(Duration.ofSeconds(10),
           ProtocolLimits.MAX_FRAME_BYTES, settings.secret());
       parts.add(finisherPool);
@@ -146,7 +147,8 @@ public final class KvNodes {
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),
           settings.vnodes(), settings.replicas(),
           Duration.ofMillis(settings.sessionTimeoutMs()),
-          Duration.ofMillis(settings.downGraceMs())).start());
+          Duration.ofMillis(settings.downGraceMs()))
+          .retryPauses(settings.backoffs().zookeeper()).start());
       return new Node<>(frontEnd, parts);
     } catch (IOException | RuntimeException e) {
       new Node<>(null, parts).close();

@@ -16,6 +16,7 @@ import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.RingStore;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -105,6 +106,15 @@ public final class Coordinator implements Closeable {
     this.departures = new Departures(zk, paths, name, downGrace, loop,
         this::publishOrLookAgain, loggedRefusals);
     this.stops = new CleanStops(zk, paths);
+  }
+
+  /**
+   * The pauses after a failed check ({@code fawn.kv.backoff.zookeeper.*}; 200 ms doubling to
+   * a second unset); before {@link #start}.
+   */
+  public Coordinator retryPauses(Backoff pauses) {
+    loop.retryPauses(pauses);
+    return this;
   }
 
   public Coordinator start() throws IOException {

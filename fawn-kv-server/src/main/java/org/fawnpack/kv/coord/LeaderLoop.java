@@ -7,6 +7,8 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import org.apache.curator.framework.CuratorFramework;
+import org.fawnpack.kv.time.Backoff;
+import org.fawnpack.kv.time.Backoffs;
 import org.apache.curator.framework.recipes.leader.LeaderLatch;
 import org.apache.curator.framework.recipes.leader.LeaderLatchListener;
 import org.slf4j.Logger;
@@ -14,13 +16,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A check that only the elected leader runs (Curator's LeaderLatch), on one thread so checks
- * never overlap and never block Curator's event thread. A check that fails is tried again a
- * second later: the events that asked for it (a node's departure, say) fire only once.
+ * never overlap and never block Curator's event thread. A check that fails is tried again
+ * after a pause ({@code fawn.kv.backoff.zookeeper.*}: 200 ms, doubling to a second), until one
+ * succeeds: the events that asked for it (a node's departure, say) fire only once.
  */
 final class LeaderLoop implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(LeaderLoop.class);
-  /** After a failed check (ZooKeeper unreachable, say), the next try: none may be lost. */
-  static final long RETRY_AFTER_FAILURE_MS = 1_000;
 
   /** What the leader does on each look. */
   interface Check {
@@ -31,6 +32,10 @@ final class LeaderLoop implements Closeable {
   private final String who;
   private final Check check;
   private final ScheduledExecutorService thread;
+  /** After a failed check (ZooKeeper unreachable, say), the next try: none may be lost. */
+  private volatile Backoff retryPauses = Backoffs.DEFAULTS.zookeeper();
+  /** The pause before the next try after a failure (touched on the loop's thread only). */
+  private long nextRetryMs = -1;
 
   /** {@code who}: how logs name it ("coordinator f0"). */
   LeaderLoop(CuratorFramework zk, String electionPath, String name, String who, Check check) {
@@ -65,6 +70,11 @@ final class LeaderLoop implements Closeable {
     }
   }
 
+  /** The pauses after failed checks (before {@link #start}). */
+  void retryPauses(Backoff pauses) {
+    this.retryPauses = java.util.Objects.requireNonNull(pauses, "pauses");
+  }
+
   boolean isLeader() {
     return latch.hasLeadership();
   }
@@ -95,9 +105,12 @@ final class LeaderLoop implements Closeable {
     }
     try {
       check.run();
+      nextRetryMs = -1;
     } catch (IOException | RuntimeException e) {
-      LOG.error("{}: check failed; trying again in {} ms", who, RETRY_AFTER_FAILURE_MS, e);
-      after(RETRY_AFTER_FAILURE_MS);
+      long pause = nextRetryMs < 0 ? retryPauses.firstPauseMs() : nextRetryMs;
+      nextRetryMs = retryPauses.next(pause);
+      LOG.error("{}: check failed; trying again in {} ms", who, pause, e);
+      after(pause);
     }
   }
 

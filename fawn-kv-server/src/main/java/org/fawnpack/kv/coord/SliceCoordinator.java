@@ -16,6 +16,7 @@ import org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.SliceStore;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -43,6 +44,15 @@ public final class SliceCoordinator implements Closeable {
     this.loop = new LeaderLoop(zk, paths.sliceCoordinator(), name, "slice coordinator " + name,
         this::check);
     this.registrations = CuratorCache.build(zk, paths.frontEnds());
+  }
+
+  /**
+   * The pauses after a failed check ({@code fawn.kv.backoff.zookeeper.*}; 200 ms doubling to
+   * a second unset); before {@link #start}.
+   */
+  public SliceCoordinator retryPauses(Backoff pauses) {
+    loop.retryPauses(pauses);
+    return this;
   }
 
   public SliceCoordinator start() throws IOException {

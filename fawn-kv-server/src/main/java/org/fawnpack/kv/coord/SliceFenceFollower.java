@@ -12,6 +12,7 @@ import org.apache.curator.framework.state.ConnectionStateListener;
 import org.apache.zookeeper.data.Stat;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.SliceStore;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,6 @@ import org.slf4j.LoggerFactory;
  */
 public final class SliceFenceFollower implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(SliceFenceFollower.class);
-  private static final long RETRY_MS = 200;
 
   private final CuratorFramework zk;
   private final ClusterPaths paths;
@@ -34,12 +34,17 @@ public final class SliceFenceFollower implements Closeable {
   private final Runnable unknown;
   private final LongConsumer learned;
   private final ScheduledExecutorService thread;
+  /** Between looks that found nothing yet or failed ({@code fawn.kv.backoff.zookeeper.*}). */
+  private final Backoff pauses;
+  /** The next such pause (on the follower's thread; reset by a look that learned). */
+  private long nextPauseMs = -1;
   private final ConnectionStateListener onConnection = this::connectionChanged;
   private long learnedInSession; // guarded by this; 0: none
 
   private SliceFenceFollower(CuratorFramework zk, ClusterPaths paths, String id,
-      Runnable unknown, LongConsumer learned) {
+      Runnable unknown, LongConsumer learned, Backoff pauses) {
     this.zk = zk;
+    this.pauses = pauses;
     this.paths = paths;
     this.id = id;
     this.unknown = unknown;
@@ -53,11 +58,13 @@ public final class SliceFenceFollower implements Closeable {
 
   /**
    * Marks the fence of back-end {@code id} unknown ({@code unknown}) and learns it ({@code
-   * learned}, with the slice epoch) once its registration exists, and after each new session.
+   * learned}, with the slice epoch) once its registration exists, and after each new session;
+   * looks again after {@code pauses} while it finds no registration or ZooKeeper fails.
    */
   public static SliceFenceFollower follow(CuratorFramework zk, ClusterPaths paths, String id,
-      Runnable unknown, LongConsumer learned) {
-    SliceFenceFollower follower = new SliceFenceFollower(zk, paths, id, unknown, learned);
+      Runnable unknown, LongConsumer learned, Backoff pauses) {
+    SliceFenceFollower follower = new SliceFenceFollower(zk, paths, id, unknown, learned,
+        pauses);
     unknown.run();
     zk.getConnectionStateListenable().addListener(follower.onConnection);
     follower.soon(0);
@@ -70,7 +77,7 @@ public final class SliceFenceFollower implements Closeable {
         learnedInSession = 0;
       }
       unknown.run();
-      soon(RETRY_MS);
+      soon(pauses.firstPauseMs());
     } else if (state == ConnectionState.RECONNECTED) {
       soon(0); // a new session, maybe, without a LOST seen: look
     }
@@ -86,7 +93,7 @@ public final class SliceFenceFollower implements Closeable {
       }
       Stat held = zk.checkExists().forPath(paths.backend(id));
       if (held == null || held.getEphemeralOwner() != session) {
-        soon(RETRY_MS); // not registered in this session yet
+        lookAgain(); // not registered in this session yet
         return;
       }
       unknown.run(); // a session not seen before: nothing until its map is read
@@ -95,14 +102,21 @@ public final class SliceFenceFollower implements Closeable {
       synchronized (this) {
         learnedInSession = session;
       }
+      nextPauseMs = -1;
     } catch (Exception e) {
       if (e instanceof InterruptedException) {
         Thread.currentThread().interrupt();
         return;
       }
       LOG.debug("backend {}: slice fence not read yet: {}", id, e.toString());
-      soon(RETRY_MS);
+      lookAgain();
     }
+  }
+
+  private void lookAgain() {
+    long pause = nextPauseMs < 0 ? pauses.firstPauseMs() : nextPauseMs;
+    nextPauseMs = pauses.next(pause);
+    soon(pause);
   }
 
   private void soon(long delayMs) {

@@ -126,6 +126,11 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
     return frontEnd;
   }
 
+  /** The pauses its retries use. */
+  Backoffs backoffs() {
+    return backoffs;
+  }
+
   private static FrontEnd start(String name, InetSocketAddress bind, ClusterSecret secret,
       long cacheEntries, Lease lease) throws IOException {
     FrontEnd frontEnd = new FrontEnd(name, bind, secret, cacheEntries, lease);

@@ -66,7 +66,8 @@ public final class SliceFollower implements Closeable {
       ClusterPaths paths) throws IOException {
     SliceFollower follower = new SliceFollower(frontEnd, zk, paths);
     follower.registration = FrontEndRegistration.register(zk, paths, frontEnd.endpoint());
-    frontEnd.gate.acknowledgeThrough(follower.registration::acknowledge);
+    frontEnd.gate.acknowledgeThrough(follower.registration::acknowledge,
+        frontEnd.backoffs().zookeeper());
     frontEnd.fenceBackends(() -> BackendRegistration.liveMembers(zk, paths));
     zk.getConnectionStateListenable().addListener(follower.onConnection);
     follower.renewLease(); // before the first map: it serves only once both are in

@@ -16,6 +16,7 @@ import org.fawnpack.kv.slice.SliceMap;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -32,7 +33,6 @@ import org.slf4j.LoggerFactory;
  */
 final class SliceGate {
   private static final Logger LOG = LoggerFactory.getLogger(SliceGate.class);
-  private static final long ACK_RETRY_MS = 1_000;
 
   /** Tells the coordinator this front-end serves by an epoch and no older one. */
   interface Acknowledger {
@@ -58,6 +58,8 @@ final class SliceGate {
   private final ScheduledExecutorService timer;
   private final Lease lease;
   private volatile Acknowledger acknowledger = epoch -> { };
+  /** Between tries of an acknowledgement that failed ({@code fawn.kv.backoff.zookeeper.*}). */
+  private volatile Backoff ackPauses = org.fawnpack.kv.time.Backoffs.DEFAULTS.zookeeper();
   private final ReadWriteLock lock = new ReentrantReadWriteLock();
   private final Set<Admission> inFlight = ConcurrentHashMap.newKeySet();
   private final EpochDrains drains;
@@ -79,11 +81,12 @@ final class SliceGate {
     this.drains = new EpochDrains(self, timer, () -> {
       SliceMap m = map();
       return m == null ? -1 : m.epoch();
-    }, this::acknowledge, EpochDrains.DRAIN_LIMIT_MS);
+    }, epoch -> acknowledge(epoch, ackPauses.firstPauseMs()), EpochDrains.DRAIN_LIMIT_MS);
   }
 
-  void acknowledgeThrough(Acknowledger acknowledger) {
+  void acknowledgeThrough(Acknowledger acknowledger, Backoff pauses) {
     this.acknowledger = acknowledger;
+    this.ackPauses = pauses;
   }
 
   /**
@@ -312,7 +315,7 @@ final class SliceGate {
     return m.ownerOf(bucket).name().equals(self) && m.servable(bucket);
   }
 
-  private void acknowledge(long epoch) {
+  private void acknowledge(long epoch, long pauseMs) {
     SliceMap current = map();
     if (current == null || current.epoch() != epoch) {
       return;
@@ -322,7 +325,7 @@ final class SliceGate {
     } catch (IOException | RuntimeException e) {
       LOG.warn("front-end {} cannot acknowledge slice epoch {} yet: {}", self, epoch,
           e.getMessage());
-      schedule(() -> acknowledge(epoch), ACK_RETRY_MS);
+      schedule(() -> acknowledge(epoch, ackPauses.next(pauseMs)), pauseMs);
     }
   }
 
