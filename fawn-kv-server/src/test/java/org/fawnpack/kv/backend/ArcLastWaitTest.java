@@ -66,7 +66,8 @@ class ArcLastWaitTest {
     CompletableFuture<Frame> answer = ask(COPIER.id(), 30_000);
     arc.sent().confirmed(lastWritten - 2);
     arc.sent().confirmed(lastWritten); // out of order: one is still on its way
-    Thread.sleep(100); // time for a wrong early answer to show (none is expected)
+    // A confirmation completes its waiters on the confirming thread: an early answer would be
+    // here already.
     assertTrue(!answer.isDone(), "answered with a write still on its way down");
     arc.sent().confirmed(lastWritten - 1);
     Frame reply = answer.get(10, TimeUnit.SECONDS);
