@@ -92,8 +92,19 @@ public final class Datastore implements AutoCloseable {
     return new Datastore(DatastoreLoader.load(path, config), config);
   }
 
+  /** Opens a file for {@link JournalReplay}: damage where the journal holds its writes is cut. */
+  static Datastore openForReplay(Path path, DatastoreConfig config,
+      java.util.function.LongUnaryOperator journaledFrom) throws IOException {
+    return new Datastore(DatastoreLoader.load(path, config, journaledFrom), config);
+  }
+
   public Path path() {
     return current.get().log().path();
+  }
+
+  /** The id in the current log's header (a compaction's new log has a new one). */
+  long logId() {
+    return current.get().log().logId();
   }
 
   public DatastoreConfig config() {
@@ -445,6 +456,7 @@ public final class Datastore implements AutoCloseable {
     writes.lock().lock();
     try {
       FinalSync.syncCheckpointAndClose(current.get(), writes, config);
+      writes.detachFromJournal(); // only once the file holds every write, forced
     } finally {
       writes.lock().unlock();
       maintenanceLock.unlock();

@@ -58,6 +58,7 @@ public final class DatastoreConfig {
   private final boolean checkpoint;
   private final int writeBufferBytes;
   private final long writebackBytes;
+  private final Journal journal;
 
   private DatastoreConfig(Builder b) {
     this.sync = b.sync;
@@ -67,6 +68,7 @@ public final class DatastoreConfig {
     this.checkpoint = b.checkpoint;
     this.writeBufferBytes = b.writeBufferBytes;
     this.writebackBytes = b.writebackBytes;
+    this.journal = b.journal;
   }
 
   public static DatastoreConfig defaults() {
@@ -87,6 +89,7 @@ public final class DatastoreConfig {
     b.checkpoint = checkpoint;
     b.writeBufferBytes = writeBufferBytes;
     b.writebackBytes = writebackBytes;
+    b.journal = journal;
     return b;
   }
 
@@ -140,13 +143,18 @@ public final class DatastoreConfig {
     return writebackBytes;
   }
 
+  /** The shared journal that makes writes durable, or null: each file forces itself. */
+  public Journal journal() {
+    return journal;
+  }
+
   @Override
   public String toString() {
     return SYNC.name() + "=" + sync.key() + ", " + SYNC_INTERVAL_MS.name() + "=" + syncIntervalMs
         + ", " + LOAD_FACTOR.name() + "=" + loadFactor + ", " + EXPECTED_KEYS.name() + "="
         + expectedKeys + ", " + CHECKPOINT.name() + "=" + checkpoint + ", "
         + WRITE_BUFFER_BYTES.name() + "=" + writeBufferBytes + ", " + WRITEBACK_BYTES.name()
-        + "=" + writebackBytes;
+        + "=" + writebackBytes + (journal == null ? "" : ", journal=" + journal.directory());
   }
 
   /** Validates each setting as it is set. */
@@ -158,6 +166,7 @@ public final class DatastoreConfig {
     private boolean checkpoint = CHECKPOINT.defaultValue();
     private int writeBufferBytes = WRITE_BUFFER_BYTES.defaultValue();
     private long writebackBytes = WRITEBACK_BYTES.defaultValue();
+    private Journal journal;
 
     private Builder() {}
 
@@ -194,6 +203,16 @@ public final class DatastoreConfig {
     /** Bytes between background forces of the log; 0 turns them off. */
     public Builder writebackBytes(long bytes) {
       this.writebackBytes = WRITEBACK_BYTES.check(bytes);
+      return this;
+    }
+
+    /**
+     * Writes are made durable by {@code shared} (one force for every datastore writing to it)
+     * instead of each file's own force; null (the default) for none. Open the journal first:
+     * {@link Journal#open} replays what a crash left before the files are opened.
+     */
+    public Builder journal(Journal shared) {
+      this.journal = shared;
       return this;
     }
 

@@ -20,6 +20,16 @@ final class DatastoreLoader {
   private DatastoreLoader() {}
 
   static Loaded load(Path path, DatastoreConfig config) throws IOException {
+    return load(path, config, logId -> Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #load(Path, DatastoreConfig)}; {@code journaledFrom} gives, for the log id in the
+   * file's header, the sequence from which a journal holds all its writes ({@link
+   * LogRecovery#recover(DataLog, DatastoreConfig, long)}).
+   */
+  static Loaded load(Path path, DatastoreConfig config,
+      java.util.function.LongUnaryOperator journaledFrom) throws IOException {
     boolean exists = Files.exists(path);
     // The log is opened (and so locked) first: the leftovers below may belong to a store that
     // another process has open, and are touched only once this one owns the file.
@@ -32,7 +42,8 @@ final class DatastoreLoader {
         LOG.warn("{}: deleted an unfinished compaction output {}", path, leftover);
       }
       if (exists) {
-        return new Loaded(log, LogRecovery.recover(log, config));
+        return new Loaded(log, LogRecovery.recover(log, config,
+            journaledFrom.applyAsLong(log.logId())));
       }
       IndexCheckpoint.delete(path);
       HashIndex index = new HashIndex(HashIndex.bitsFor(config.expectedKeys(),

@@ -30,6 +30,18 @@ final class LogRecovery {
   private LogRecovery() {}
 
   static Result recover(DataLog log, DatastoreConfig config) throws IOException {
+    return recover(log, config, Long.MAX_VALUE);
+  }
+
+  /**
+   * As {@link #recover(DataLog, DatastoreConfig)}, for a file whose writes from sequence
+   * {@code journaledFrom} on are all in a journal ({@link JournalReplay}): damage followed by such
+   * a write lies where the file was not forced (a power cut may drop those pages in any order),
+   * so the file is cut there like a torn tail, and the journal puts the rest back. Damage before
+   * that is the device's, skipped and reported as without a journal.
+   */
+  static Result recover(DataLog log, DatastoreConfig config, long journaledFrom)
+      throws IOException {
     long logBytes = log.flushedBytes();
     Optional<IndexCheckpoint.Loaded> checkpoint = config.checkpoint()
         ? IndexCheckpoint.read(log.path(), log.logId(), logBytes) : Optional.empty();
@@ -47,22 +59,34 @@ final class LogRecovery {
 
     List<RecoveryReport.Damage> skipped = new ArrayList<>();
     long[] tailFrom = {-1};
+    long[] middle = {-1, -1};
     LogScanner scanner = new LogScanner(log, from, logBytes,
         (damageFrom, damageTo, tail) -> {
           if (tail) {
             tailFrom[0] = damageFrom;
-            return;
+          } else {
+            middle[0] = damageFrom;
+            middle[1] = damageTo;
           }
-          long lost = DamagedBytes.recordsIn(log, damageFrom, damageTo);
-          LOG.error("{}: bytes {}..{} ({} bytes, {} records) in the middle of the log are "
-              + "damaged and skipped: those writes are lost, and their keys read as their "
-              + "previous versions, if any", log.path(), damageFrom, damageTo,
-              damageTo - damageFrom, lost);
-          skipped.add(new RecoveryReport.Damage(damageFrom, damageTo, lost));
         });
     long records = 0;
     long recordsThrough = checkpoint.map(c -> c.nextSequence() - 1).orElse(0L);
     while (scanner.next()) {
+      if (middle[0] >= 0) {
+        if (scanner.sequence() >= journaledFrom) {
+          LOG.warn("{}: bytes {}..{} are damaged where the file was not yet forced and the "
+              + "journal holds its writes: cut there", log.path(), middle[0], middle[1]);
+          tailFrom[0] = middle[0];
+          break;
+        }
+        long lost = DamagedBytes.recordsIn(log, middle[0], middle[1]);
+        LOG.error("{}: bytes {}..{} ({} bytes, {} records) in the middle of the log are "
+            + "damaged and skipped: those writes are lost, and their keys read as their "
+            + "previous versions, if any", log.path(), middle[0], middle[1],
+            middle[1] - middle[0], lost);
+        skipped.add(new RecoveryReport.Damage(middle[0], middle[1], lost));
+        middle[0] = -1;
+      }
       index = IndexBuilder.apply(index, log, config.loadFactor(), scanner.kind(), scanner.key(),
           scanner.offset());
       nextSequence = Math.max(nextSequence, scanner.sequence() + 1);

@@ -46,6 +46,8 @@ final class SyncDriver {
   private final PriorityQueue<Waiter> waiters = new PriorityQueue<>();
   /** A group force is queued or running; guarded by {@link #waiters}. */
   private boolean groupForceQueued;
+  /** Set once, before any write: the shared journal's force makes writes durable instead. */
+  private volatile Journal.Handle journal;
 
   private record Waiter(long sequence, CompletableFuture<Void> done)
       implements Comparable<Waiter> {
@@ -63,6 +65,27 @@ final class SyncDriver {
 
   long durableSequence() {
     return durableSequence;
+  }
+
+  /**
+   * Writes are durable once {@code shared} is forced: {@link #whenDurable} waits for its force
+   * pass, which calls {@link #advanceTo}; a force of the file itself is reported to it, so its
+   * segments can go. {@code forceFile} forces the file when the journal asks.
+   */
+  Journal.Handle useJournal(Journal shared, Runnable forceFile) {
+    Journal.Handle h = shared.attach(this, forceFile);
+    journal = h;
+    return h;
+  }
+
+  /** The journal's force failed: every waiter fails with it. */
+  void failWaiters(IOException e) {
+    List<Waiter> failed;
+    synchronized (waiters) {
+      failed = new ArrayList<>(waiters);
+      waiters.clear();
+    }
+    failed.forEach(w -> w.done().completeExceptionally(e));
   }
 
   /** Records that every write up to {@code sequence} is on the device; completes its waiters. */
@@ -91,6 +114,17 @@ final class SyncDriver {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
+    Journal.Handle shared = journal;
+    if (shared != null) {
+      synchronized (waiters) {
+        waiters.add(new Waiter(sequence, done));
+      }
+      if (durableSequence >= sequence) { // a pass finished between the check and the add
+        advanceTo(sequence);
+      }
+      shared.requestForce();
+      return done;
+    }
     boolean queue;
     synchronized (waiters) {
       waiters.add(new Waiter(sequence, done));
@@ -155,6 +189,10 @@ final class SyncDriver {
       // here into its new log and forced that before the swap.
     }
     advanceTo(flushed.lastSequence());
+    Journal.Handle shared = journal;
+    if (shared != null) {
+      shared.forcedThrough(flushed.lastSequence());
+    }
     return true;
   }
 

@@ -21,6 +21,8 @@ final class Writes {
   /** Guarded by lock. */
   private long nextSequence;
   private final SyncDriver sync;
+  /** This datastore's place in its shared journal, or null when it forces itself. */
+  private final Journal.Handle journaled;
 
   Writes(CurrentLog current, DatastoreConfig config, TestSeams.Hook seams, long nextSequence) {
     this.current = current;
@@ -29,6 +31,31 @@ final class Writes {
     this.nextSequence = nextSequence;
     this.sync = new SyncDriver(this::flushForSync,
         retired -> current.get().log() != retired && !current.isClosed(), nextSequence - 1);
+    Journal journal = config.journal();
+    this.journaled = journal == null ? null : sync.useJournal(journal, this::forceFileForJournal);
+  }
+
+  /**
+   * The journal sealed a segment this datastore wrote to: forcing the file lets the segment go.
+   * Skipped while maintenance holds the writer lock; maintenance forces when it ends.
+   */
+  private void forceFileForJournal() {
+    try {
+      if (!current.isClosed()) {
+        sync.sync(false);
+      }
+    } catch (IOException e) {
+      // The segment stays until a later force or the close; nothing durable depends on this.
+      org.slf4j.LoggerFactory.getLogger(Writes.class).warn("{}: forcing for the journal: {}",
+          current.get().log().path(), e.toString());
+    }
+  }
+
+  /** After a successful close: the file holds every write, so the journal needs none of them. */
+  void detachFromJournal() {
+    if (journaled != null) {
+      journaled.detach();
+    }
   }
 
   ReentrantLock lock() {
@@ -109,6 +136,7 @@ final class Writes {
       throws IOException {
     int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
     nextSequence = sequence + 1;
+    journal(g, RecordFormat.KIND_PUT, key, value, sequence);
     long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
     seams.reached(TestSeams.Seam.WRITE_APPENDED);
     place(g, slot, hash, offset);
@@ -120,6 +148,7 @@ final class Writes {
   private long appendDelete(IndexedLog g, int slot, byte[] key, long sequence)
       throws IOException {
     nextSequence = sequence + 1;
+    journal(g, RecordFormat.KIND_DELETE, key, new byte[0], sequence);
     g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
     seams.reached(TestSeams.Seam.WRITE_APPENDED);
     if (slot >= 0) {
@@ -127,6 +156,17 @@ final class Writes {
     }
     afterWrite(g, sequence);
     return sequence;
+  }
+
+  /**
+   * Copies a write into the shared journal, if any, before its own log (writer lock held, so the
+   * journal has each datastore's writes in sequence order); a failed journal refuses it here.
+   */
+  private void journal(IndexedLog g, byte kind, byte[] key, byte[] value, long sequence)
+      throws IOException {
+    if (journaled != null) {
+      journaled.append(g.log(), kind, key, value, sequence);
+    }
   }
 
   /** The current log for a write (writer lock held): first fails if a background sync failed. */
