@@ -39,6 +39,13 @@ public final class DatastoreConfig {
       "fawn.kv.index.expected-keys", 65_536, 1, 1L << HashIndex.MAX_CAPACITY_BITS,
       "Keys a new datastore's index is sized for (2^i buckets at the load factor); avoids "
           + "growth passes.");
+  public static final ConfigKey<Boolean> JOURNAL = ConfigKey.booleanKey(
+      "fawn.kv.sync.journal", true, "A FAWN-KV back-end's datastores share one journal in "
+          + "`<data dir>/journal`: a write is durable once the journal is forced (one force for "
+          + "every arc's writes since the last), each arc's file is forced by the policy above, "
+          + "writeback, moves and close, and a restart first replays what a crash took from the "
+          + "files. `false`: each file is forced for its own writes. A datastore opened on its "
+          + "own ignores it.");
   public static final ConfigKey<Boolean> CHECKPOINT = ConfigKey.booleanKey(
       "fawn.kv.index.checkpoint", true, "Write the index to `<file>.idx` at clean close and "
           + "after compaction, so that an open replays only the log after it.");
@@ -49,7 +56,7 @@ public final class DatastoreConfig {
 
   /** Every {@code fawn.kv.*} key, in the order of the reference table. */
   public static final List<ConfigKey<?>> KEYS = List.of(SYNC, SYNC_INTERVAL_MS, WRITEBACK_BYTES,
-      LOAD_FACTOR, EXPECTED_KEYS, CHECKPOINT, WRITE_BUFFER_BYTES);
+      JOURNAL, LOAD_FACTOR, EXPECTED_KEYS, CHECKPOINT, WRITE_BUFFER_BYTES);
 
   private final SyncPolicy sync;
   private final long syncIntervalMs;
@@ -58,6 +65,7 @@ public final class DatastoreConfig {
   private final boolean checkpoint;
   private final int writeBufferBytes;
   private final long writebackBytes;
+  private final boolean journaled;
   private final Journal journal;
 
   private DatastoreConfig(Builder b) {
@@ -68,6 +76,7 @@ public final class DatastoreConfig {
     this.checkpoint = b.checkpoint;
     this.writeBufferBytes = b.writeBufferBytes;
     this.writebackBytes = b.writebackBytes;
+    this.journaled = b.journaled;
     this.journal = b.journal;
   }
 
@@ -89,6 +98,7 @@ public final class DatastoreConfig {
     b.checkpoint = checkpoint;
     b.writeBufferBytes = writeBufferBytes;
     b.writebackBytes = writebackBytes;
+    b.journaled = journaled;
     b.journal = journal;
     return b;
   }
@@ -104,6 +114,7 @@ public final class DatastoreConfig {
     return builder().sync(SYNC.read(settings::get))
         .syncInterval(Duration.ofMillis(SYNC_INTERVAL_MS.read(settings::get)))
         .writebackBytes(WRITEBACK_BYTES.read(settings::get))
+        .journaled(JOURNAL.read(settings::get))
         .loadFactor(LOAD_FACTOR.read(settings::get))
         .expectedKeys(EXPECTED_KEYS.read(settings::get))
         .checkpoint(CHECKPOINT.read(settings::get))
@@ -143,6 +154,14 @@ public final class DatastoreConfig {
     return writebackBytes;
   }
 
+  /**
+   * Whether a node that opens many datastores ({@code fawn.kv.sync.journal}; a FAWN-KV back-end)
+   * should give them one shared {@link #journal()}; a datastore opened on its own ignores it.
+   */
+  public boolean journaled() {
+    return journaled;
+  }
+
   /** The shared journal that makes writes durable, or null: each file forces itself. */
   public Journal journal() {
     return journal;
@@ -154,7 +173,7 @@ public final class DatastoreConfig {
         + ", " + LOAD_FACTOR.name() + "=" + loadFactor + ", " + EXPECTED_KEYS.name() + "="
         + expectedKeys + ", " + CHECKPOINT.name() + "=" + checkpoint + ", "
         + WRITE_BUFFER_BYTES.name() + "=" + writeBufferBytes + ", " + WRITEBACK_BYTES.name()
-        + "=" + writebackBytes + (journal == null ? "" : ", journal=" + journal.directory());
+        + "=" + writebackBytes + ", " + JOURNAL.name() + "=" + journaled + (journal == null ? "" : ", journal=" + journal.directory());
   }
 
   /** Validates each setting as it is set. */
@@ -166,6 +185,7 @@ public final class DatastoreConfig {
     private boolean checkpoint = CHECKPOINT.defaultValue();
     private int writeBufferBytes = WRITE_BUFFER_BYTES.defaultValue();
     private long writebackBytes = WRITEBACK_BYTES.defaultValue();
+    private boolean journaled = JOURNAL.defaultValue();
     private Journal journal;
 
     private Builder() {}
@@ -203,6 +223,12 @@ public final class DatastoreConfig {
     /** Bytes between background forces of the log; 0 turns them off. */
     public Builder writebackBytes(long bytes) {
       this.writebackBytes = WRITEBACK_BYTES.check(bytes);
+      return this;
+    }
+
+    /** See {@link DatastoreConfig#journaled()}. */
+    public Builder journaled(boolean shared) {
+      this.journaled = shared;
       return this;
     }
 

@@ -3,13 +3,10 @@ package org.fawnpack.kv.store;
 import java.io.Closeable;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +36,9 @@ public final class Journal implements Closeable {
 
   private static final Logger LOG = LoggerFactory.getLogger(Journal.class);
   static final long DEFAULT_SEGMENT_BYTES = 16L << 20;
+  private static final int INITIAL_BUFFER_BYTES = 64 << 10;
+  /** A buffer a large value grew past this is dropped after its pass, not kept. */
+  private static final int KEPT_BUFFER_BYTES = 1 << 20;
 
   private final Path directory;
   private final long segmentBytes;
@@ -47,36 +47,22 @@ public final class Journal implements Closeable {
   /** One force pass at a time: the durable points it sets must only rise. */
   private final ReentrantLock forceTurn = new ReentrantLock();
   // Guarded by lock.
-  private ByteBuffer buffer = ByteBuffer.allocate(64 << 10);
-  private Segment current;
+  private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
+  /** The buffer the last pass wrote, reused by the next; guarded by forceTurn and lock. */
+  private ByteBuffer spare = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
+  private JournalSegment<Handle> current;
   private final Map<Handle, Long> dirty = new LinkedHashMap<>();
-  private final List<Segment> sealed = new ArrayList<>();
+  private final List<JournalSegment<Handle>> sealed = new ArrayList<>();
   private boolean forceQueued;
   private boolean closed;
   private IOException failure;
-
-  /** A segment file: its channel opens with its first force, its map says who wrote to it. */
-  private static final class Segment {
-    final long number;
-    final Path path;
-    FileChannel channel;
-    long bytes = JournalFormat.HEADER_BYTES;
-    int nextId;
-    /** Each datastore's last sequence in this segment; guarded by the journal's lock. */
-    final Map<Handle, Long> lastSequences = new HashMap<>();
-
-    Segment(Path directory, long number) {
-      this.number = number;
-      this.path = directory.resolve(JournalReplay.segmentName(number));
-    }
-  }
 
   /** A datastore's place in the journal. */
   final class Handle {
     private final SyncDriver driver;
     private final Runnable forceFile;
     // Guarded by the journal's lock.
-    private Segment namedIn;
+    private JournalSegment<Handle> namedIn;
     private long namedLogId;
     private byte[] namedPath;
     private int id;
@@ -113,7 +99,7 @@ public final class Journal implements Closeable {
     this.directory = directory;
     this.segmentBytes = segmentBytes;
     this.forcers = forcers;
-    this.current = new Segment(directory, nextSegment);
+    this.current = new JournalSegment<>(directory, nextSegment);
   }
 
   /**
@@ -157,13 +143,13 @@ public final class Journal implements Closeable {
         h.namedPath = log.path().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         h.namedIn = current;
         h.namedLogId = log.logId();
-        h.id = current.nextId++;
+        h.id = current.nextId();
         reserve(JournalFormat.nameBytes(h.namedPath));
         JournalFormat.putName(buffer, h.id, h.namedLogId, h.namedPath);
       }
       reserve(JournalFormat.writeBytes(kind, key, value));
       JournalFormat.putWrite(buffer, kind, h.id, sequence, key, value);
-      current.lastSequences.put(h, sequence);
+      current.lastSequences().put(h, sequence);
       dirty.put(h, sequence);
     } finally {
       lock.unlock();
@@ -178,7 +164,7 @@ public final class Journal implements Closeable {
       grown.put(buffer);
       buffer = grown;
     }
-    current.bytes += bytes;
+    current.grow(bytes);
   }
 
   /** Makes sure a force pass runs after this call; the waiters hang on their drivers. */
@@ -230,28 +216,30 @@ public final class Journal implements Closeable {
     try {
       Map<Handle, Long> covered;
       ByteBuffer toWrite;
-      Segment segment;
-      Segment next = null;
+      JournalSegment<Handle> segment;
+      JournalSegment<Handle> next = null;
       lock.lock();
       try {
         covered = new LinkedHashMap<>(dirty);
         dirty.clear();
         toWrite = buffer.flip();
-        buffer = ByteBuffer.allocate(Math.min(toWrite.capacity(), 1 << 20));
+        buffer = spare != null ? spare.clear() : ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
+        spare = null;
         segment = current;
-        if (segment.bytes >= segmentBytes) {
-          next = new Segment(directory, segment.number + 1);
+        if (segment.bytes() >= segmentBytes) {
+          next = new JournalSegment<>(directory, segment.number() + 1);
           current = next;
         }
       } finally {
         lock.unlock();
       }
       try {
-        writeAndForce(segment, toWrite);
+        segment.writeAndForce(toWrite);
       } catch (IOException e) {
         fail(e, covered);
         return;
       }
+      spare = toWrite.capacity() <= KEPT_BUFFER_BYTES ? toWrite : null;
       covered.forEach((h, sequence) -> h.driver.advanceTo(sequence));
       if (next != null) {
         seal(segment);
@@ -259,19 +247,6 @@ public final class Journal implements Closeable {
     } finally {
       forceTurn.unlock();
     }
-  }
-
-  private void writeAndForce(Segment segment, ByteBuffer bytes) throws IOException {
-    if (segment.channel == null) {
-      segment.channel = FileChannel.open(segment.path, StandardOpenOption.CREATE_NEW,
-          StandardOpenOption.WRITE);
-      FileIo.writeFully(segment.channel, JournalFormat.header(segment.number), 0);
-      segment.channel.force(true);
-      Directories.syncParentOf(segment.path);
-    }
-    long at = segment.channel.size();
-    FileIo.writeFully(segment.channel, bytes, at);
-    segment.channel.force(false);
   }
 
   private void fail(IOException e, Map<Handle, Long> covered) {
@@ -290,16 +265,16 @@ public final class Journal implements Closeable {
   }
 
   /** A full segment: its writers are asked to force their own files, then it can go. */
-  private void seal(Segment segment) {
+  private void seal(JournalSegment<Handle> segment) {
     List<Handle> writers;
     lock.lock();
     try {
       sealed.add(segment);
-      writers = new ArrayList<>(segment.lastSequences.keySet());
+      writers = new ArrayList<>(segment.lastSequences().keySet());
     } finally {
       lock.unlock();
     }
-    closeChannel(segment);
+    segment.closeChannel();
     retireCovered();
     for (Handle h : writers) {
       forcers.execute(h.forceFile);
@@ -321,7 +296,7 @@ public final class Journal implements Closeable {
     lock.lock();
     try {
       h.forcedThrough = Long.MAX_VALUE;
-      current.lastSequences.remove(h);
+      current.lastSequences().remove(h);
       dirty.remove(h);
     } finally {
       lock.unlock();
@@ -339,21 +314,21 @@ public final class Journal implements Closeable {
       if (closed) {
         return;
       }
-      List<Segment> done = new ArrayList<>();
-      for (Segment s : sealed) {
-        s.lastSequences.entrySet().removeIf(e -> e.getKey().forcedThrough >= e.getValue());
-        if (s.lastSequences.isEmpty()) {
+      List<JournalSegment<Handle>> done = new ArrayList<>();
+      for (JournalSegment<Handle> s : sealed) {
+        s.lastSequences().entrySet().removeIf(e -> e.getKey().forcedThrough >= e.getValue());
+        if (s.lastSequences().isEmpty()) {
           done.add(s);
         }
       }
       sealed.removeAll(done);
-      for (Segment s : done) {
+      for (JournalSegment<Handle> s : done) {
         try {
-          Files.deleteIfExists(s.path);
-          LOG.debug("{}: deleted journal segment {}", directory, s.path.getFileName());
+          Files.deleteIfExists(s.path());
+          LOG.debug("{}: deleted journal segment {}", directory, s.path().getFileName());
         } catch (IOException e) {
           // Left for the next open, whose replay finds every write it holds already in place.
-          LOG.warn("{}: could not delete journal segment {}: {}", directory, s.path,
+          LOG.warn("{}: could not delete journal segment {}: {}", directory, s.path(),
               e.toString());
         }
       }
@@ -369,16 +344,6 @@ public final class Journal implements Closeable {
       return sealed.size();
     } finally {
       lock.unlock();
-    }
-  }
-
-  private void closeChannel(Segment segment) {
-    if (segment.channel != null) {
-      try {
-        segment.channel.close();
-      } catch (IOException e) {
-        LOG.debug("{}: closing {}: {}", directory, segment.path, e.toString());
-      }
     }
   }
 
@@ -406,14 +371,14 @@ public final class Journal implements Closeable {
       }
       try {
         if (rest.hasRemaining()) {
-          writeAndForce(current, rest);
+          current.writeAndForce(rest);
         }
       } catch (IOException e) {
         fail(e, covered);
         throw e;
       } finally {
-        closeChannel(current);
-        sealed.forEach(this::closeChannel);
+        current.closeChannel();
+        sealed.forEach(JournalSegment::closeChannel);
       }
       covered.forEach((h, sequence) -> h.driver.advanceTo(sequence));
     } finally {

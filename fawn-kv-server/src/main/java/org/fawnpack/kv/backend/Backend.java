@@ -18,6 +18,7 @@ import org.fawnpack.kv.energy.NodeEnergy;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.store.Journal;
 import org.fawnpack.kv.time.Backoffs;
 import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
@@ -55,6 +56,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private final String id;
   private final Path dir;
   private final DatastoreConfig config;
+  /** The arcs' shared journal ({@code fawn.kv.sync.journal}), or null. */
+  private final Journal journal;
   private final FrameServer server;
   private final Map<Long, ArcStore> arcs = new ConcurrentHashMap<>();
   private final ChainForwarder forwarder;
@@ -91,6 +94,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
       ClusterSecret secret, boolean crashed, Backoffs backoffs) throws IOException {
     this.id = id;
     this.dir = dir;
+    this.journal = config.journal();
     this.config = config;
     this.tailLease = new TailLease(id);
     // What a forward's answer runs never blocks (ChainForwarder, ChainMessages): on the loop.
@@ -144,8 +148,15 @@ public final class Backend implements Closeable, RingFollower.RingUser {
           + " writes it had passed on; it serves none of them (fail-stop: the coordinator"
           + " marks it down and its arcs are re-replicated)", id, dir);
     }
-    Backend backend = new Backend(id, bind, dir, config, secret, crashed, backoffs);
-    backend.server.start();
+    DatastoreConfig arcConfig = ArcJournal.openFor(dir, config);
+    Backend backend;
+    try {
+      backend = new Backend(id, bind, dir, arcConfig, secret, crashed, backoffs);
+      backend.server.start();
+    } catch (IOException | RuntimeException e) {
+      ArcJournal.closeOpenedFor(arcConfig, config, e);
+      throw e;
+    }
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
         id, backend.counts, () -> backend.report(NodeEnergy.NONE), backend::epoch,
         backend::bytesCopiedIn));
@@ -380,14 +391,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     bulkLoads.close();
     forwarder.close();
     source.close();
-    IOException first = null;
-    for (ArcStore arc : arcs.values()) {
-      try {
-        arc.close();
-      } catch (IOException e) {
-        first = first == null ? e : first;
-      }
-    }
+    IOException first = ArcJournal.closeArcsThenJournal(arcs.values(), journal);
     if (first != null) {
       throw first;
     }
