@@ -34,6 +34,7 @@ public final class KvClusterBenchmark {
         case "soak" -> KvSoakPart.run(options);
         case "powercut" -> KvPowerCutPart.run(options);
         case "bulk" -> KvBulkPart.run(options);
+        case "journal" -> KvJournalPart.run(options);
         default -> throw new IllegalStateException("no part " + part);
       }
     }

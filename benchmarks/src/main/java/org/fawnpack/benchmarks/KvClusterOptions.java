@@ -14,7 +14,7 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
       "scan", "mapreduce");
   /** Every part --part accepts: the soak runs only when asked for (it takes long). */
   static final List<String> PARTS = List.of("figure10", "ycsb", "moves", "routing",
-      "scan", "mapreduce", "soak", "powercut", "bulk");
+      "scan", "mapreduce", "soak", "powercut", "bulk", "journal");
 
   static final String USAGE = """
       Usage: ./fawn bench-kv-cluster [--part P[,P...] (all)] [--keys N (100000)] \
@@ -41,6 +41,10 @@ record KvClusterOptions(Set<String> parts, int keys, int seconds, int clients, i
           powercut  only when named: every back-end SIGKILLed at once, three times, after
                     --move-mb of 16 KB values; seconds from the last restart to every arc
                     readable and to every chain whole (~3 min)
+          journal   only when named: one journal per back-end against a force per arc file,
+                    alternating, 2 rounds each on fresh clusters: --keys of 100 bytes loaded
+                    in batches, then single puts from --clients threads for --seconds, with
+                    the back-ends' CPU per put (~4 min at 100000 keys, 15 s)
           soak      only when named: --soak-minutes of overwrites, deletes and gets at
                     --soak-rate ops/s on --soak-keys keys of 1000 bytes, against a cluster
                     that never compacts and one that compacts (cut retention 0): log bytes

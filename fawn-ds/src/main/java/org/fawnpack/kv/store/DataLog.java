@@ -61,7 +61,8 @@ final class DataLog implements AutoCloseable {
   /** Bytes already in the file: readers below it need no lock. */
   private volatile long written;
   /** {@link #written} and the header's floor when {@link #forceData} last forced. */
-  private volatile long forcedEnd = -1;
+  private final java.util.concurrent.atomic.AtomicLong forcedEnd =
+      new java.util.concurrent.atomic.AtomicLong(-1);
   private volatile long forcedFloor = -1;
   private final Writeback writeback;
 
@@ -287,11 +288,12 @@ final class DataLog implements AutoCloseable {
   void forceData() throws IOException {
     long end = written;
     long headerFloor = floor.get();
-    if (end == forcedEnd && headerFloor == forcedFloor) {
+    if (end == forcedEnd.get() && headerFloor == forcedFloor) {
       return;
     }
     channel.force(false);
-    forcedEnd = end;
+    // Only up: two forces at once may finish in either order, and the later one's end counts.
+    forcedEnd.accumulateAndGet(end, Math::max);
     forcedFloor = headerFloor;
   }
 
@@ -350,11 +352,16 @@ final class DataLog implements AutoCloseable {
       channel.force(true);
       bufferBase = length;
       written = length;
-      forcedEnd = -1; // a length forced before may be reached again with other bytes
+      forcedEnd.set(-1); // a length forced before may be reached again with other bytes
       writeback.restartAt(length);
     } finally {
       appendLock.unlock();
     }
+  }
+
+  /** The file's length at its last {@link #forceData} (-1 before any): what a power cut keeps. */
+  long forcedBytes() {
+    return forcedEnd.get();
   }
 
   /** Bytes already in the file (records appended since sit in the buffers). */

@@ -11,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.LongAdder;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -55,6 +56,8 @@ public final class Journal implements Closeable {
   private final List<JournalSegment<Handle>> sealed = new ArrayList<>();
   private boolean forceQueued;
   private boolean closed;
+  private final LongAdder writes = new LongAdder();
+  private final LongAdder forces = new LongAdder();
   private IOException failure;
 
   /** A datastore's place in the journal. */
@@ -64,13 +67,13 @@ public final class Journal implements Closeable {
     // Guarded by the journal's lock.
     private JournalSegment<Handle> namedIn;
     private long namedLogId;
-    private byte[] namedPath;
     private int id;
     private long forcedThrough;
 
     private Handle(SyncDriver driver, Runnable forceFile) {
       this.driver = driver;
       this.forceFile = forceFile;
+      this.forcedThrough = driver.durableSequence(); // what the file held when opened
     }
 
     /** Copies a write into the journal; the caller holds the datastore's writer lock. */
@@ -140,17 +143,18 @@ public final class Journal implements Closeable {
         throw new IOException(directory + ": the journal is closed");
       }
       if (h.namedIn != current || h.namedLogId != log.logId()) {
-        h.namedPath = log.path().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
+        byte[] path = log.path().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         h.namedIn = current;
         h.namedLogId = log.logId();
         h.id = current.nextId();
-        reserve(JournalFormat.nameBytes(h.namedPath));
-        JournalFormat.putName(buffer, h.id, h.namedLogId, h.namedPath);
+        reserve(JournalFormat.nameBytes(path));
+        JournalFormat.putName(buffer, h.id, h.namedLogId, h.forcedThrough, path);
       }
       reserve(JournalFormat.writeBytes(kind, key, value));
       JournalFormat.putWrite(buffer, kind, h.id, sequence, key, value);
       current.lastSequences().put(h, sequence);
       dirty.put(h, sequence);
+      writes.increment();
     } finally {
       lock.unlock();
     }
@@ -239,6 +243,7 @@ public final class Journal implements Closeable {
         fail(e, covered);
         return;
       }
+      forces.increment();
       spare = toWrite.capacity() <= KEPT_BUFFER_BYTES ? toWrite : null;
       covered.forEach((h, sequence) -> h.driver.advanceTo(sequence));
       if (next != null) {
@@ -335,6 +340,16 @@ public final class Journal implements Closeable {
     } finally {
       lock.unlock();
     }
+  }
+
+  /** Writes copied into the journal since it opened. */
+  public long writes() {
+    return writes.sum();
+  }
+
+  /** Forces of the journal since it opened: {@link #writes()} over this is the batching. */
+  public long forces() {
+    return forces.sum();
   }
 
   /** Sealed segments not yet deleted (for tests and metrics). */

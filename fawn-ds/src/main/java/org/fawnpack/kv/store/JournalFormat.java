@@ -13,13 +13,15 @@ import java.util.zip.CRC32C;
  *       0    4  body length n
  *       4    4  CRC32C of the body
  *       8    n  body: kind (1 byte), then by kind
- *                 NAME    (16) id (4), log id (8), path length (2), path (UTF-8)
+ *                 NAME    (16) id (4), log id (8), forced through (8), path length (2),
+ *                         path (UTF-8)
  *                 PUT     (1) id (4), sequence (8), key length (4), value length (4), key, value
  *                 DELETE  (2) id (4), sequence (8), key length (4), key
  * </pre>
  *
  * A NAME record binds a small id to one datastore file (its path and the log id in its header)
- * for the rest of its segment, so the writes after it need not repeat the path.
+ * for the rest of its segment, so the writes after it need not repeat the path; it also says up
+ * to which sequence number the file was forced then: every later write of it is in the journal.
  */
 final class JournalFormat {
   static final int MAGIC = 0x464a4e4c; // "FJNL"
@@ -47,7 +49,7 @@ final class JournalFormat {
   }
 
   static int nameBytes(byte[] path) {
-    return RECORD_HEADER_BYTES + 1 + 4 + 8 + 2 + path.length;
+    return RECORD_HEADER_BYTES + 1 + 4 + 8 + 8 + 2 + path.length;
   }
 
   static int writeBytes(byte kind, byte[] key, byte[] value) {
@@ -55,10 +57,11 @@ final class JournalFormat {
         + key.length;
   }
 
-  static void putName(ByteBuffer out, int id, long logId, byte[] path) {
+  static void putName(ByteBuffer out, int id, long logId, long forcedThrough, byte[] path) {
     int start = out.position();
     out.position(start + RECORD_HEADER_BYTES);
-    out.put(KIND_NAME).putInt(id).putLong(logId).putShort((short) path.length).put(path);
+    out.put(KIND_NAME).putInt(id).putLong(logId).putLong(forcedThrough)
+        .putShort((short) path.length).put(path);
     seal(out, start);
   }
 
@@ -91,7 +94,10 @@ final class JournalFormat {
     return (int) crc.getValue();
   }
 
-  /** One decoded record; {@code key} and {@code value} are null for a NAME. */
+  /**
+   * One decoded record; {@code key} and {@code value} are null for a NAME, whose
+   * {@code sequence} is the one its file was forced through.
+   */
   record Decoded(byte kind, int id, long logId, String path, long sequence, byte[] key,
       byte[] value) {}
 
@@ -103,14 +109,18 @@ final class JournalFormat {
     byte kind = body.get();
     int id = body.getInt();
     if (kind == KIND_NAME) {
+      if (body.remaining() < 8 + 8 + 2) {
+        return null;
+      }
       long logId = body.getLong();
+      long forcedThrough = body.getLong();
       byte[] path = new byte[Short.toUnsignedInt(body.getShort())];
       if (body.remaining() != path.length) {
         return null;
       }
       body.get(path);
-      return new Decoded(kind, id, logId, new String(path, StandardCharsets.UTF_8), 0, null,
-          null);
+      return new Decoded(kind, id, logId, new String(path, StandardCharsets.UTF_8),
+          forcedThrough, null, null);
     }
     if ((kind != KIND_PUT && kind != KIND_DELETE) || body.remaining() < 8 + 4) {
       return null;

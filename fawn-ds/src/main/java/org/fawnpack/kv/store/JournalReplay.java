@@ -55,15 +55,22 @@ final class JournalReplay {
       return 1;
     }
     Map<FileId, List<JournalFormat.Decoded>> writes = new LinkedHashMap<>();
+    Map<FileId, Long> forcedAtFirstName = new HashMap<>();
     long last = segments.lastKey();
     for (Map.Entry<Long, Path> s : segments.entrySet()) {
-      read(s.getValue(), s.getKey(), s.getKey() == last, writes);
+      read(s.getValue(), s.getKey(), s.getKey() == last, writes, forcedAtFirstName);
     }
     Map<String, Map<Long, List<JournalFormat.Decoded>>> byPath = new LinkedHashMap<>();
     writes.forEach((id, list) ->
         byPath.computeIfAbsent(id.path(), p -> new HashMap<>()).put(id.logId(), list));
     for (Map.Entry<String, Map<Long, List<JournalFormat.Decoded>>> e : byPath.entrySet()) {
-      apply(Path.of(e.getKey()), e.getValue(), config);
+      Map<Long, Long> forcedByLog = new HashMap<>();
+      forcedAtFirstName.forEach((id, forced) -> {
+        if (id.path().equals(e.getKey())) {
+          forcedByLog.put(id.logId(), forced);
+        }
+      });
+      apply(Path.of(e.getKey()), e.getValue(), forcedByLog, config);
     }
     for (Path segment : segments.values()) {
       Files.delete(segment);
@@ -92,7 +99,8 @@ final class JournalReplay {
    * whole before the next began, so damage there is refused by name.
    */
   private static void read(Path segment, long number, boolean last,
-      Map<FileId, List<JournalFormat.Decoded>> writes) throws IOException {
+      Map<FileId, List<JournalFormat.Decoded>> writes, Map<FileId, Long> forcedAtFirstName)
+      throws IOException {
     ByteBuffer bytes;
     try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
       long size = channel.size();
@@ -130,7 +138,9 @@ final class JournalReplay {
       at += JournalFormat.RECORD_HEADER_BYTES + bytes.getInt(at);
       records++;
       if (d.kind() == JournalFormat.KIND_NAME) {
-        names.put(d.id(), new FileId(d.path(), d.logId()));
+        FileId file = new FileId(d.path(), d.logId());
+        names.put(d.id(), file);
+        forcedAtFirstName.putIfAbsent(file, d.sequence());
         continue;
       }
       FileId file = names.get(d.id());
@@ -164,7 +174,7 @@ final class JournalReplay {
    * of an earlier log were compacted into it and forced).
    */
   private static void apply(Path path, Map<Long, List<JournalFormat.Decoded>> writesByLog,
-      DatastoreConfig config) throws IOException {
+      Map<Long, Long> forcedByLog, DatastoreConfig config) throws IOException {
     int total = writesByLog.values().stream().mapToInt(List::size).sum();
     if (!Files.exists(path)) {
       LOG.info("{}: gone since it wrote to the journal (deleted after its last force); its {} "
@@ -177,6 +187,16 @@ final class JournalReplay {
           : own.stream().mapToLong(JournalFormat.Decoded::sequence).min().orElseThrow();
     })) {
       List<JournalFormat.Decoded> writes = writesByLog.getOrDefault(store.logId(), List.of());
+      long forced = forcedByLog.getOrDefault(store.logId(), 0L);
+      if (store.lastSequence() < forced) {
+        // The journal holds what came after `forced`; what the file lost below it is gone, and
+        // applying the rest would leave a hole in its history: keep it a shorter prefix.
+        LOG.error("{}: holds writes through {} only, but was forced through {} when the journal"
+            + " began to hold its writes: the device lost forced bytes, which the journal cannot"
+            + " put back; its {} journal writes are not applied, so the file stays a prefix of"
+            + " its history", path, store.lastSequence(), forced, writes.size());
+        return;
+      }
       int applied = 0;
       for (JournalFormat.Decoded w : writes) {
         boolean done = w.kind() == JournalFormat.KIND_PUT

@@ -100,14 +100,18 @@ class JournalTest {
 
     /**
      * What a killed process leaves: each file without its unflushed append buffer. The journal
-     * is closed after, only to stop its threads (a dead process has none): every write was
-     * acknowledged, so it has nothing left to force.
+     * is closed first, only to stop its threads (a dead process has none; every write was
+     * acknowledged, so it has nothing left to force): after that it deletes no segment, so a
+     * file force that ends after the forced lengths are read here cannot make the journal drop
+     * writes that the simulated cut then takes.
      */
     void kill() throws IOException {
-      for (Datastore s : stores) {
-        s.current().get().log().close();
-      }
       journal.close();
+      for (int i = 0; i < stores.length; i++) {
+        DataLog log = stores[i].current().get().log();
+        forced[i] = Math.max(forced[i], log.forcedBytes()); // forces the journal asked for too
+        log.close();
+      }
     }
   }
 
@@ -150,8 +154,19 @@ class JournalTest {
   @ParameterizedTest
   @ValueSource(longs = {11, 12, 13, 14, 15, 16})
   void aPowerCutLosesNoAcknowledgedWrite(long seed) throws Exception {
+    powerCut(seed, Journal.DEFAULT_SEGMENT_BYTES);
+  }
+
+  /** Segments sealed and deleted as the files are forced, so the journal holds only the last. */
+  @ParameterizedTest
+  @ValueSource(longs = {17, 18, 19})
+  void aPowerCutWithSmallSegmentsLosesNoAcknowledgedWrite(long seed) throws Exception {
+    powerCut(seed, 16 << 10);
+  }
+
+  private void powerCut(long seed, long segmentBytes) throws Exception {
     Random random = new Random(seed);
-    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null));
+    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null), segmentBytes);
     Run run = new Run(journal, openStores(journal));
     run.write(random, 2_000);
     run.kill();
@@ -265,6 +280,38 @@ class JournalTest {
     CorruptLogException e = assertThrows(CorruptLogException.class,
         () -> Journal.open(dir.resolve("journal"), storeConfig(null)));
     assertTrue(e.getMessage().contains(damaged.toString()), e.getMessage());
+  }
+
+  @Test
+  void aFileThatLostForcedBytesStaysAPrefixOfItsHistory() throws Exception {
+    // Small segments: those sealed go once the file is forced past them, so the journal holds
+    // only the last writes, and says the file was forced through the ones before.
+    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null), 1 << 10);
+    Datastore store = Datastore.open(storePath(0), storeConfig(journal));
+    byte[] value = new byte[100];
+    long last = 0;
+    for (int k = 0; k < 200; k++) {
+      last = store.put(key(k), value);
+      store.whenDurable(last).get(10, TimeUnit.SECONDS);
+    }
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
+    while (journal.sealedSegments() > 0 && System.nanoTime() < deadline) {
+      Thread.sleep(10);
+    }
+    assertEquals(0, journal.sealedSegments(), "sealed segments left");
+    long size = store.current().get().log().flushedBytes();
+    store.current().get().log().close();
+    journal.close();
+    try (FileChannel channel = FileChannel.open(storePath(0), StandardOpenOption.WRITE)) {
+      channel.truncate(size / 2); // the device lost bytes it had said were forced
+    }
+    Journal.open(dir.resolve("journal"), storeConfig(null)).close();
+    try (Datastore reopened = Datastore.open(storePath(0), storeConfig(null))) {
+      assertArrayEquals(value, reopened.get(key(0)));
+      for (int k = 150; k < 200; k++) {
+        assertNull(reopened.get(key(k)), "key " + k + ": applied after a hole in the history");
+      }
+    }
   }
 
   @Test

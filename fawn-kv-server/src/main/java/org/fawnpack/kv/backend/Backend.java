@@ -159,7 +159,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     }
     backend.metrics = org.fawnpack.kv.metrics.Jmx.register("Backend-" + id, new BackendMetrics(
         id, backend.counts, () -> backend.report(NodeEnergy.NONE), backend::epoch,
-        backend::bytesCopiedIn));
+        backend::bytesCopiedIn, backend.journal));
     return backend;
   }
 

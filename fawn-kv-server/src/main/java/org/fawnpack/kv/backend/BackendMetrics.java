@@ -2,6 +2,7 @@ package org.fawnpack.kv.backend;
 
 import java.util.function.LongSupplier;
 import java.util.function.Supplier;
+import org.fawnpack.kv.store.Journal;
 import org.fawnpack.kv.wire.StatsReport;
 
 /** {@link BackendMetricsMXBean} over a back-end's counts and a fresh {@link StatsReport}. */
@@ -11,9 +12,11 @@ final class BackendMetrics implements BackendMetricsMXBean {
   private final Supplier<StatsReport> report;
   private final LongSupplier epoch;
   private final LongSupplier bytesCopiedIn;
+  private final Journal journal;
 
   BackendMetrics(String id, RequestCounts counts, Supplier<StatsReport> report,
-      LongSupplier epoch, LongSupplier bytesCopiedIn) {
+      LongSupplier epoch, LongSupplier bytesCopiedIn, Journal journal) {
+    this.journal = journal;
     this.id = id;
     this.counts = counts;
     this.report = report;
@@ -104,5 +107,15 @@ final class BackendMetrics implements BackendMetricsMXBean {
   @Override
   public long getBytesReclaimed() {
     return report.get().bytesReclaimed();
+  }
+
+  @Override
+  public long getJournalWrites() {
+    return journal == null ? 0 : journal.writes();
+  }
+
+  @Override
+  public long getJournalForces() {
+    return journal == null ? 0 : journal.forces();
   }
 }

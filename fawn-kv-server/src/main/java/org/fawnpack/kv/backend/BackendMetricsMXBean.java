@@ -47,4 +47,10 @@ public interface BackendMetricsMXBean {
 
   /** Log bytes its compactions gave back since it started. */
   long getBytesReclaimed();
+
+  /** Writes its arcs copied into their shared journal since it started (0 without one). */
+  long getJournalWrites();
+
+  /** Forces of that journal since it started: writes over forces is how many each covered. */
+  long getJournalForces();
 }

@@ -244,6 +244,8 @@ class ChainReplicationTest {
     long chainWrites = 0;
     long keysAtHeads = 0;
     long arcsHeaded = 0;
+    long journaled = 0;
+    long journalForces = 0;
     for (Backend b : backends) {
       javax.management.ObjectName name = org.fawnpack.kv.metrics.Jmx.nameOf("Backend-"
           + b.member().id());
@@ -252,6 +254,8 @@ class ChainReplicationTest {
       chainWrites += (Long) jmx.getAttribute(name, "ChainWrites");
       keysAtHeads += (Long) jmx.getAttribute(name, "KeysAsHead");
       arcsHeaded += (Integer) jmx.getAttribute(name, "ArcsAsHead");
+      journaled += (Long) jmx.getAttribute(name, "JournalWrites");
+      journalForces += (Long) jmx.getAttribute(name, "JournalForces");
       assertEquals(ring.epoch(), jmx.getAttribute(name, "Epoch"));
     }
     assertEquals(130, writes, "each put and delete once, at its head");
@@ -259,6 +263,9 @@ class ChainReplicationTest {
     assertEquals(130 * 2, chainWrites, "each write on the two members after its head");
     assertEquals(model.size(), keysAtHeads, "every live key once, at its head");
     assertEquals(ring.chains().size(), arcsHeaded, "every arc has one head");
+    assertEquals(130 * 3, journaled, "each write in the journal of each of its members");
+    assertTrue(journalForces > 0 && journalForces <= journaled,
+        "journal forces: " + journalForces + " for " + journaled + " writes");
     javax.management.ObjectName front = org.fawnpack.kv.metrics.Jmx.nameOf("FrontEnd-f0");
     assertEquals(80L, jmx.getAttribute(front, "Gets"));
     assertEquals(120L, jmx.getAttribute(front, "Puts"));
