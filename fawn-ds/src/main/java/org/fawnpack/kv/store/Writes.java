@@ -135,8 +135,8 @@ final class Writes {
   private long appendPut(IndexedLog g, byte[] key, byte[] value, long hash, long sequence)
       throws IOException {
     int slot = g.index().findOrFree(hash, keyCheck.of(g.log(), key));
+    journal(g, RecordFormat.KIND_PUT, key, value, sequence); // first: a refusal uses no number
     nextSequence = sequence + 1;
-    journal(g, RecordFormat.KIND_PUT, key, value, sequence);
     long offset = g.log().append(RecordFormat.KIND_PUT, key, value, sequence);
     seams.reached(TestSeams.Seam.WRITE_APPENDED);
     place(g, slot, hash, offset);
@@ -147,8 +147,8 @@ final class Writes {
   /** Appends a tombstone numbered {@code sequence}, clearing bucket {@code slot} if found. */
   private long appendDelete(IndexedLog g, int slot, byte[] key, long sequence)
       throws IOException {
-    nextSequence = sequence + 1;
     journal(g, RecordFormat.KIND_DELETE, key, new byte[0], sequence);
+    nextSequence = sequence + 1;
     g.log().append(RecordFormat.KIND_DELETE, key, new byte[0], sequence);
     seams.reached(TestSeams.Seam.WRITE_APPENDED);
     if (slot >= 0) {

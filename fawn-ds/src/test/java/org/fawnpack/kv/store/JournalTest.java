@@ -320,8 +320,10 @@ class JournalTest {
     try (Datastore store = Datastore.open(storePath(0), storeConfig(journal))) {
       store.whenDurable(store.put(key(1), new byte[] {1})).get(10, TimeUnit.SECONDS);
       journal.close();
+      long last = store.lastSequence();
       IOException e = assertThrows(IOException.class, () -> store.put(key(2), new byte[] {2}));
       assertTrue(e.getMessage().contains("closed"), e.getMessage());
+      assertEquals(last, store.lastSequence(), "a refused write takes no sequence number");
     }
   }
 
