@@ -123,6 +123,15 @@ class JournalTest {
     return stores;
   }
 
+  /** A journal and its stores, {@code ops} acknowledged writes, then a kill. */
+  private Run writeThenKill(long seed, int ops) throws Exception {
+    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null));
+    Run run = new Run(journal, openStores(journal));
+    run.write(new Random(seed), ops);
+    run.kill();
+    return run;
+  }
+
   /** Every store reopened (no journal) holds exactly its model. */
   private void assertHolds(Run run) throws IOException {
     for (int i = 0; i < STORES; i++) {
@@ -143,10 +152,7 @@ class JournalTest {
 
   @Test
   void aKilledProcessLosesNoAcknowledgedWrite() throws Exception {
-    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null));
-    Run run = new Run(journal, openStores(journal));
-    run.write(new Random(1), 3_000);
-    run.kill();
+    Run run = writeThenKill(1, 3_000);
     Journal.open(dir.resolve("journal"), storeConfig(null)).close();
     assertHolds(run);
   }
@@ -251,10 +257,7 @@ class JournalTest {
 
   @Test
   void aTornLastSegmentIsIgnored() throws Exception {
-    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null));
-    Run run = new Run(journal, openStores(journal));
-    run.write(new Random(51), 500);
-    run.kill();
+    Run run = writeThenKill(51, 500);
     List<Path> segments = segments();
     // A force cut short: a record's length and the start of its body, no more.
     Files.write(segments.get(segments.size() - 1), new byte[] {0, 0, 0, 42, 1, 2, 3},
@@ -265,10 +268,7 @@ class JournalTest {
 
   @Test
   void damageInAnEarlierSegmentIsRefusedByName() throws Exception {
-    Journal journal = Journal.open(dir.resolve("journal"), storeConfig(null));
-    Run run = new Run(journal, openStores(journal));
-    run.write(new Random(52), 500);
-    run.kill();
+    Run run = writeThenKill(52, 500);
     Path damaged = segments().get(0);
     // A later segment behind it, so that it is one a force finished before the next began.
     long number = Long.parseUnsignedLong(damaged.getFileName().toString().substring(8, 24), 16);
