@@ -25,7 +25,7 @@ final class DatastoreLoader {
 
   /**
    * As {@link #load(Path, DatastoreConfig)}; {@code journaledFrom} gives, for the log id in the
-   * file's header, the sequence from which a journal holds all its writes ({@link
+   * file's header, the byte offset after which a journal holds all its records ({@link
    * LogRecovery#recover(DataLog, DatastoreConfig, long)}).
    */
   static Loaded load(Path path, DatastoreConfig config,

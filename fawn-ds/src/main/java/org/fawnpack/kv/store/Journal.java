@@ -69,11 +69,24 @@ public final class Journal implements Closeable {
     private long namedLogId;
     private int id;
     private long forcedThrough;
+    /** The file forced itself since its last NAME: the next write names it again. */
+    private boolean forcedSinceName;
+    /** The log and its length when the datastore opened (held whole: closed or replayed). */
+    private final long openLogId;
+    private final long openBytes;
 
-    private Handle(SyncDriver driver, Runnable forceFile) {
+    private Handle(SyncDriver driver, Runnable forceFile, DataLog opened) {
       this.driver = driver;
       this.forceFile = forceFile;
-      this.forcedThrough = driver.durableSequence(); // what the file held when opened
+      this.forcedThrough = driver.durableSequence();
+      this.openLogId = opened.logId();
+      this.openBytes = opened.flushedBytes();
+    }
+
+    /** Bytes of {@code log} known to be on the device: what a NAME record says. */
+    private long forcedBytes(DataLog log) {
+      return Math.max(log.forcedBytes(), log.logId() == openLogId ? openBytes
+          : DataLog.HEADER_BYTES);
     }
 
     /** Copies a write into the journal; the caller holds the datastore's writer lock. */
@@ -128,8 +141,8 @@ public final class Journal implements Closeable {
     return directory;
   }
 
-  Handle attach(SyncDriver driver, Runnable forceFile) {
-    return new Handle(driver, forceFile);
+  Handle attach(SyncDriver driver, Runnable forceFile, DataLog opened) {
+    return new Handle(driver, forceFile, opened);
   }
 
   private void append(Handle h, DataLog log, byte kind, byte[] key, byte[] value, long sequence)
@@ -142,13 +155,14 @@ public final class Journal implements Closeable {
       if (closed) {
         throw new IOException(directory + ": the journal is closed");
       }
-      if (h.namedIn != current || h.namedLogId != log.logId()) {
+      if (h.namedIn != current || h.namedLogId != log.logId() || h.forcedSinceName) {
         byte[] path = log.path().toAbsolutePath().toString().getBytes(StandardCharsets.UTF_8);
         h.namedIn = current;
         h.namedLogId = log.logId();
         h.id = current.nextId();
+        h.forcedSinceName = false;
         reserve(JournalFormat.nameBytes(path));
-        JournalFormat.putName(buffer, h.id, h.namedLogId, h.forcedThrough, path);
+        JournalFormat.putName(buffer, h.id, h.namedLogId, h.forcedBytes(log), path);
       }
       reserve(JournalFormat.writeBytes(kind, key, value));
       JournalFormat.putWrite(buffer, kind, h.id, sequence, key, value);
@@ -290,6 +304,7 @@ public final class Journal implements Closeable {
     lock.lock();
     try {
       h.forcedThrough = Math.max(h.forcedThrough, sequence);
+      h.forcedSinceName = true;
     } finally {
       lock.unlock();
     }

@@ -13,15 +13,17 @@ import java.util.zip.CRC32C;
  *       0    4  body length n
  *       4    4  CRC32C of the body
  *       8    n  body: kind (1 byte), then by kind
- *                 NAME    (16) id (4), log id (8), forced through (8), path length (2),
+ *                 NAME    (16) id (4), log id (8), forced bytes (8), path length (2),
  *                         path (UTF-8)
  *                 PUT     (1) id (4), sequence (8), key length (4), value length (4), key, value
  *                 DELETE  (2) id (4), sequence (8), key length (4), key
  * </pre>
  *
  * A NAME record binds a small id to one datastore file (its path and the log id in its header)
- * for the rest of its segment, so the writes after it need not repeat the path; it also says up
- * to which sequence number the file was forced then: every later write of it is in the journal.
+ * for the rest of its segment, so the writes after it need not repeat the path; it also says how
+ * many of the file's bytes were on the device then. A datastore names itself again after each
+ * force of its file, so its last NAME tells how far the file was surely forced: every record
+ * the file holds after that point is in the journal.
  */
 final class JournalFormat {
   static final int MAGIC = 0x464a4e4c; // "FJNL"
@@ -57,10 +59,10 @@ final class JournalFormat {
         + key.length;
   }
 
-  static void putName(ByteBuffer out, int id, long logId, long forcedThrough, byte[] path) {
+  static void putName(ByteBuffer out, int id, long logId, long forcedBytes, byte[] path) {
     int start = out.position();
     out.position(start + RECORD_HEADER_BYTES);
-    out.put(KIND_NAME).putInt(id).putLong(logId).putLong(forcedThrough)
+    out.put(KIND_NAME).putInt(id).putLong(logId).putLong(forcedBytes)
         .putShort((short) path.length).put(path);
     seal(out, start);
   }
@@ -96,7 +98,7 @@ final class JournalFormat {
 
   /**
    * One decoded record; {@code key} and {@code value} are null for a NAME, whose
-   * {@code sequence} is the one its file was forced through.
+   * {@code sequence} is the number of its file's bytes that were forced.
    */
   record Decoded(byte kind, int id, long logId, String path, long sequence, byte[] key,
       byte[] value) {}
@@ -113,14 +115,14 @@ final class JournalFormat {
         return null;
       }
       long logId = body.getLong();
-      long forcedThrough = body.getLong();
+      long forcedBytes = body.getLong();
       byte[] path = new byte[Short.toUnsignedInt(body.getShort())];
       if (body.remaining() != path.length) {
         return null;
       }
       body.get(path);
       return new Decoded(kind, id, logId, new String(path, StandardCharsets.UTF_8),
-          forcedThrough, null, null);
+          forcedBytes, null, null);
     }
     if ((kind != KIND_PUT && kind != KIND_DELETE) || body.remaining() < 8 + 4) {
       return null;

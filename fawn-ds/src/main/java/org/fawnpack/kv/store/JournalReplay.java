@@ -55,17 +55,17 @@ final class JournalReplay {
       return 1;
     }
     Map<FileId, List<JournalFormat.Decoded>> writes = new LinkedHashMap<>();
-    Map<FileId, Long> forcedAtFirstName = new HashMap<>();
+    Map<FileId, Long> forcedAtLastName = new HashMap<>();
     long last = segments.lastKey();
     for (Map.Entry<Long, Path> s : segments.entrySet()) {
-      read(s.getValue(), s.getKey(), s.getKey() == last, writes, forcedAtFirstName);
+      read(s.getValue(), s.getKey(), s.getKey() == last, writes, forcedAtLastName);
     }
     Map<String, Map<Long, List<JournalFormat.Decoded>>> byPath = new LinkedHashMap<>();
     writes.forEach((id, list) ->
         byPath.computeIfAbsent(id.path(), p -> new HashMap<>()).put(id.logId(), list));
     for (Map.Entry<String, Map<Long, List<JournalFormat.Decoded>>> e : byPath.entrySet()) {
       Map<Long, Long> forcedByLog = new HashMap<>();
-      forcedAtFirstName.forEach((id, forced) -> {
+      forcedAtLastName.forEach((id, forced) -> {
         if (id.path().equals(e.getKey())) {
           forcedByLog.put(id.logId(), forced);
         }
@@ -99,7 +99,7 @@ final class JournalReplay {
    * whole before the next began, so damage there is refused by name.
    */
   private static void read(Path segment, long number, boolean last,
-      Map<FileId, List<JournalFormat.Decoded>> writes, Map<FileId, Long> forcedAtFirstName)
+      Map<FileId, List<JournalFormat.Decoded>> writes, Map<FileId, Long> forcedAtLastName)
       throws IOException {
     ByteBuffer bytes;
     try (FileChannel channel = FileChannel.open(segment, StandardOpenOption.READ)) {
@@ -140,7 +140,7 @@ final class JournalReplay {
       if (d.kind() == JournalFormat.KIND_NAME) {
         FileId file = new FileId(d.path(), d.logId());
         names.put(d.id(), file);
-        forcedAtFirstName.putIfAbsent(file, d.sequence());
+        forcedAtLastName.put(file, d.sequence()); // the last one read is the furthest forced
         continue;
       }
       FileId file = names.get(d.id());
@@ -181,20 +181,18 @@ final class JournalReplay {
           + "journal records are not needed", path, total);
       return;
     }
-    try (Datastore store = Datastore.openForReplay(path, config, logId -> {
-      List<JournalFormat.Decoded> own = writesByLog.get(logId);
-      return own == null ? Long.MAX_VALUE
-          : own.stream().mapToLong(JournalFormat.Decoded::sequence).min().orElseThrow();
-    })) {
+    long sizeBefore = Files.size(path);
+    try (Datastore store = Datastore.openForReplay(path, config,
+        logId -> forcedByLog.getOrDefault(logId, Long.MAX_VALUE))) {
       List<JournalFormat.Decoded> writes = writesByLog.getOrDefault(store.logId(), List.of());
       long forced = forcedByLog.getOrDefault(store.logId(), 0L);
-      if (store.lastSequence() < forced) {
-        // The journal holds what came after `forced`; what the file lost below it is gone, and
-        // applying the rest would leave a hole in its history: keep it a shorter prefix.
-        LOG.error("{}: holds writes through {} only, but was forced through {} when the journal"
-            + " began to hold its writes: the device lost forced bytes, which the journal cannot"
-            + " put back; its {} journal writes are not applied, so the file stays a prefix of"
-            + " its history", path, store.lastSequence(), forced, writes.size());
+      if (sizeBefore < forced) {
+        // The journal holds what came after byte `forced`; what the file lost below it is gone,
+        // and applying the rest would leave a hole in its history: keep it a shorter prefix.
+        LOG.error("{}: has {} bytes, but {} were forced when the journal last named it: the"
+            + " device lost forced bytes, which the journal cannot put back; its {} journal"
+            + " writes are not applied, so the file stays a prefix of its history", path,
+            sizeBefore, forced, writes.size());
         return;
       }
       int applied = 0;

@@ -34,11 +34,11 @@ final class LogRecovery {
   }
 
   /**
-   * As {@link #recover(DataLog, DatastoreConfig)}, for a file whose writes from sequence
-   * {@code journaledFrom} on are all in a journal ({@link JournalReplay}): damage followed by such
-   * a write lies where the file was not forced (a power cut may drop those pages in any order),
-   * so the file is cut there like a torn tail, and the journal puts the rest back. Damage before
-   * that is the device's, skipped and reported as without a journal.
+   * As {@link #recover(DataLog, DatastoreConfig)}, for a file every record of which after byte
+   * {@code journaledFrom} is in a journal ({@link JournalReplay}): damage there lies where the
+   * file was not yet forced (a power cut may drop those pages in any order), so the file is cut
+   * at it like a torn tail, and the journal puts the rest back. Damage before it is the
+   * device's, skipped and reported as without a journal.
    */
   static Result recover(DataLog log, DatastoreConfig config, long journaledFrom)
       throws IOException {
@@ -73,7 +73,7 @@ final class LogRecovery {
     long recordsThrough = checkpoint.map(c -> c.nextSequence() - 1).orElse(0L);
     while (scanner.next()) {
       if (middle[0] >= 0) {
-        if (scanner.sequence() >= journaledFrom) {
+        if (middle[0] >= journaledFrom) {
           LOG.warn("{}: bytes {}..{} are damaged where the file was not yet forced and the "
               + "journal holds its writes: cut there", log.path(), middle[0], middle[1]);
           tailFrom[0] = middle[0];

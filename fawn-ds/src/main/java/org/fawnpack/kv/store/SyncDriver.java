@@ -72,8 +72,8 @@ final class SyncDriver {
    * pass, which calls {@link #advanceTo}; a force of the file itself is reported to it, so its
    * segments can go. {@code forceFile} forces the file when the journal asks.
    */
-  Journal.Handle useJournal(Journal shared, Runnable forceFile) {
-    Journal.Handle h = shared.attach(this, forceFile);
+  Journal.Handle useJournal(Journal shared, Runnable forceFile, DataLog opened) {
+    Journal.Handle h = shared.attach(this, forceFile, opened);
     journal = h;
     return h;
   }

@@ -32,7 +32,8 @@ final class Writes {
     this.sync = new SyncDriver(this::flushForSync,
         retired -> current.get().log() != retired && !current.isClosed(), nextSequence - 1);
     Journal journal = config.journal();
-    this.journaled = journal == null ? null : sync.useJournal(journal, this::forceFileForJournal);
+    this.journaled = journal == null ? null : sync.useJournal(journal, this::forceFileForJournal,
+        current.get().log());
   }
 
   /**
