@@ -51,65 +51,14 @@ public final class Journal implements Closeable {
   private ByteBuffer buffer = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
   /** The buffer the last pass wrote, reused by the next; guarded by forceTurn and lock. */
   private ByteBuffer spare = ByteBuffer.allocate(INITIAL_BUFFER_BYTES);
-  private JournalSegment<Handle> current;
-  private final Map<Handle, Long> dirty = new LinkedHashMap<>();
-  private final List<JournalSegment<Handle>> sealed = new ArrayList<>();
+  private JournalSegment<JournalHandle> current;
+  private final Map<JournalHandle, Long> dirty = new LinkedHashMap<>();
+  private final List<JournalSegment<JournalHandle>> sealed = new ArrayList<>();
   private boolean forceQueued;
   private boolean closed;
   private final LongAdder writes = new LongAdder();
   private final LongAdder forces = new LongAdder();
   private IOException failure;
-
-  /** A datastore's place in the journal. */
-  final class Handle {
-    private final SyncDriver driver;
-    private final Runnable forceFile;
-    // Guarded by the journal's lock.
-    private JournalSegment<Handle> namedIn;
-    private long namedLogId;
-    private int id;
-    private long forcedThrough;
-    /** The file forced itself since its last NAME: the next write names it again. */
-    private boolean forcedSinceName;
-    /** The log and its length when the datastore opened (held whole: closed or replayed). */
-    private final long openLogId;
-    private final long openBytes;
-
-    private Handle(SyncDriver driver, Runnable forceFile, DataLog opened) {
-      this.driver = driver;
-      this.forceFile = forceFile;
-      this.forcedThrough = driver.durableSequence();
-      this.openLogId = opened.logId();
-      this.openBytes = opened.flushedBytes();
-    }
-
-    /** Bytes of {@code log} known to be on the device: what a NAME record says. */
-    private long forcedBytes(DataLog log) {
-      return Math.max(log.forcedBytes(), log.logId() == openLogId ? openBytes
-          : DataLog.HEADER_BYTES);
-    }
-
-    /** Copies a write into the journal; the caller holds the datastore's writer lock. */
-    void append(DataLog log, byte kind, byte[] key, byte[] value, long sequence)
-        throws IOException {
-      Journal.this.append(this, log, kind, key, value, sequence);
-    }
-
-    /** Makes sure a force pass runs after this call. */
-    void requestForce() {
-      Journal.this.requestForce(this);
-    }
-
-    /** The datastore forced its own file through {@code sequence}. */
-    void forcedThrough(long sequence) {
-      Journal.this.forcedThrough(this, sequence);
-    }
-
-    /** The datastore closed after forcing its file. */
-    void detach() {
-      Journal.this.detach(this);
-    }
-  }
 
   private Journal(Path directory, long segmentBytes, Executor forcers, long nextSegment) {
     this.directory = directory;
@@ -141,11 +90,12 @@ public final class Journal implements Closeable {
     return directory;
   }
 
-  Handle attach(SyncDriver driver, Runnable forceFile, DataLog opened) {
-    return new Handle(driver, forceFile, opened);
+  JournalHandle attach(SyncDriver driver, Runnable forceFile, DataLog opened) {
+    return new JournalHandle(this, driver, forceFile, opened);
   }
 
-  private void append(Handle h, DataLog log, byte kind, byte[] key, byte[] value, long sequence)
+  /** Copies a write into the journal; the caller holds the datastore's writer lock. */
+  void append(JournalHandle h, DataLog log, byte kind, byte[] key, byte[] value, long sequence)
       throws IOException {
     lock.lock();
     try {
@@ -186,7 +136,7 @@ public final class Journal implements Closeable {
   }
 
   /** Makes sure a force pass runs after this call; the waiters hang on their drivers. */
-  private void requestForce(Handle h) {
+  void requestForce(JournalHandle h) {
     boolean queue;
     IOException refused = null;
     lock.lock();
@@ -232,10 +182,10 @@ public final class Journal implements Closeable {
   private void forcePass() {
     forceTurn.lock();
     try {
-      Map<Handle, Long> covered;
+      Map<JournalHandle, Long> covered;
       ByteBuffer toWrite;
-      JournalSegment<Handle> segment;
-      JournalSegment<Handle> next = null;
+      JournalSegment<JournalHandle> segment;
+      JournalSegment<JournalHandle> next = null;
       lock.lock();
       try {
         covered = new LinkedHashMap<>(dirty);
@@ -268,10 +218,10 @@ public final class Journal implements Closeable {
     }
   }
 
-  private void fail(IOException e, Map<Handle, Long> covered) {
+  private void fail(IOException e, Map<JournalHandle, Long> covered) {
     LOG.error("{}: forcing the journal failed; its datastores refuse writes from now on",
         directory, e);
-    List<Handle> waiting;
+    List<JournalHandle> waiting;
     lock.lock();
     try {
       failure = e;
@@ -284,8 +234,8 @@ public final class Journal implements Closeable {
   }
 
   /** A full segment: its writers are asked to force their own files, then it can go. */
-  private void seal(JournalSegment<Handle> segment) {
-    List<Handle> writers;
+  private void seal(JournalSegment<JournalHandle> segment) {
+    List<JournalHandle> writers;
     lock.lock();
     try {
       sealed.add(segment);
@@ -295,12 +245,13 @@ public final class Journal implements Closeable {
     }
     segment.closeChannel();
     retireCovered();
-    for (Handle h : writers) {
+    for (JournalHandle h : writers) {
       forcers.execute(h.forceFile);
     }
   }
 
-  private void forcedThrough(Handle h, long sequence) {
+  /** {@code h}'s file was forced through {@code sequence}. */
+  void forcedThrough(JournalHandle h, long sequence) {
     lock.lock();
     try {
       h.forcedThrough = Math.max(h.forcedThrough, sequence);
@@ -312,7 +263,7 @@ public final class Journal implements Closeable {
   }
 
   /** A datastore closed after forcing its file: it needs nothing of the journal any more. */
-  private void detach(Handle h) {
+  void detach(JournalHandle h) {
     lock.lock();
     try {
       h.forcedThrough = Long.MAX_VALUE;
@@ -334,15 +285,15 @@ public final class Journal implements Closeable {
       if (closed) {
         return;
       }
-      List<JournalSegment<Handle>> done = new ArrayList<>();
-      for (JournalSegment<Handle> s : sealed) {
+      List<JournalSegment<JournalHandle>> done = new ArrayList<>();
+      for (JournalSegment<JournalHandle> s : sealed) {
         s.lastSequences().entrySet().removeIf(e -> e.getKey().forcedThrough >= e.getValue());
         if (s.lastSequences().isEmpty()) {
           done.add(s);
         }
       }
       sealed.removeAll(done);
-      for (JournalSegment<Handle> s : done) {
+      for (JournalSegment<JournalHandle> s : done) {
         try {
           Files.deleteIfExists(s.path());
           LOG.debug("{}: deleted journal segment {}", directory, s.path().getFileName());
@@ -385,7 +336,7 @@ public final class Journal implements Closeable {
   public void close() throws IOException {
     forceTurn.lock();
     try {
-      Map<Handle, Long> covered;
+      Map<JournalHandle, Long> covered;
       ByteBuffer rest;
       lock.lock();
       try {

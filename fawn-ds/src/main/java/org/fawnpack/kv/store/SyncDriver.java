@@ -47,7 +47,7 @@ final class SyncDriver {
   /** A group force is queued or running; guarded by {@link #waiters}. */
   private boolean groupForceQueued;
   /** Set once, before any write: the shared journal's force makes writes durable instead. */
-  private volatile Journal.Handle journal;
+  private volatile JournalHandle journal;
 
   private record Waiter(long sequence, CompletableFuture<Void> done)
       implements Comparable<Waiter> {
@@ -72,8 +72,8 @@ final class SyncDriver {
    * pass, which calls {@link #advanceTo}; a force of the file itself is reported to it, so its
    * segments can go. {@code forceFile} forces the file when the journal asks.
    */
-  Journal.Handle useJournal(Journal shared, Runnable forceFile, DataLog opened) {
-    Journal.Handle h = shared.attach(this, forceFile, opened);
+  JournalHandle useJournal(Journal shared, Runnable forceFile, DataLog opened) {
+    JournalHandle h = shared.attach(this, forceFile, opened);
     journal = h;
     return h;
   }
@@ -114,7 +114,7 @@ final class SyncDriver {
       return CompletableFuture.completedFuture(null);
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
-    Journal.Handle shared = journal;
+    JournalHandle shared = journal;
     if (shared != null) {
       synchronized (waiters) {
         waiters.add(new Waiter(sequence, done));
@@ -189,7 +189,7 @@ final class SyncDriver {
       // here into its new log and forced that before the swap.
     }
     advanceTo(flushed.lastSequence());
-    Journal.Handle shared = journal;
+    JournalHandle shared = journal;
     if (shared != null) {
       shared.forcedThrough(flushed.lastSequence());
     }

@@ -22,7 +22,7 @@ final class Writes {
   private long nextSequence;
   private final SyncDriver sync;
   /** This datastore's place in its shared journal, or null when it forces itself. */
-  private final Journal.Handle journaled;
+  private final JournalHandle journaled;
 
   Writes(CurrentLog current, DatastoreConfig config, TestSeams.Hook seams, long nextSequence) {
     this.current = current;
