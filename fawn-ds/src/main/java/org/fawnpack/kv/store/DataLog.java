@@ -4,9 +4,12 @@ import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -61,8 +64,7 @@ final class DataLog implements AutoCloseable {
   /** Bytes already in the file: readers below it need no lock. */
   private volatile long written;
   /** {@link #written} and the header's floor when {@link #forceData} last forced. */
-  private final java.util.concurrent.atomic.AtomicLong forcedEnd =
-      new java.util.concurrent.atomic.AtomicLong(-1);
+  private final AtomicLong forcedEnd = new AtomicLong(-1);
   private volatile long forcedFloor = -1;
   private final Writeback writeback;
 
@@ -371,8 +373,7 @@ final class DataLog implements AutoCloseable {
 
   /** Renames the file atomically (compaction's swap) and forces the directory entry. */
   void moveTo(Path target) throws IOException {
-    java.nio.file.Files.move(path, target, java.nio.file.StandardCopyOption.ATOMIC_MOVE,
-        java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+    Files.move(path, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
     path = target;
     claim.renamedTo(target);
     Directories.syncParentOf(target);

@@ -70,7 +70,8 @@ public final class Datastore implements AutoCloseable {
   private final KeyLookup lookup;
   private final ScheduledFuture<?> syncTask;
 
-  private Datastore(DatastoreLoader.Loaded loaded, DatastoreConfig config) {
+  /** Over a loaded file; {@link JournalReplay} loads its own with the journal's cut rule. */
+  Datastore(DatastoreLoader.Loaded loaded, DatastoreConfig config) {
     this.config = config;
     this.recovery = loaded.recovered().report();
     this.recordsThroughAtOpen = loaded.recovered().recordsThrough();
@@ -90,12 +91,6 @@ public final class Datastore implements AutoCloseable {
    */
   public static Datastore open(Path path, DatastoreConfig config) throws IOException {
     return new Datastore(DatastoreLoader.load(path, config), config);
-  }
-
-  /** Opens a file for {@link JournalReplay}: damage where the journal holds its writes is cut. */
-  static Datastore openForReplay(Path path, DatastoreConfig config,
-      java.util.function.LongUnaryOperator journaledFrom) throws IOException {
-    return new Datastore(DatastoreLoader.load(path, config, journaledFrom), config);
   }
 
   public Path path() {

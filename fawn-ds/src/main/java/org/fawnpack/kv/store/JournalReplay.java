@@ -182,8 +182,8 @@ final class JournalReplay {
       return;
     }
     long sizeBefore = Files.size(path);
-    try (Datastore store = Datastore.openForReplay(path, config,
-        logId -> forcedByLog.getOrDefault(logId, Long.MAX_VALUE))) {
+    try (Datastore store = new Datastore(DatastoreLoader.load(path, config,
+        logId -> forcedByLog.getOrDefault(logId, Long.MAX_VALUE)), config)) {
       List<JournalFormat.Decoded> writes = writesByLog.getOrDefault(store.logId(), List.of());
       long forced = forcedByLog.getOrDefault(store.logId(), 0L);
       if (sizeBefore < forced) {
