@@ -21,9 +21,24 @@ final class CurrentLog {
   private final StampedLock indexLock = new StampedLock();
   private final AtomicBoolean closed = new AtomicBoolean();
   private volatile IndexedLog current;
+  /** The range the file holds since a split narrowed it in place, else null (see holds()). */
+  private volatile KeyRange holds;
 
   CurrentLog(IndexedLog initial) {
     this.current = initial;
+  }
+
+  /**
+   * The range this open file holds since a split kept it in place and moved the rest out
+   * ({@link SplitOff}); null when none did since it was opened. Set before the narrowed index
+   * is swapped in, so a read that found no key by that index sees it afterwards.
+   */
+  KeyRange holds() {
+    return holds;
+  }
+
+  void holdOnly(KeyRange range) {
+    holds = range;
   }
 
   /** The current pair, closed or not. */

@@ -3,6 +3,7 @@ package org.fawnpack.kv.store;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -191,6 +192,7 @@ public final class Datastore implements AutoCloseable {
     RecordFormat.checkKey(key);
     ByteBuffer record = lookup.find(key);
     if (record == null) {
+      checkHeld(key);
       return null;
     }
     int keyLength = RecordFormat.keyLength(record, 0);
@@ -200,7 +202,25 @@ public final class Datastore implements AutoCloseable {
 
   public boolean contains(byte[] key) throws IOException {
     RecordFormat.checkKey(key);
-    return lookup.find(key) != null;
+    if (lookup.find(key) != null) {
+      return true;
+    }
+    checkHeld(key);
+    return false;
+  }
+
+  /**
+   * After {@link #splitOff} moved a key's range out, "absent" would be a wrong answer: refused
+   * (a key written here since is found). Checked after the lookup missed: the range is set
+   * before the narrowed index is swapped in.
+   */
+  private void checkHeld(byte[] key) {
+    KeyRange holds = current.holds();
+    if (holds != null && !holds.contains(key)) {
+      throw new IllegalStateException(path() + " holds only " + holds + " since a split moved"
+          + " the rest to other files: key at ring position "
+          + Long.toUnsignedString(RingPositions.of(key), 16) + " is not here");
+    }
   }
 
   /**
@@ -300,6 +320,25 @@ public final class Datastore implements AutoCloseable {
   }
 
   /**
+   * A split that rewrites only what leaves: the live entries of each of {@code moved} go to a
+   * new datastore at the matching path (returned open, in that order; each numbers its writes
+   * after its own records, as {@link #splitArc}'s lower part), and this file keeps the rest in
+   * place, {@code kept}, marked so by a range mark ({@link RangeMarks}) forced before this
+   * returns. From then on a read here of a key outside {@code kept} is refused until the file
+   * is reopened (which finds such keys absent). The moved records stay in this log as garbage
+   * until a compaction; {@link #recordsFrom} still visits them (their numbers are below every
+   * write made after the split). One sequential pass; writes wait, reads go on.
+   *
+   * @throws IllegalArgumentException when the ranges overlap each other or {@code kept}, or a
+   *     live key lies in none of them (nothing is changed)
+   * @throws java.nio.file.FileAlreadyExistsException when a target file exists
+   */
+  public List<Datastore> splitOff(List<KeyRange> moved, List<Path> paths, KeyRange kept)
+      throws IOException {
+    return SplitOff.split(this, moved, paths, kept);
+  }
+
+  /**
    * Appends every live entry of {@code other} to this datastore in one sequential pass over
    * its log; where both hold a key, {@code other}'s value wins. {@code other} is left as it was
    * (the caller deletes it); writes to both wait meanwhile, reads go on. When this index has no
@@ -376,6 +415,11 @@ public final class Datastore implements AutoCloseable {
   /** Releases what {@link #tryHoldWriters} took. */
   public void releaseWriters() {
     writes.lock().unlock();
+  }
+
+  /** Where a maintenance pass run elsewhere in the package tells this store's test seams. */
+  void reached(TestSeams.Seam seam) {
+    seams.reached(seam);
   }
 
   /** Installs test seams (tests only). */

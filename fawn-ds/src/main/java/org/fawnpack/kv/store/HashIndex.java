@@ -207,13 +207,24 @@ final class HashIndex {
 
   /** Whether a valid bucket of the key's chain points at exactly this record. No log read. */
   boolean pointsAt(long hash, long offset) {
+    return slotPointingAt(hash, offset) >= 0;
+  }
+
+  /** The valid bucket of the key's chain that points at exactly this record, or -1. */
+  int slotPointingAt(long hash, long offset) {
     for (int step = nextCandidateStep(hash, 0); step >= 0;
         step = nextCandidateStep(hash, step + 1)) {
-      if (offset(slotAt(hash, step)) == offset) {
-        return true;
+      int slot = slotAt(hash, step);
+      if (offset(slot) == offset) {
+        return slot;
       }
     }
-    return false;
+    return -1;
+  }
+
+  /** A copy that the original's later changes do not touch. */
+  HashIndex copy() {
+    return new HashIndex(capacityBits, buckets.clone(), live, deleted);
   }
 
   /**

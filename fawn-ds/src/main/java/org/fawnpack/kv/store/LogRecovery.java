@@ -71,7 +71,9 @@ final class LogRecovery {
         });
     long records = 0;
     long recordsThrough = checkpoint.map(c -> c.nextSequence() - 1).orElse(0L);
-    while (scanner.next()) {
+    while (true) {
+      boolean more = scanner.next();
+      // Damage followed by a valid record (or by a range mark, which next() passes over).
       if (middle[0] >= 0) {
         if (middle[0] >= journaledFrom) {
           LOG.warn("{}: bytes {}..{} are damaged where the file was not yet forced and the "
@@ -79,19 +81,28 @@ final class LogRecovery {
           tailFrom[0] = middle[0];
           break;
         }
-        long lost = DamagedBytes.recordsIn(log, middle[0], middle[1]);
-        LOG.error("{}: bytes {}..{} ({} bytes, {} records) in the middle of the log are "
-            + "damaged and skipped: those writes are lost, and their keys read as their "
-            + "previous versions, if any", log.path(), middle[0], middle[1],
-            middle[1] - middle[0], lost);
-        skipped.add(new RecoveryReport.Damage(middle[0], middle[1], lost));
+        skipped.add(skippedDamage(log, middle[0], middle[1]));
         middle[0] = -1;
+      }
+      if (!more) {
+        break;
       }
       index = IndexBuilder.apply(index, log, config.loadFactor(), scanner.kind(), scanner.key(),
           scanner.offset());
       nextSequence = Math.max(nextSequence, scanner.sequence() + 1);
       recordsThrough = Math.max(recordsThrough, scanner.sequence());
       records++;
+    }
+    // Marks past the checkpoint narrow what it and the replay put in (a checkpoint written
+    // after a mark was taken from an index already narrowed); a mark the cut below takes off
+    // never counted.
+    long cutAt = tailFrom[0] >= 0 ? tailFrom[0] : Long.MAX_VALUE;
+    List<RangeMarks.Mark> marks = scanner.marks().stream().filter(m -> m.offset() < cutAt)
+        .toList();
+    int ruledOut = RangeMarks.apply(index, log, marks);
+    if (ruledOut > 0) {
+      LOG.info("{}: {} keys ruled out by {} range marks (split off to other files)", log.path(),
+          ruledOut, marks.size());
     }
     long truncated = 0;
     long truncatedRecords = 0;
@@ -112,5 +123,14 @@ final class LogRecovery {
     }
     return new Result(index, nextSequence, recordsThrough, new RecoveryReport(checkpoint.isPresent(), from,
         records, truncated, truncatedRecords, tailCopy, skipped));
+  }
+
+  private static RecoveryReport.Damage skippedDamage(DataLog log, long from, long to)
+      throws IOException {
+    long lost = DamagedBytes.recordsIn(log, from, to);
+    LOG.error("{}: bytes {}..{} ({} bytes, {} records) in the middle of the log are damaged and "
+        + "skipped: those writes are lost, and their keys read as their previous versions, if "
+        + "any", log.path(), from, to, to - from, lost);
+    return new RecoveryReport.Damage(from, to, lost);
   }
 }

@@ -14,6 +14,10 @@ import java.nio.file.Path;
  *
  * <p>The current record is exposed in place ({@link #buffer()}, {@link #recordStart()}): it is
  * valid until the next call to {@link #next()}. Not thread-safe.
+ *
+ * <p>Range marks ({@link RecordFormat#KIND_RANGE}) are not handed out: every reader of puts and
+ * deletes passes over them, and the one that rebuilds an index asks for them afterwards
+ * ({@link #marks()}).
  */
 final class LogScanner {
 
@@ -39,6 +43,8 @@ final class LogScanner {
   private long position;
   private int recordStart = -1;
   private int recordLength;
+  /** The range marks passed so far, in log order. */
+  private final java.util.List<RangeMarks.Mark> marks = new java.util.ArrayList<>();
 
   /**
    * A scan of an open log (compaction, split, merge, scan): damage there was found and
@@ -96,10 +102,18 @@ final class LogScanner {
       if (validAt(position)) {
         if (damageFrom >= 0) {
           listener.damaged(damageFrom, position, false);
+          damageFrom = -1;
         }
-        recordStart = (int) (position - bufferBase);
-        recordLength = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, recordStart),
-            RecordFormat.valueLength(buffer, recordStart));
+        int start = (int) (position - bufferBase);
+        int length = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, start),
+            RecordFormat.valueLength(buffer, start));
+        if (RecordFormat.kind(buffer, start) == RecordFormat.KIND_RANGE) {
+          marks.add(new RangeMarks.Mark(position, RecordFormat.rangeOf(buffer, start)));
+          position += length;
+          continue;
+        }
+        recordStart = start;
+        recordLength = length;
         return true;
       }
       if (damageFrom < 0) {
@@ -122,8 +136,9 @@ final class LogScanner {
     long at = recordStart >= 0 ? position + recordLength : position;
     int i = (int) (at - bufferBase);
     if (at >= end || at < bufferBase || i + RecordFormat.HEADER_BYTES > buffer.limit()
-        || !RecordFormat.plausibleHeader(buffer, i)) {
-      return false;
+        || !RecordFormat.plausibleHeader(buffer, i)
+        || RecordFormat.kind(buffer, i) == RecordFormat.KIND_RANGE) {
+      return false; // next() reads it, and passes over a mark
     }
     int aligned = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, i),
         RecordFormat.valueLength(buffer, i));
@@ -191,6 +206,11 @@ final class LogScanner {
 
   ByteBuffer buffer() {
     return buffer;
+  }
+
+  /** The range marks the scan passed over so far, in log order. */
+  java.util.List<RangeMarks.Mark> marks() {
+    return java.util.Collections.unmodifiableList(marks);
   }
 
   /** Index in {@link #buffer()} of the current record's first header byte. */

@@ -114,6 +114,7 @@ final class RangeMover {
       }
       target.writes().continueSequencesAfter(other.writes().nextSequence());
       target.sync();
+      target.current().holdOnly(null); // wider now than a split in place may have left it
     } finally {
       second.writes().lock().unlock();
       first.writes().lock().unlock();
@@ -134,7 +135,7 @@ final class RangeMover {
     try {
       long shift = target.lastSequence();
       StoreView view = other.readView();
-      StoreView.Entries entries = view.entriesAfter(0, KeyRange.wholeRing());
+      StoreView.Entries entries = view.allEntriesAfter(0, KeyRange.wholeRing());
       long copied = 0;
       for (StoreView.Entry e = entries.next(); e != null; e = entries.next()) {
         if (!target.putAt(e.key(), e.value(), e.sequence() + shift)) {
@@ -145,6 +146,7 @@ final class RangeMover {
       }
       target.writes().continueSequencesAfter(view.lastSequence() + shift + 1);
       target.sync();
+      target.current().holdOnly(null); // wider now than a split in place may have left it
       LOG.info("{}: absorbed {} live entries of {}, numbered after {}; next write {}",
           target.path(), copied, other.path(), shift, view.lastSequence() + shift + 1);
     } finally {

@@ -10,7 +10,7 @@ import java.util.zip.CRC32C;
  *  offset  size  field
  *       0     4  CRC32C of bytes 4 .. 20+keyLength+valueLength (rest of header, key, value),
  *                XOR the record's position tag (format version 2; 0 in version 1)
- *       4     1  kind: 1 = put, 2 = delete (tombstone; value length 0)
+ *       4     1  kind: 1 = put, 2 = delete (tombstone; value length 0), 3 = range mark
  *       5     3  key length, unsigned, 1 .. 65,536
  *       8     4  value length, 0 .. 16,777,216
  *      12     8  sequence number
@@ -20,6 +20,12 @@ import java.util.zip.CRC32C;
  * </pre>
  *
  * Records start at multiples of 8 so that the index can address 32 GiB with a 32-bit offset.
+ *
+ * <p>A <em>range mark</em> (kind 3) is not a write: its 16-byte "key" holds a ring range
+ * (start exclusive, end inclusive, as {@link KeyRange}), its value is empty, and its sequence
+ * field repeats the file's last sequence number (it takes no number of its own). It says that
+ * from its place on the file holds only that range's keys: a split that keeps one piece of a
+ * file in place writes it ({@link RangeMarks}). Scans hand out no mark ({@link LogScanner}).
  *
  * <p>The position tag ({@link #positionTag}) ties a record to the log id and offset it was
  * written at: bytes that only look like a record (a record stored inside a value, a record
@@ -33,6 +39,9 @@ final class RecordFormat {
   static final int ALIGNMENT = 8;
   static final byte KIND_PUT = 1;
   static final byte KIND_DELETE = 2;
+  static final byte KIND_RANGE = 3;
+  /** A range mark's key: the range's two ends. */
+  static final int RANGE_KEY_BYTES = 2 * Long.BYTES;
   static final int MAX_KEY_BYTES = 64 * 1024;
   static final int MAX_VALUE_BYTES = 16 * 1024 * 1024;
   static final int MAX_RECORD_BYTES = alignedLength(MAX_KEY_BYTES, MAX_VALUE_BYTES);
@@ -147,7 +156,19 @@ final class RecordFormat {
     if (keyLength > MAX_KEY_BYTES || valueLength < 0 || valueLength > MAX_VALUE_BYTES) {
       return false;
     }
-    return kind == KIND_PUT || (kind == KIND_DELETE && valueLength == 0);
+    return kind == KIND_PUT || (kind == KIND_DELETE && valueLength == 0)
+        || (kind == KIND_RANGE && keyLength == RANGE_KEY_BYTES && valueLength == 0);
+  }
+
+  /** A range mark's "key": the range's ends, big-endian. */
+  static byte[] rangeKey(KeyRange range) {
+    return ByteBuffer.allocate(RANGE_KEY_BYTES).putLong(range.startExclusive())
+        .putLong(range.endInclusive()).array();
+  }
+
+  /** The range of the range mark at {@code b[at]}. */
+  static KeyRange rangeOf(ByteBuffer b, int at) {
+    return new KeyRange(b.getLong(at + HEADER_BYTES), b.getLong(at + HEADER_BYTES + Long.BYTES));
   }
 
   /**

@@ -21,13 +21,17 @@ public final class StoreView {
   private final long endOffset;
   private final long lastSequence;
   private final long historyFrom;
+  /** The range the file held when the view was taken, if a split narrowed it; else null. */
+  private final KeyRange holds;
 
-  private StoreView(DataLog log, HashIndex index, long endOffset, long lastSequence) {
+  private StoreView(DataLog log, HashIndex index, long endOffset, long lastSequence,
+      KeyRange holds) {
     this.log = log;
     this.index = index;
     this.endOffset = endOffset;
     this.lastSequence = lastSequence;
     this.historyFrom = historyFrom(log);
+    this.holds = holds;
   }
 
   /**
@@ -55,10 +59,9 @@ public final class StoreView {
     try {
       IndexedLog g = current.open();
       g.log().flush();
-      HashIndex live = g.index();
-      HashIndex copy = new HashIndex(live.capacityBits(), live.bucketBytes().clone(),
-          live.live(), live.deleted());
-      return new StoreView(g.log(), copy, g.log().flushedBytes(), writes.nextSequence() - 1);
+      HashIndex copy = g.index().copy();
+      return new StoreView(g.log(), copy, g.log().flushedBytes(), writes.nextSequence() - 1,
+          current.holds());
     } finally {
       writes.lock().unlock();
     }
@@ -79,7 +82,24 @@ public final class StoreView {
    * sequence number is above {@code afterSequence}, in sequence order.
    */
   public Entries entriesAfter(long afterSequence, KeyRange range) {
+    checkHeld(range);
+    return allEntriesAfter(afterSequence, range);
+  }
+
+  /** As {@link #entriesAfter}, for any range (a whole-file pass: absorb, live-byte census). */
+  Entries allEntriesAfter(long afterSequence, KeyRange range) {
     return new Entries(scanner(), afterSequence, range, lastSequence, WrittenAfterCut.NONE);
+  }
+
+  /**
+   * A split that kept this file moved other ranges' keys out: a read of those would miss them
+   * without a word, so it is refused (the reader asks the file that holds them now).
+   */
+  private void checkHeld(KeyRange range) {
+    if (holds != null && !holds.covers(range)) {
+      throw new IllegalStateException(log.path() + " holds only " + holds + " since a split"
+          + " moved the rest to other files: cannot read " + range);
+    }
   }
 
   /**
@@ -99,6 +119,7 @@ public final class StoreView {
    *     its history starts after it ({@link #historyFrom})
    */
   public Entries entriesAt(long cut, long afterSequence, KeyRange range) throws IOException {
+    checkHeld(range);
     if (cut > lastSequence) {
       throw new IllegalArgumentException("a view up to sequence " + lastSequence
           + " cannot be read as of sequence " + cut + ": it lacks writes");
@@ -120,7 +141,7 @@ public final class StoreView {
    * in one pass paced by {@code throttle}, which is told every byte the pass reads.
    */
   public long liveRecordBytes(CompactionThrottle throttle) throws IOException {
-    Entries entries = entriesAfter(0, KeyRange.wholeRing());
+    Entries entries = allEntriesAfter(0, KeyRange.wholeRing());
     long live = 0;
     long reached = DataLog.HEADER_BYTES;
     for (Entry e = entries.next(); e != null; e = entries.next()) {

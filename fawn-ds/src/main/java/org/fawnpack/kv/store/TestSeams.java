@@ -17,7 +17,11 @@ interface TestSeams {
     /** A compaction has copied that range and is about to carry over the tail. */
     COMPACTION_COPIED,
     /** A sync has chosen the log it will flush and force. */
-    SYNC_LOG_CHOSEN
+    SYNC_LOG_CHOSEN,
+    /** A split in place has forced its new files and not yet written its range mark. */
+    SPLIT_PARTS_FORCED,
+    /** A split in place has forced its range mark and not yet swapped in the narrowed index. */
+    SPLIT_MARKED
   }
 
   TestSeams NONE = seam -> { };

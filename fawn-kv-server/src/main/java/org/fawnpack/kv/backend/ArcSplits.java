@@ -3,7 +3,6 @@ package org.fawnpack.kv.backend;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
@@ -19,9 +18,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Splits an arc's file where a joined back-end's virtual nodes now cut the arc: one sequential
- * pass per cut ({@link Datastore#splitArc}), each piece a file named by its new arc's end; the
- * top piece keeps the old name (its arc ends where the old one did) and the old numbering, so a
- * replica that takes its writes before splitting its own file agrees with one that split first.
+ * pass ({@link Datastore#splitOff}) writes each lower piece to a file named by its new arc's
+ * end; the top piece stays in the old file, in place (its arc ends where the old one did), with
+ * the old numbering, so a replica that takes its writes before splitting its own file agrees
+ * with one that split first.
  * The arc was frozen while the join settled, so every replica splits the same records. A crash
  * midway leaves no clean-stop marker, so the back-end's files are not served again anyway.
  */
@@ -72,7 +72,10 @@ final class ArcSplits {
 
   /**
    * Splits {@code arc}'s file (the caller holds its lock; it is closed here) into the arcs of
-   * {@code next} within its range, and returns their chains, lowest first.
+   * {@code next} within its range, and returns their chains, lowest first. The top piece stays
+   * in the file, in place ({@link Datastore#splitOff}): only the lower pieces are written, each
+   * to a file of its own. The file keeps all but the lower pieces' keys (what the old split
+   * gave its upper part), so a key outside the arc, were there one, is not dropped.
    */
   static List<Chain> split(Path dir, ArcStore arc, Ring next) throws IOException {
     KeyRange range = arc.chain().range();
@@ -81,36 +84,22 @@ final class ArcSplits {
     // Ring order from the arc's start: the distance past it, unsigned (the arc may wrap).
     pieces.sort(Comparator.comparing((Chain c) -> c.range().endInclusive()
         - range.startExclusive() - 1, Long::compareUnsigned));
-    Path top = ArcStore.fileOf(dir, range.endInclusive());
-    Datastore rest = arc.store();
-    for (int i = 0; i < pieces.size() - 1; i++) {
-      Path upper = top.resolveSibling(top.getFileName() + ".split-" + i);
-      // New arc ends: anything under these names is a leftover of an interrupted split.
-      deleteLogAndIndex(upper);
-      deleteLogAndIndex(ArcStore.fileOf(dir, pieces.get(i).range().endInclusive()));
-      Datastore.SplitResult result = rest.splitArc(pieces.get(i).range(),
-          ArcStore.fileOf(dir, pieces.get(i).range().endInclusive()), upper);
-      result.lower().close();
-      if (rest != arc.store()) {
-        rest.close();
-        deleteLogAndIndex(rest.path());
-      }
-      rest = result.upper();
+    List<KeyRange> moved = new ArrayList<>();
+    List<Path> paths = new ArrayList<>();
+    for (Chain piece : pieces.subList(0, pieces.size() - 1)) {
+      Path file = ArcStore.fileOf(dir, piece.range().endInclusive());
+      deleteLogAndIndex(file); // a new arc end: anything there is a leftover of a failed split
+      moved.add(piece.range());
+      paths.add(file);
     }
-    Path restPath = rest.path();
-    rest.close();
+    // The lower pieces run from the arc's start without a gap; the file keeps the rest.
+    KeyRange kept = new KeyRange(moved.get(moved.size() - 1).endInclusive(),
+        range.startExclusive());
+    for (Datastore part : arc.store().splitOff(moved, paths, kept)) {
+      part.close();
+    }
     arc.close();
-    deleteLogAndIndex(top);
-    moveLogAndIndex(restPath, top);
     return pieces;
-  }
-
-  private static void moveLogAndIndex(Path from, Path to) throws IOException {
-    Path index = LogSnapshot.checkpointOf(from);
-    if (Files.exists(index)) {
-      Files.move(index, LogSnapshot.checkpointOf(to), StandardCopyOption.ATOMIC_MOVE);
-    }
-    Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
   }
 
   static void deleteLogAndIndex(Path log) throws IOException {
