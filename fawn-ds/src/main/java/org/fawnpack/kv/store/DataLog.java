@@ -113,6 +113,12 @@ final class DataLog implements AutoCloseable {
     floor.raise(raised);
   }
 
+  /** Appends a range mark ({@link RangeMarks}), the header raised to version 3 first. */
+  void appendRangeMark(KeyRange holds, long lastSequence) throws IOException {
+    floor.allowRangeMarks();
+    append(RecordFormat.KIND_RANGE, RecordFormat.rangeKey(holds), new byte[0], lastSequence);
+  }
+
   /** The end of the log, buffered bytes included: where the next record goes. */
   long size() {
     appendLock.lock();

@@ -16,7 +16,9 @@ import java.util.zip.CRC32C;
  * <pre>
  *  (big-endian)
  *   0  8  magic "FAWN-DS1"
- *   8  4  format version: 2 (records carry a position tag); 1 is still read and appended to
+ *   8  4  format version: 2 (records carry a position tag); 3 (as 2, and the log may hold range
+ *          marks: {@link RangeMarks}, which a reader of version 2 would take for damage);
+ *          1 is still read and appended to
  *  12  4  CRC32C of bytes 0-11 and 16-31
  *  16  8  log id (random; ties an index checkpoint and every record's tag to this very file)
  *  24  8  sequence floor: the next sequence number is at least this (0 in version 1)
@@ -27,11 +29,18 @@ record LogFileHeader(int version, long logId, long sequenceFloor) {
   static final int BYTES = 32;
   static final int FORMAT_VERSION = 2;
   static final int FIRST_FORMAT_VERSION = 1;
+  /** Set by a file's first range mark: older readers refuse it by name, not read it wrong. */
+  static final int RANGE_MARKS_VERSION = 3;
   private static final byte[] MAGIC = "FAWN-DS1".getBytes(StandardCharsets.US_ASCII);
 
   /** A header for a new log: the current version, a random id, no floor. */
   static LogFileHeader fresh() {
     return new LogFileHeader(FORMAT_VERSION, ThreadLocalRandom.current().nextLong(), 0);
+  }
+
+  /** The same header in another format version. */
+  LogFileHeader withVersion(int newVersion) {
+    return new LogFileHeader(newVersion, logId, sequenceFloor);
   }
 
   /** The same header with a higher sequence floor. */
@@ -67,9 +76,9 @@ record LogFileHeader(int version, long logId, long sequenceFloor) {
           new String(magic, StandardCharsets.ISO_8859_1));
     }
     int version = b.getInt(8);
-    if (version != FORMAT_VERSION && version != FIRST_FORMAT_VERSION) {
+    if (version < FIRST_FORMAT_VERSION || version > RANGE_MARKS_VERSION) {
       throw new CorruptLogException(path, 8, "format version",
-          FIRST_FORMAT_VERSION + " or " + FORMAT_VERSION, String.valueOf(version));
+          FIRST_FORMAT_VERSION + ".." + RANGE_MARKS_VERSION, String.valueOf(version));
     }
     if (b.getInt(12) != crc(b)) {
       throw new CorruptLogException(path, 12, "file header CRC32C",

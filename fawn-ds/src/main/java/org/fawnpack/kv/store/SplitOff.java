@@ -37,6 +37,9 @@ final class SplitOff {
       }
     }
     long started = System.nanoTime();
+    if (source.current().open().log().version() == LogFileHeader.FIRST_FORMAT_VERSION) {
+      source.compact(); // its records carry no position tag, so no mark may follow them
+    }
     source.maintenanceLock().lock();
     source.writes().lock().lock();
     List<Datastore> parts = new ArrayList<>();
@@ -57,8 +60,7 @@ final class SplitOff {
       }
       source.reached(TestSeams.Seam.SPLIT_PARTS_FORCED);
       marked = true;
-      g.log().append(RecordFormat.KIND_RANGE, RecordFormat.rangeKey(kept), new byte[0],
-          source.writes().nextSequence() - 1);
+      g.log().appendRangeMark(kept, source.writes().nextSequence() - 1);
       source.sync();
       source.reached(TestSeams.Seam.SPLIT_MARKED);
       narrow(source, g, narrowed, kept);

@@ -91,6 +91,57 @@ class RecordPlacementTest {
     }
   }
 
+  /**
+   * A version 1 file split in place: compacted to version 2 first (a mark may follow tagged
+   * records only), then marked, version 3; both pieces hold their keys.
+   */
+  @Test
+  void splitOff_versionOneFile_compactedFirstThenMarkedVersionThree() throws IOException {
+    Path file = dir.resolve("v1-split.fds");
+    ByteBuffer bytes = ByteBuffer.allocate(4096);
+    bytes.put(headerV1(0x4321L));
+    bytes.put(recordV1(RecordFormat.KIND_PUT, ascii("a"), ascii("apple"), 1));
+    bytes.put(recordV1(RecordFormat.KIND_PUT, ascii("b"), ascii("banana"), 2));
+    Files.write(file, Arrays.copyOf(bytes.array(), bytes.position()));
+    long bStart = 0x6100_0000_0000_0000L; // "b" pads to 0x62000...: (bStart, bEnd] holds it
+    long bEnd = 0x6200_0000_0000_0000L;
+    Path part = dir.resolve("b.fds");
+    try (Datastore ds = Datastore.open(file, FULL_SCAN)) {
+      ds.splitOff(List.of(new KeyRange(bStart, bEnd)), List.of(part), new KeyRange(bEnd, bStart))
+          .forEach(p -> {
+            try {
+              assertArrayEquals(ascii("banana"), p.get(ascii("b")));
+              p.close();
+            } catch (IOException e) {
+              throw new java.io.UncheckedIOException(e);
+            }
+          });
+    }
+    assertEquals(3, ByteBuffer.wrap(Files.readAllBytes(file)).getInt(8),
+        "a file with a range mark is version 3");
+    try (Datastore ds = Datastore.open(file, FULL_SCAN)) {
+      assertArrayEquals(ascii("apple"), ds.get(ascii("a")));
+      assertNull(ds.get(ascii("b")), "moved out, and ruled out by the mark on reopen");
+      assertEquals(1, ds.size());
+    }
+  }
+
+  /** A format this version does not know is refused by name, not read as damage. */
+  @Test
+  void open_unknownFormatVersion_refusedByName() throws IOException {
+    Path file = dir.resolve("v4.fds");
+    try (Datastore ds = Datastore.open(file, FULL_SCAN)) {
+      ds.put(ascii("k"), ascii("v"));
+    }
+    byte[] raw = Files.readAllBytes(file);
+    ByteBuffer.wrap(raw).putInt(8, 4);
+    Files.write(file, raw);
+    CorruptLogException e = org.junit.jupiter.api.Assertions.assertThrows(
+        CorruptLogException.class, () -> Datastore.open(file, FULL_SCAN));
+    assertTrue(e.getMessage().contains("format version"), e.getMessage());
+    assertTrue(e.getMessage().contains("1..3"), e.getMessage());
+  }
+
   /** A version 1 file opens, takes writes in version 1, and a compaction makes it version 2. */
   @Test
   void open_versionOneFile_readWrittenAndCompactedToVersionTwo() throws IOException {

@@ -274,6 +274,40 @@ class SplitOffTest {
     store.close();
   }
 
+  /**
+   * The mark is forced before the split returns: a power cut that takes every byte written
+   * after it (writes not yet forced) leaves the file narrowed, with the moved keys in the part.
+   */
+  @Test
+  void aPowerCutAfterTheSplitKeepsTheMark() throws Exception {
+    setUp(43);
+    for (byte[] key : keys) {
+      put(key);
+    }
+    KeyRange moved = new KeyRange(0, Long.MIN_VALUE);
+    Path part = dir.resolve("half.fds");
+    store.splitOff(List.of(moved), List.of(part), new KeyRange(Long.MIN_VALUE, 0)).get(0)
+        .close();
+    Map<ByteBuffer, byte[]> partModel = takeOut(moved);
+    Map<ByteBuffer, byte[]> atSplit = new HashMap<>(model);
+    long forced = store.current().get().log().forcedBytes();
+    for (int i = 0; i < 50; i++) {
+      put(keys.get(random.nextInt(KEYS))); // never forced: the cut takes them
+    }
+    store.current().get().log().close();
+    try (java.nio.channels.FileChannel channel = java.nio.channels.FileChannel.open(storePath(),
+        java.nio.file.StandardOpenOption.WRITE)) {
+      channel.truncate(Math.max(forced, DataLog.HEADER_BYTES)); // -1: never forced
+    }
+    IndexCheckpoint.delete(storePath());
+    try (Datastore reopened = Datastore.open(storePath(), config())) {
+      assertHolds(reopened, atSplit, "after the cut");
+    }
+    try (Datastore reopened = Datastore.open(part, config())) {
+      assertHolds(reopened, partModel, "the part after the cut");
+    }
+  }
+
   @Test
   void overlappingRangesAreRefusedByName() throws Exception {
     setUp(41);
@@ -298,6 +332,8 @@ class SplitOffTest {
         new KeyRange(Long.MIN_VALUE, 0));
     long after = Files.size(storePath());
     assertTrue(after - before < 64, "the kept file grew by its mark only: " + (after - before));
+    assertEquals(3, ByteBuffer.wrap(Files.readAllBytes(storePath())).getInt(8),
+        "its header says it may hold range marks (format version 3)");
     Map<ByteBuffer, byte[]> partModel = takeOut(moved);
     assertHolds(split.get(0), partModel, "moved half");
     assertTrue(Files.size(part) < before * 3 / 4, "the part holds about half: "
