@@ -3,6 +3,8 @@ package org.fawnpack.kv.store;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -165,7 +167,12 @@ final class Compactor {
     }
     HashIndex index = new HashIndex(newestAtFloor.capacityBits());
     LogScanner copy = LogScanner.skippingDamage(old.log(), DataLog.HEADER_BYTES, end);
+    // Records are copied whether live or not, so a split's range marks come along, each where
+    // it lay among them, and rule out here what they ruled out there.
+    List<RangeMarks.Mark> marks = new ArrayList<>();
+    int marksPassed = 0;
     while (copy.next()) {
+      marksPassed = RangeMarks.copyPassed(copy, marksPassed, fresh, marks);
       // The last record at or below the floor stays even when it is a delete: a file torn
       // after a compaction then shows, by its last record, how far it really reaches (its
       // header's floor would claim the floor whatever it lost).
@@ -180,6 +187,8 @@ final class Compactor {
       }
       throttle.passed(copy.recordLength());
     }
+    RangeMarks.copyPassed(copy, marksPassed, fresh, marks);
+    RangeMarks.apply(index, fresh, marks);
     return index;
   }
 }

@@ -114,9 +114,10 @@ final class DataLog implements AutoCloseable {
   }
 
   /** Appends a range mark ({@link RangeMarks}), the header raised to version 3 first. */
-  void appendRangeMark(KeyRange holds, long lastSequence) throws IOException {
+  long appendRangeMark(KeyRange holds, long lastSequence) throws IOException {
     floor.allowRangeMarks();
-    append(RecordFormat.KIND_RANGE, RecordFormat.rangeKey(holds), new byte[0], lastSequence);
+    return append(RecordFormat.KIND_RANGE, RecordFormat.rangeKey(holds), new byte[0],
+        lastSequence);
   }
 
   /** The end of the log, buffered bytes included: where the next record goes. */

@@ -108,7 +108,8 @@ final class LogScanner {
         int length = RecordFormat.alignedLength(RecordFormat.keyLength(buffer, start),
             RecordFormat.valueLength(buffer, start));
         if (RecordFormat.kind(buffer, start) == RecordFormat.KIND_RANGE) {
-          marks.add(new RangeMarks.Mark(position, RecordFormat.rangeOf(buffer, start)));
+          marks.add(new RangeMarks.Mark(position, RecordFormat.rangeOf(buffer, start),
+              RecordFormat.sequence(buffer, start)));
           position += length;
           continue;
         }

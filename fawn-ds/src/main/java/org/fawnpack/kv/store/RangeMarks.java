@@ -13,8 +13,11 @@ import java.util.List;
  */
 final class RangeMarks {
 
-  /** A range mark at {@code offset}: from there on the file holds {@code range}'s keys. */
-  record Mark(long offset, KeyRange range) {}
+  /**
+   * A range mark at {@code offset}: from there on the file holds {@code range}'s keys; its
+   * sequence field, the file's last sequence number when it was written.
+   */
+  record Mark(long offset, KeyRange range, long sequence) {}
 
   private RangeMarks() {}
 
@@ -50,6 +53,23 @@ final class RangeMarks {
       }
     }
     return false;
+  }
+
+  /**
+   * For a copy that keeps records in their order (a compaction below a floor): appends to
+   * {@code to} the marks {@code scanner} passed since {@code copied} of them were, where they
+   * lay among the records copied so far, and adds them to {@code copiedMarks} at their new
+   * offsets. Returns how many it has passed.
+   */
+  static int copyPassed(LogScanner scanner, int copied, DataLog to, List<Mark> copiedMarks)
+      throws IOException {
+    List<Mark> passed = scanner.marks();
+    for (int i = copied; i < passed.size(); i++) {
+      Mark mark = passed.get(i);
+      long offset = to.appendRangeMark(mark.range(), mark.sequence());
+      copiedMarks.add(new Mark(offset, mark.range(), mark.sequence()));
+    }
+    return passed.size();
   }
 
   private static long positionAt(DataLog log, long offset, ByteBuffer head)

@@ -25,7 +25,8 @@ import org.junit.jupiter.params.provider.ValueSource;
 /**
  * {@link Datastore#splitOff}, a split that keeps one piece in place behind a range mark, against
  * a model: one file taken through writes inside and outside its range, splits in place (the
- * moved parts checked, some absorbed back later), compactions, clean reopens, reopens that must
+ * moved parts checked, some absorbed back later), compactions (whole, and below a random floor,
+ * which copies the records above it as they are), clean reopens, reopens that must
  * rebuild the index from the log and its marks alone, kills, and splits that fail before and
  * after their mark. After each step the file holds exactly what the model says.
  */
@@ -81,8 +82,11 @@ class SplitOffTest {
         splits++;
       } else if (op < 80) {
         absorbAPart();
-      } else if (op < 84) {
+      } else if (op < 82) {
         store.compact();
+      } else if (op < 84) { // a chain member's: history above the floor copied as it is
+        store.compactThrough(random.nextLong(store.lastSequence() + 1),
+            CompactionThrottle.NONE);
       } else if (op < 88) {
         store.close();
         store = Datastore.open(storePath(), config());
