@@ -55,17 +55,22 @@ final class SplitOff {
       }
       narrowed = g.index().copy();
       long movedRecords = copyMoved(source, g, moved, kept, parts, narrowed);
+      long copied = System.nanoTime();
       for (Datastore part : parts) {
         part.sync();
       }
+      long forced = System.nanoTime();
       source.reached(TestSeams.Seam.SPLIT_PARTS_FORCED);
       marked = true;
       g.log().appendRangeMark(kept, source.writes().nextSequence() - 1);
       source.sync();
       source.reached(TestSeams.Seam.SPLIT_MARKED);
       narrow(source, g, narrowed, kept);
-      LOG.info("{}: split {} live records off to {} in place ({} kept): {} ms", source.path(),
-          movedRecords, paths, kept, (System.nanoTime() - started) / 1_000_000);
+      long done = System.nanoTime();
+      LOG.info("{}: split {} live records off to {} in place ({} kept): the pass {} ms, forcing"
+          + " the new files {} ms, the mark {} ms", source.path(), movedRecords, paths, kept,
+          (copied - started) / 1_000_000, (forced - copied) / 1_000_000,
+          (done - forced) / 1_000_000);
       return parts;
     } catch (IOException | RuntimeException e) {
       for (Datastore part : parts) {
@@ -74,6 +79,7 @@ final class SplitOff {
       if (!marked) {
         for (Path p : paths) {
           Files.deleteIfExists(p);
+          IndexCheckpoint.delete(p); // written when the part was closed just now
         }
         throw e;
       }

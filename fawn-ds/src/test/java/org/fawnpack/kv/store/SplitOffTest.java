@@ -204,6 +204,7 @@ class SplitOffTest {
     store.seams(TestSeams.NONE);
     for (Path p : paths) {
       assertFalse(Files.exists(p), p + " is deleted");
+      assertFalse(Files.exists(StoreFiles.checkpoint(p)), p + "'s checkpoint is deleted");
     }
     // Nothing changed: the next steps write to and check the whole file as before.
   }
