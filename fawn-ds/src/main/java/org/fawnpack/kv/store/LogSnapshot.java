@@ -133,6 +133,24 @@ public final class LogSnapshot implements AutoCloseable {
     }
   }
 
+  /**
+   * Up to {@code length} bytes of the log from {@code offset} (as many as
+   * {@link #logBytesFrom}), described for a sender that hands file bytes to its socket without
+   * reading them ({@code sendfile}): first {@code fromMemory}, the part of the snapshot's header
+   * they cover (the live file's header may have been rewritten since the snapshot), then
+   * {@code count} bytes of {@code file} from {@code position}.
+   */
+  public record LogPiece(byte[] fromMemory, Path file, long position, int count) {}
+
+  /** See {@link LogPiece}. */
+  public LogPiece logPiece(long offset, int length) {
+    int bytes = logBytesFrom(offset, length);
+    int fromHeader = (int) Math.max(0, Math.min(bytes, header.length - offset));
+    byte[] fromMemory = java.util.Arrays.copyOfRange(header, (int) Math.min(offset,
+        header.length), (int) Math.min(offset, header.length) + fromHeader);
+    return new LogPiece(fromMemory, log, offset + fromHeader, bytes - fromHeader);
+  }
+
   /** Up to {@code length} bytes of the checkpoint from {@code offset}. */
   public byte[] readCheckpoint(long offset, int length) throws IOException {
     byte[] bytes = new byte[checkpointBytesFrom(offset, length)];

@@ -47,6 +47,20 @@ public record ArcChunk(long snapshot, long file, long offset, long length) {
     return answer;
   }
 
+  /**
+   * The start of a VALUE answer whose piece is {@code length} bytes, {@code first} of them
+   * given here: the rest follows from elsewhere (a file, by the kernel).
+   */
+  public static byte[] piecePrefix(int length, byte[] first) {
+    byte[] prefix = java.util.Arrays.copyOf(pieceAnswer(0), PIECE_OFFSET + first.length);
+    prefix[0] = (byte) (length >>> 24);
+    prefix[1] = (byte) (length >>> 16);
+    prefix[2] = (byte) (length >>> 8);
+    prefix[3] = (byte) length;
+    System.arraycopy(first, 0, prefix, PIECE_OFFSET, first.length);
+    return prefix;
+  }
+
   /** The VALUE answer carrying {@code piece}. */
   public static byte[] encodePiece(byte[] piece) {
     byte[] answer = pieceAnswer(piece.length);

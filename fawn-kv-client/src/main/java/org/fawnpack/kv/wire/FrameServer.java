@@ -57,6 +57,19 @@ public final class FrameServer implements Closeable {
     }
 
     /**
+     * Sends {@code head} (its payload empty) with a payload of {@code prefix} followed by
+     * {@code count} bytes of {@code file} from {@code position}. A served connection without
+     * TLS hands those bytes from the file to the socket in the kernel ({@code sendfile}: a
+     * copy's pieces pass through no buffer of ours); anything else reads them into the payload
+     * first. The bytes must stay as they are until written (a snapshot's).
+     */
+    default void sendWithFile(Frame head, byte[] prefix, java.nio.file.Path file,
+        long position, int count) throws java.io.IOException {
+      send(new Frame(head.type(), head.requestId(), head.epoch(),
+          FileRegions.read(prefix, file, position, count)));
+    }
+
+    /**
      * False while the request is handled on the event loop: a handler that would wait must
      * throw {@link WouldBlockException} before it changes anything, and runs again where it
      * may wait.

@@ -1,7 +1,9 @@
 package org.fawnpack.kv.wire;
 
 import io.netty.buffer.ByteBuf;
+import io.netty.buffer.Unpooled;
 import io.netty.channel.Channel;
+import io.netty.channel.DefaultFileRegion;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -30,6 +32,10 @@ final class OutboundFrames {
   /** A frame whose payload is {@code body} (owned from here on: released once written). */
   private record Bodied(Frame head, ByteBuf body) {}
 
+  /** A frame whose payload is {@code prefix}, then bytes of a file written by the kernel. */
+  private record FromFile(Frame head, byte[] prefix, java.nio.file.Path file, long position,
+      int count) {}
+
   void add(Frame frame) {
     queued.add(frame);
     if (open) {
@@ -40,6 +46,15 @@ final class OutboundFrames {
   /** As {@link #add}, the payload written from {@code body} as it is (no copy into an array). */
   void addWithBody(Frame head, ByteBuf body) {
     queued.add(new Bodied(head, body));
+    if (open) {
+      schedulePass();
+    }
+  }
+
+  /** As {@link #add}, the payload's tail sent from {@code file} by the kernel (sendfile). */
+  void addWithFile(Frame head, byte[] prefix, java.nio.file.Path file, long position,
+      int count) {
+    queued.add(new FromFile(head, prefix, file, position, count));
     if (open) {
       schedulePass();
     }
@@ -71,6 +86,8 @@ final class OutboundFrames {
         } finally {
           b.body().release();
         }
+      } else if (o instanceof FromFile f) {
+        unwritten.add(f.head()); // a reply: what a caller does with it is fail its id
       } else {
         unwritten.add((Frame) o);
       }
@@ -104,6 +121,13 @@ final class OutboundFrames {
         channel.write(FrameDecoder.encodeHead(b.head(), b.body().readableBytes(),
             channel.alloc()), channel.voidPromise());
         channel.write(b.body(), channel.voidPromise()); // released by the channel once written
+      } else if (next instanceof FromFile f) {
+        channel.write(FrameDecoder.encodeHead(f.head(), f.prefix().length + f.count(),
+            channel.alloc()), channel.voidPromise());
+        channel.write(Unpooled.wrappedBuffer(f.prefix()), channel.voidPromise());
+        // Opened when written, closed once sent: the region owns its own file handle.
+        channel.write(new DefaultFileRegion(f.file().toFile(), f.position(), f.count()),
+            channel.voidPromise());
       } else {
         channel.write(FrameDecoder.encode((Frame) next, channel.alloc()), channel.voidPromise());
       }

@@ -71,6 +71,16 @@ final class ServedConnection extends SimpleChannelInboundHandler<Frame>
   }
 
   @Override
+  public void sendWithFile(Frame head, byte[] prefix, java.nio.file.Path file, long position,
+      int count) throws java.io.IOException {
+    if (ctx.pipeline().get(io.netty.handler.ssl.SslHandler.class) != null) {
+      FrameServer.Replies.super.sendWithFile(head, prefix, file, position, count); // encrypted
+      return;
+    }
+    outbound.addWithFile(head, prefix, file, position, count);
+  }
+
+  @Override
   protected void channelRead0(ChannelHandlerContext ctx, Frame request) {
     if (onLoop[request.type() & 0xff] && queue.idle() && handledOnLoop(request)) {
       return;

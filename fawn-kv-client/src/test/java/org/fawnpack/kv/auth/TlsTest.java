@@ -65,6 +65,22 @@ class TlsTest {
     }
   }
 
+  /** A reply from a file cannot go by sendfile through TLS: it is read and encrypted. */
+  @Test
+  void fileReplies_overTls_arriveWhole() throws Exception {
+    ClusterSecret tls = SECRET.withTls(cluster);
+    Path file = dir.resolve("tls-snapshot.fds");
+    byte[] bytes = new byte[1 << 20];
+    new java.util.Random(9).nextBytes(bytes);
+    java.nio.file.Files.write(file, bytes);
+    try (FrameServer server = org.fawnpack.kv.wire.FileReplies.fileServer(file, tls);
+        Connection c = Connection.open(server.address(), WAIT, 4 << 20, tls)) {
+      assertArrayEquals(org.fawnpack.kv.wire.FileReplies.expected(bytes, 1000, 500_000),
+          c.call(MessageType.GET, 0, org.fawnpack.kv.wire.FileReplies.ask(1000, 500_000), WAIT)
+              .payload());
+    }
+  }
+
   @Test
   void plaintextPeer_wrongCertificate_orPlaintextServer_refusedByName() throws Exception {
     try (FrameServer server = echo(SECRET.withTls(cluster))) {

@@ -186,14 +186,17 @@ final class ArcSource implements Closeable {
     h.lastUsed().set(System.nanoTime());
     byte[] answer;
     try {
-      // The piece is read straight into the answer's payload: a copier asks for many
-      // megabytes, and each copy of a piece on the way costs as much as reading it.
       LogSnapshot snapshot = h.snapshot();
       if (file == ArcChunk.LOG) {
-        answer = ArcChunk.pieceAnswer(snapshot.logBytesFrom(offset, (int) length));
-        snapshot.readLogInto(offset, answer, ArcChunk.PIECE_OFFSET,
-            answer.length - ArcChunk.PIECE_OFFSET);
+        // A copier asks for many megabytes: the log's bytes go from the file to the socket in
+        // the kernel (sendfile) where the connection allows, through no buffer here.
+        LogSnapshot.LogPiece piece = snapshot.logPiece(offset, (int) length);
+        replies.sendWithFile(reply(request, MessageType.VALUE, new byte[0]),
+            ArcChunk.piecePrefix(piece.fromMemory().length + piece.count(),
+                piece.fromMemory()), piece.file(), piece.position(), piece.count());
+        return;
       } else if (file == ArcChunk.CHECKPOINT) {
+        // The piece is read straight into the answer's payload (a checkpoint is small).
         answer = ArcChunk.pieceAnswer(snapshot.checkpointBytesFrom(offset, (int) length));
         snapshot.readCheckpointInto(offset, answer, ArcChunk.PIECE_OFFSET,
             answer.length - ArcChunk.PIECE_OFFSET);
