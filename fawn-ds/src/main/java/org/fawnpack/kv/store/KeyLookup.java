@@ -30,6 +30,34 @@ final class KeyLookup {
     return falsePositives.sum();
   }
 
+  /** The value stored under {@code key}, or null (see {@link #found}). */
+  byte[] value(byte[] key) throws IOException {
+    ByteBuffer record = found(key);
+    if (record == null) {
+      return null;
+    }
+    int keyLength = RecordFormat.keyLength(record, 0);
+    return RecordFormat.copy(record, RecordFormat.HEADER_BYTES + keyLength,
+        RecordFormat.valueLength(record, 0));
+  }
+
+  /**
+   * As {@link #find}, for an answer to a reader: after a split in place moved a key's range
+   * out ({@link Datastore#splitOff}), "absent" would be wrong, so a miss there is refused (a
+   * key written here since is found). Checked after the miss: the range is set before the
+   * narrowed index is swapped in, so a walk that missed by the new index sees it.
+   */
+  ByteBuffer found(byte[] key) throws IOException {
+    ByteBuffer record = find(key);
+    KeyRange holds = current.holds();
+    if (record == null && holds != null && !holds.contains(key)) {
+      throw new IllegalStateException(current.get().log().path() + " holds only " + holds
+          + " since a split moved the rest to other files: key at ring position "
+          + Long.toUnsignedString(RingPositions.of(key), 16) + " is not here");
+    }
+    return record;
+  }
+
   /** The record holding {@code key} (in a per-thread buffer), or null. */
   ByteBuffer find(byte[] key) throws IOException {
     long hash = KeyHash.of(key);

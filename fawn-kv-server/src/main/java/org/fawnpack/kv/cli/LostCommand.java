@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import org.apache.curator.framework.CuratorFramework;
 import org.fawnpack.kv.coord.LostArcs;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.RingStore;
 
@@ -12,11 +13,10 @@ import org.fawnpack.kv.zookeeper.RingStore;
  * {@code fawn kv lost --arc END}: declares an arc every member of which went down gone for good
  * (no member of its last chain will bring its file back), so its requests fail by name and
  * the other arcs' copies go on without it; waits until the ring says so, or the coordinator
- * refuses (the arc is not waiting for its members), or the wait ends.
+ * refuses (the arc is not waiting for its members), or the wait ends, looking again whenever
+ * ZooKeeper says the ring or the declaration changed ({@link ChangeWait}).
  */
 final class LostCommand {
-  private static final long POLL_MS = 200;
-
   private final PrintStream out;
   private final PrintStream err;
 
@@ -41,25 +41,23 @@ final class LostCommand {
       lost.declare(end);
       out.println("declared the arc ending at " + arc + " lost (" + paths.lostArcs() + "/"
           + arc + ")");
-      long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
-      while (System.nanoTime() < deadline) {
-        String answer = lost.all().getOrDefault(end, "");
-        if (!answer.isEmpty()) {
-          err.println("fawn kv: the coordinator " + answer);
-          return KvCommand.EXIT_FAILED;
-        }
-        Ring now = store.read(store.ringHash()).map(RingStore.Versioned::ring).orElse(null);
-        if (now != null && now.orphans().lost().contains(end)) {
-          out.println("arc " + now.chainFor(end).range() + " is lost in ring epoch "
-              + now.epoch() + ": its requests fail by name; the other arcs heal without it");
-          return KvCommand.EXIT_OK;
-        }
-        try {
-          Thread.sleep(POLL_MS);
-        } catch (InterruptedException e) {
-          Thread.currentThread().interrupt();
-          throw new IOException("interrupted waiting for the coordinator", e);
-        }
+      RingHash hash = store.ringHash();
+      try (ChangeWait wait = new ChangeWait(timeoutSeconds)
+          .watching(changed -> store.watch(hash, ring -> changed.run()))
+          .watching(changed -> lost.watch(end, changed))) {
+        do {
+          String answer = lost.all().getOrDefault(end, "");
+          if (!answer.isEmpty()) {
+            err.println("fawn kv: the coordinator " + answer);
+            return KvCommand.EXIT_FAILED;
+          }
+          Ring now = store.read(hash).map(RingStore.Versioned::ring).orElse(null);
+          if (now != null && now.orphans().lost().contains(end)) {
+            out.println("arc " + now.chainFor(end).range() + " is lost in ring epoch "
+                + now.epoch() + ": its requests fail by name; the other arcs heal without it");
+            return KvCommand.EXIT_OK;
+          }
+        } while (wait.awaitChange());
       }
       err.println("fawn kv: the arc ending at " + arc + " is not lost within " + timeoutSeconds
           + " s (is a coordinator running? ./fawn kv ring shows the arc)");

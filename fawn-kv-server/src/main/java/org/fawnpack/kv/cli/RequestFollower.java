@@ -7,15 +7,16 @@ import java.util.function.Consumer;
 import java.util.function.Predicate;
 import org.fawnpack.kv.coord.MemberRequests;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.ring.RingHash;
 import org.fawnpack.kv.zookeeper.RingStore;
 
 /**
  * Follows the ring after an operator's request about a member ({@code leave}, {@code remove})
  * until it is carried out, refused, or the command's wait ends (the coordinator goes on
- * without the command). One look per 0.2 s: such a change takes seconds.
+ * without the command): it looks again whenever ZooKeeper says the ring or the request
+ * changed ({@link ChangeWait}).
  */
 final class RequestFollower {
-  private static final long POLL_MS = 200;
 
   private RequestFollower() {}
 
@@ -46,28 +47,26 @@ final class RequestFollower {
    */
   static boolean follow(MemberRequests requests, String id, RingStore store, int timeoutSeconds,
       PrintStream err, Predicate<Ring> done, Consumer<Ring> progress) throws IOException {
-    long deadline = System.nanoTime() + timeoutSeconds * 1_000_000_000L;
     long shownEpoch = -1;
-    while (System.nanoTime() < deadline) {
-      String answer = requests.all().getOrDefault(id, "");
-      if (!answer.isEmpty()) {
-        err.println("fawn kv: the coordinator " + answer);
-        return false;
-      }
-      Ring now = read(store).orElseThrow();
-      if (done.test(now)) {
-        return true;
-      }
-      if (now.epoch() != shownEpoch) {
-        shownEpoch = now.epoch();
-        progress.accept(now);
-      }
-      try {
-        Thread.sleep(POLL_MS); // bounded by the deadline above
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IOException("interrupted waiting for the coordinator", e);
-      }
+    RingHash hash = store.ringHash();
+    try (ChangeWait wait = new ChangeWait(timeoutSeconds)
+        .watching(changed -> store.watch(hash, ring -> changed.run()))
+        .watching(changed -> requests.watch(id, changed))) {
+      do {
+        String answer = requests.all().getOrDefault(id, "");
+        if (!answer.isEmpty()) {
+          err.println("fawn kv: the coordinator " + answer);
+          return false;
+        }
+        Ring now = read(store).orElseThrow();
+        if (done.test(now)) {
+          return true;
+        }
+        if (now.epoch() != shownEpoch) {
+          shownEpoch = now.epoch();
+          progress.accept(now);
+        }
+      } while (wait.awaitChange());
     }
     err.println("fawn kv: back-end " + id + " is not done within " + timeoutSeconds
         + " s; the coordinator goes on (./fawn kv ring shows it)");

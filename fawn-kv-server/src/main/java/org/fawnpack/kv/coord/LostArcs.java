@@ -25,6 +25,11 @@ public final class LostArcs {
     requests.request(String.format("%016x", arcEnd));
   }
 
+  /** Runs {@code changed} when the arc is declared lost or the declaration answered. */
+  public java.io.Closeable watch(long arcEnd, Runnable changed) {
+    return requests.watch(String.format("%016x", arcEnd), changed);
+  }
+
   /** Arc end to the coordinator's answer ("" while none, else "refused: why"). */
   public Map<Long, String> all() throws IOException {
     Map<Long, String> all = new TreeMap<>(Long::compareUnsigned);

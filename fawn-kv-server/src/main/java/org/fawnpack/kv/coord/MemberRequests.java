@@ -40,6 +40,11 @@ public final class MemberRequests {
     return requests.all();
   }
 
+  /** Runs {@code changed} when {@code id}'s request is made or answered (a watch). */
+  public java.io.Closeable watch(String id, Runnable changed) {
+    return requests.watch(id, changed);
+  }
+
   /** The coordinator's refusal of {@code id}'s request, with the reason. */
   void refuse(String id, String why) throws IOException {
     requests.refuse(id, why);

@@ -57,4 +57,9 @@ final class OperatorRequests {
   static boolean refused(String answer) {
     return answer.startsWith(REFUSED);
   }
+
+  /** Runs {@code changed} when the request about {@code subject} is made or answered. */
+  java.io.Closeable watch(String subject, Runnable changed) {
+    return Znodes.watch(zk, parent + "/" + subject, bytes -> changed.run());
+  }
 }
