@@ -26,10 +26,16 @@ final class SyncScheduler {
     return EXECUTOR;
   }
 
-  /** The interval policy's background syncs of one datastore; null under other policies. */
+  /**
+   * The interval policy's background syncs of one datastore; null under other policies, and
+   * for a datastore that shares a journal: its writes are durable by the journal's forces, and
+   * its file is forced by writeback, by the journal when it seals a segment, by moves and by
+   * close. Forcing it every interval as well cost a back-end of 15 arcs 150 forces a second on
+   * one thread, beside the journal's own: closed-loop puts went 1.2× faster without them.
+   */
   static ScheduledFuture<?> intervalSyncs(DatastoreConfig config, CurrentLog current,
       SyncDriver sync) {
-    if (config.sync() != SyncPolicy.INTERVAL) {
+    if (config.sync() != SyncPolicy.INTERVAL || config.journal() != null) {
       return null;
     }
     Runnable tick = () -> {

@@ -150,6 +150,24 @@ class JournalTest {
     }
   }
 
+  /**
+   * Under the interval policy a journaled datastore gets no interval forces of its own file
+   * (the journal makes its writes durable; the power-cut tests here run with no file forces at
+   * all but the test's own); one without a journal does.
+   */
+  @Test
+  void theIntervalPolicyForcesNoJournaledFile() throws Exception {
+    DatastoreConfig interval = DatastoreConfig.builder().sync(SyncPolicy.INTERVAL).build();
+    try (Journal journal = Journal.open(dir.resolve("journal"), interval)) {
+      assertNull(SyncScheduler.intervalSyncs(interval.toBuilder().journal(journal).build(),
+          null, null));
+    }
+    java.util.concurrent.ScheduledFuture<?> ticks = SyncScheduler.intervalSyncs(interval,
+        null, null);
+    assertTrue(ticks != null, "a file on its own is forced every interval");
+    ticks.cancel(false);
+  }
+
   @Test
   void aKilledProcessLosesNoAcknowledgedWrite() throws Exception {
     Run run = writeThenKill(1, 3_000);
