@@ -42,10 +42,10 @@ public final class DatastoreConfig {
   public static final ConfigKey<Boolean> JOURNAL = ConfigKey.booleanKey(
       "fawn.kv.sync.journal", true, "A FAWN-KV back-end's datastores share one journal in "
           + "`<data dir>/journal`: a write is durable once the journal is forced (one force for "
-          + "every arc's writes since the last), each arc's file is forced by the policy above, "
-          + "writeback, moves and close, and a restart first replays what a crash took from the "
-          + "files. `false`: each file is forced for its own writes. A datastore opened on its "
-          + "own ignores it.");
+          + "every arc's writes since the last), each arc's file is forced by writeback, when the "
+          + "journal seals a segment, by moves and at close (not by the `interval` policy), and a "
+          + "restart first replays what a crash took from the files. `false`: each file is forced "
+          + "for its own writes. A datastore opened on its own ignores it.");
   public static final ConfigKey<Boolean> CHECKPOINT = ConfigKey.booleanKey(
       "fawn.kv.index.checkpoint", true, "Write the index to `<file>.idx` at clean close and "
           + "after compaction, so that an open replays only the log after it.");
