@@ -49,13 +49,16 @@ final class KeyLookup {
    */
   ByteBuffer found(byte[] key) throws IOException {
     ByteBuffer record = find(key);
+    if (record != null) {
+      return record; // a hit needs no range: only "absent" can be wrong after a split
+    }
     KeyRange holds = current.holds();
-    if (record == null && holds != null && !holds.contains(key)) {
+    if (holds != null && !holds.contains(key)) {
       throw new IllegalStateException(current.get().log().path() + " holds only " + holds
           + " since a split moved the rest to other files: key at ring position "
           + Long.toUnsignedString(RingPositions.of(key), 16) + " is not here");
     }
-    return record;
+    return null;
   }
 
   /** The record holding {@code key} (in a per-thread buffer), or null. */

@@ -209,6 +209,11 @@ final class LogScanner {
     return buffer;
   }
 
+  /** How many range marks the scan passed over so far. */
+  int markCount() {
+    return marks.size();
+  }
+
   /** The range marks the scan passed over so far, in log order. */
   java.util.List<RangeMarks.Mark> marks() {
     return java.util.Collections.unmodifiableList(marks);

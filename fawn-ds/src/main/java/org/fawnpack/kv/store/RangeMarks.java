@@ -63,6 +63,9 @@ final class RangeMarks {
    */
   static int copyPassed(LogScanner scanner, int copied, DataLog to, List<Mark> copiedMarks)
       throws IOException {
+    if (scanner.markCount() == copied) {
+      return copied; // the usual case, once per record copied: nothing new
+    }
     List<Mark> passed = scanner.marks();
     for (int i = copied; i < passed.size(); i++) {
       Mark mark = passed.get(i);
