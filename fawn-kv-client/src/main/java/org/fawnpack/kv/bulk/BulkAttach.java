@@ -22,6 +22,8 @@ import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.Timeouts;
+import org.fawnpack.kv.wire.Verb;
 import org.fawnpack.kv.zookeeper.BulkLoadStore;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -82,6 +84,7 @@ public final class BulkAttach {
   private final ConnectionPool pool;
   private final Duration deadline;
   private final Backoff pauses;
+  private volatile Timeouts timeouts = Timeouts.DEFAULTS;
 
   /**
    * A driver over {@code pool}; each phase after the commit keeps trying for {@code deadline}
@@ -102,6 +105,15 @@ public final class BulkAttach {
     this.frontEnds = frontEnds;
     this.pool = pool;
     this.deadline = deadline;
+  }
+
+  /**
+   * Waits for each answer as {@code waits} say for its verb (never past the phase's deadline);
+   * {@link Timeouts#DEFAULTS} until called. Returns this driver.
+   */
+  public BulkAttach answersWithin(Timeouts waits) {
+    this.timeouts = java.util.Objects.requireNonNull(waits, "waits");
+    return this;
   }
 
   /** Loads {@code files} (at most one per arc) as job {@code job}: {@link #prepare}, then {@link #finish}. */
@@ -202,7 +214,7 @@ public final class BulkAttach {
   private void gateAll(String job, byte[] bytes, long end, FrontEnds nodes) throws IOException {
     long pause = pauses.firstPauseMs();
     List<String> problems;
-    while (!(problems = askAll(nodes.registered(), MessageType.BULK_GATE, bytes, "gating"))
+    while (!(problems = askAll(nodes.registered(), Verb.BULK_GATE, bytes, "gating"))
         .isEmpty()) {
       pause = pauseOrGiveUp(job, "gating its arcs", problems.get(problems.size() - 1), pause,
           end);
@@ -213,15 +225,15 @@ public final class BulkAttach {
    * Sends one message to every node of {@code nodes} at once; returns what went wrong, a line
    * per node that did not answer OK (empty: all did).
    */
-  private List<String> askAll(List<Member> nodes, byte type, byte[] bytes, String what) {
+  private List<String> askAll(List<Member> nodes, Verb verb, byte[] bytes, String what) {
     List<CompletableFuture<Frame>> answers = new ArrayList<>();
     for (Member m : nodes) {
-      answers.add(pool.to(m).send(type, 0, bytes));
+      answers.add(pool.to(m).send(verb.id(), 0, bytes));
     }
     List<String> problems = new ArrayList<>();
     for (int i = 0; i < nodes.size(); i++) {
       try {
-        Frame answer = await(answers.get(i), nodes.get(i), what);
+        Frame answer = await(answers.get(i), verb, nodes.get(i), what);
         if (answer.type() != MessageType.OK) {
           problems.add(nodes.get(i) + " answered " + MessageType.name(answer.type()) + " "
               + MessageType.messageOf(answer));
@@ -269,7 +281,7 @@ public final class BulkAttach {
       } else {
         try {
           answer = await(pool.to(chain.head()).send(MessageType.BULK_APPLY, 0, bytes),
-              chain.head(), "applying");
+              Verb.BULK_APPLY, chain.head(), "applying");
           problem = chain.head() + " answered " + MessageType.name(answer.type()) + " "
               + MessageType.messageOf(answer);
         } catch (IOException e) {
@@ -293,7 +305,7 @@ public final class BulkAttach {
   private void release(String job) {
     try {
       for (String problem : askAll(new ArrayList<>(rings.current().members()),
-          MessageType.BULK_RELEASE, new BulkMessages.Release(job).encode(), "releasing")) {
+          Verb.BULK_RELEASE, new BulkMessages.Release(job).encode(), "releasing")) {
         LOG.info("bulk load {}: {}; that back-end opens its gates on its own check", job,
             problem);
       }
@@ -322,14 +334,15 @@ public final class BulkAttach {
     return pauses.next(pause);
   }
 
-  Frame await(CompletableFuture<Frame> answer, Member from, String what)
+  Frame await(CompletableFuture<Frame> answer, Verb verb, Member from, String what)
       throws IOException {
+    Duration wait = timeouts.within(verb, deadline);
     try {
-      return answer.get(deadline.toMillis(), TimeUnit.MILLISECONDS);
+      return answer.get(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
       answer.cancel(false);
-      throw new IOException("no answer from " + from + " " + what + " within "
-          + deadline.toSeconds() + " s");
+      throw new IOException("no answer from " + from + " " + what + " (" + verb + ") within "
+          + wait.toMillis() + " ms");
     } catch (ExecutionException e) {
       throw e.getCause() instanceof IOException io ? io : new IOException(e.getCause());
     } catch (InterruptedException e) {

@@ -48,6 +48,12 @@ public final class BulkLoadFinisher implements Closeable {
     });
   }
 
+  /** Its driver waits for each answer as {@code waits} say ({@link BulkAttach#answersWithin}). */
+  public BulkLoadFinisher answersWithin(org.fawnpack.kv.wire.Timeouts waits) {
+    driver.answersWithin(waits);
+    return this;
+  }
+
   public BulkLoadFinisher start() {
     timer.scheduleWithFixedDelay(this::finishOrphans, CHECK_MS, CHECK_MS,
         TimeUnit.MILLISECONDS);

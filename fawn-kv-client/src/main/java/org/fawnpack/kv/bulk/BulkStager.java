@@ -17,6 +17,7 @@ import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.Verb;
 
 /**
  * A bulk load's first step: each arc's file to every serving member of the arc's chain, in
@@ -30,10 +31,11 @@ final class BulkStager {
   /** Arcs sent at once: each member writes several files while the next pieces travel. */
   static final int STAGE_THREADS = 4;
 
-  /** Waits for one member's answer (the driver's deadline). */
+  /** Waits for one member's answer to {@code verb} (its wait, within the driver's deadline). */
   @FunctionalInterface
   interface Answers {
-    Frame await(CompletableFuture<Frame> answer, Member from, String what) throws IOException;
+    Frame await(CompletableFuture<Frame> answer, Verb verb, Member from, String what)
+        throws IOException;
   }
 
   private final BulkAttach.RingSource rings;
@@ -128,7 +130,7 @@ final class BulkStager {
           answers.add(pool.to(m).send(MessageType.BULK_STAGE, 0, bytes));
         }
         for (int i = 0; i < members.size(); i++) {
-          Frame answer = this.answers.await(answers.get(i), members.get(i),
+          Frame answer = this.answers.await(answers.get(i), Verb.BULK_STAGE, members.get(i),
               "staging " + file.range());
           if (answer.type() != MessageType.OK) {
             throw new IOException("bulk load " + job + ": " + members.get(i) + " did not stage"

@@ -133,7 +133,7 @@ public final class KvKeys {
       COMPACTION_CHECK_MS, KvTlsKeys.ENABLED, KvTlsKeys.KEYSTORE_LOCATION,
       KvTlsKeys.KEYSTORE_PASSWORD, KvTlsKeys.KEYSTORE_TYPE, KvTlsKeys.TRUSTSTORE_LOCATION,
       KvTlsKeys.TRUSTSTORE_PASSWORD, KvTlsKeys.TRUSTSTORE_TYPE, IO_THREADS),
-      BackoffKeys.KEYS.stream()).toList();
+      Stream.concat(TimeoutKeys.KEYS.stream(), BackoffKeys.KEYS.stream())).toList();
 
   private KvKeys() {}
 

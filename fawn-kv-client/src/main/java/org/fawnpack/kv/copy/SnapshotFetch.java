@@ -22,7 +22,6 @@ import org.fawnpack.kv.wire.ProtocolLimits;
 public final class SnapshotFetch {
   /** Pieces asked for before the first has come: keeps the link busy across round trips. */
   private static final int IN_FLIGHT = 4;
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
 
   private SnapshotFetch() {}
 
@@ -34,13 +33,16 @@ public final class SnapshotFetch {
     void write(byte[] bytes, int offset, int length) throws IOException;
   }
 
-  /** Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight. */
+  /**
+   * Fetches {@code bytes} of one snapshot file into {@code part}, a few pieces in flight, each
+   * awaited at most {@code pieceWait} (ARC_CHUNK's: {@code Timeouts.of(Verb.ARC_CHUNK)}).
+   */
   public static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
-      Path part) throws IOException {
+      Path part, Duration pieceWait) throws IOException {
     try (FileChannel out = FileChannel.open(part, StandardOpenOption.CREATE,
         StandardOpenOption.TRUNCATE_EXISTING, StandardOpenOption.WRITE)) {
       long[] written = {0};
-      fetch(source, epoch, snapshot, file, bytes, (piece, offset, length) -> {
+      fetch(source, epoch, snapshot, file, bytes, pieceWait, (piece, offset, length) -> {
         ByteBuffer buffer = ByteBuffer.wrap(piece, offset, length);
         while (buffer.hasRemaining()) {
           written[0] += out.write(buffer, written[0]);
@@ -50,9 +52,9 @@ public final class SnapshotFetch {
     }
   }
 
-  /** Fetches {@code bytes} of one snapshot file into {@code sink}, a few pieces in flight. */
+  /** Fetches {@code bytes} of one snapshot file into {@code sink}, as the other fetch. */
   public static void fetch(Connection source, long epoch, long snapshot, int file, long bytes,
-      PieceSink sink) throws IOException {
+      Duration pieceWait, PieceSink sink) throws IOException {
     Deque<CompletableFuture<Frame>> inFlight = new ArrayDeque<>();
     long requested = 0;
     long written = 0;
@@ -63,7 +65,7 @@ public final class SnapshotFetch {
             new ArcChunk(snapshot, file, requested, length).encode()));
         requested += length;
       }
-      Frame answer = CopyReplies.expect(await(inFlight.poll()), "ARC_CHUNK");
+      Frame answer = CopyReplies.expect(await(inFlight.poll(), pieceWait), "ARC_CHUNK");
       int length = ArcChunk.pieceLength(answer);
       if (length == 0) {
         throw new IOException("snapshot " + snapshot + " ended at " + written + " of "
@@ -74,11 +76,12 @@ public final class SnapshotFetch {
     }
   }
 
-  private static Frame await(CompletableFuture<Frame> reply) throws IOException {
+  private static Frame await(CompletableFuture<Frame> reply, Duration wait) throws IOException {
     try {
-      return reply.get(DEADLINE.toMillis(), TimeUnit.MILLISECONDS);
+      return reply.get(wait.toMillis(), TimeUnit.MILLISECONDS);
     } catch (TimeoutException e) {
-      throw new IOException("no piece within " + DEADLINE.toSeconds() + " s");
+      throw new IOException("no piece within " + wait.toMillis() + " ms (fawn.kv.timeout"
+          + ".transfer-ms)");
     } catch (ExecutionException e) {
       throw new IOException(e.getCause().getMessage(), e.getCause());
     } catch (InterruptedException e) {

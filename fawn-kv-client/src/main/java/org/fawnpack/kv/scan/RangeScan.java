@@ -20,6 +20,8 @@ import org.fawnpack.kv.time.Backoffs;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.Timeouts;
+import org.fawnpack.kv.wire.Verb;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,8 +63,14 @@ public final class RangeScan {
           Backoffs.DEFAULTS.cluster());
     }
 
+    /** 1 MiB pages, no prefix, a page awaited as {@link Timeouts#DEFAULTS} say. */
     public static Options defaults() {
-      return new Options(1 << 20, new byte[0], Duration.ofSeconds(30), Duration.ofSeconds(60),
+      return defaults(Timeouts.DEFAULTS);
+    }
+
+    /** 1 MiB pages, no prefix, each awaited for SCAN's wait in {@code timeouts}. */
+    public static Options defaults(Timeouts timeouts) {
+      return new Options(1 << 20, new byte[0], timeouts.of(Verb.SCAN), Duration.ofSeconds(60),
           0, host -> false);
     }
 

@@ -7,6 +7,11 @@ package org.fawnpack.kv.wire;
  * sender's ring epoch.
  */
 public record Fence(long sliceEpoch) {
+  /**
+   * How long a back-end holds a FENCE while the writes it took under older slice epochs are
+   * committed, before it answers that they are not (the front-end asks again): a long poll.
+   */
+  public static final long DRAIN_LIMIT_MS = 5_000;
 
   public byte[] encode() {
     return new Frame.Payload().addLong(sliceEpoch).toBytes();

@@ -86,4 +86,45 @@ class VerbTest {
   private static Set<String> names(Stream<Verb> verbs) {
     return verbs.map(Verb::name).collect(Collectors.toSet());
   }
+
+  @Test
+  void waitClass_asEachCallerWaitedBeforeTheTable() {
+    // Written out from the callers' own constants before the column existed: a client's try
+    // (3 s), a node's or command's wait for an answer (10 s: STATS, FENCE's round trip), a
+    // copy's or scan's transfer (60 s: ARC_SNAPSHOT, ARC_CHUNK; bulk steps had the load's
+    // deadline), ARC_LAST's and FENCE's hold plus an answer, chain messages resent untimed.
+    Map<Verb.Wait, Set<String>> expected = Map.of(
+        Verb.Wait.CLIENT_TRY, Set.of("GET", "PUT", "DELETE", "DIRECT_GET"),
+        Verb.Wait.ANSWER, Set.of("STATS", "SLICES", "ARC_RELEASE", "BULK_GATE", "BULK_RELEASE"),
+        Verb.Wait.TRANSFER, Set.of("ARC_SNAPSHOT", "ARC_CHUNK", "SCAN", "BULK_STAGE",
+            "BULK_APPLY"),
+        Verb.Wait.LONG_POLL, Set.of("ARC_LAST", "FENCE"),
+        Verb.Wait.RESENT, Set.of("CHAIN_PUT", "CHAIN_DELETE", "CHAIN_SYNC", "CHAIN_ATTACH"));
+    for (Map.Entry<Verb.Wait, Set<String>> e : expected.entrySet()) {
+      assertEquals(e.getValue(), names(Stream.of(Verb.values())
+          .filter(v -> v.waitClass() == e.getKey())), e.getKey().name());
+    }
+    for (Verb v : Verb.values()) {
+      assertEquals(v.kind() == Verb.Kind.REPLY, v.waitClass() == Verb.Wait.NONE, v.name());
+    }
+  }
+
+  @Test
+  void timeouts_giveEachClassItsDuration_andRefuseTheUntimed() {
+    java.time.Duration s = java.time.Duration.ofSeconds(1);
+    Timeouts t = new Timeouts(s, s.multipliedBy(2), s.multipliedBy(3));
+    assertEquals(s, t.of(Verb.DIRECT_GET));
+    assertEquals(s.multipliedBy(2), t.of(Verb.STATS));
+    assertEquals(s.multipliedBy(3), t.of(Verb.ARC_CHUNK));
+    assertEquals(java.time.Duration.ofMillis(2_500), t.longPoll(500));
+    assertEquals(java.time.Duration.ofMillis(700), t.within(Verb.SCAN,
+        java.time.Duration.ofMillis(700)), "a deadline shorter than the class's wins");
+    assertEquals(s.multipliedBy(3), t.within(Verb.SCAN, java.time.Duration.ofHours(1)));
+    for (Verb untimed : new Verb[] {Verb.CHAIN_PUT, Verb.ARC_LAST, Verb.OK}) {
+      org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+          () -> t.of(untimed), untimed.name());
+    }
+    org.junit.jupiter.api.Assertions.assertThrows(IllegalArgumentException.class,
+        () -> new Timeouts(s, java.time.Duration.ZERO, s));
+  }
 }

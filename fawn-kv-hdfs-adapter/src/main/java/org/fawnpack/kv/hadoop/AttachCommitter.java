@@ -63,7 +63,8 @@ final class AttachCommitter extends StagingCommitter {
       BulkAttach driver = BulkDrivers.of(cluster.zk(), cluster.paths(), cluster.pool(),
           Duration.ofMillis(KvInputKeys.read(KvOutputKeys.ATTACH_TIMEOUT_MS,
               context.getConfiguration())),
-          org.fawnpack.kv.config.BackoffKeys.read(context.getConfiguration()::getTrimmed).bulk());
+          org.fawnpack.kv.config.BackoffKeys.read(context.getConfiguration()::getTrimmed).bulk())
+          .answersWithin(cluster.timeouts());
       BulkAttach.Result result = driver.load(job, files);
       LOG.info("bulk load {}: {} records in {} arc files, {} bytes staged on the replicas in"
           + " {} ms, visible {} ms later", job, records, result.arcs(), result.bytesStaged(),

@@ -1,7 +1,6 @@
 package org.fawnpack.kv.hadoop;
 
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
@@ -13,6 +12,7 @@ import org.apache.hadoop.mapreduce.JobContext;
 import org.apache.hadoop.mapreduce.RecordReader;
 import org.apache.hadoop.mapreduce.TaskAttemptContext;
 import org.fawnpack.kv.ring.Ring;
+import org.fawnpack.kv.wire.Verb;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,7 +30,6 @@ import org.slf4j.LoggerFactory;
  */
 public class FawnKvInputFormat extends InputFormat<BytesWritable, BytesWritable> {
   private static final Logger LOG = LoggerFactory.getLogger(FawnKvInputFormat.class);
-  private static final Duration STATS_DEADLINE = Duration.ofSeconds(10);
 
   /** Makes {@code job} read FAWN-KV, its maps proving the secret in {@code fawn.kv.secret-file}. */
   public static void setUp(Job job) throws IOException {
@@ -48,7 +47,8 @@ public class FawnKvInputFormat extends InputFormat<BytesWritable, BytesWritable>
       Ring ring = cluster.rings().read(cluster.rings().ringHash())
           .orElseThrow(() -> new IOException("the FAWN-KV cluster has no ring yet (no epoch in"
               + " ZooKeeper)")).ring();
-      List<ArcSize> arcs = ArcSizes.measure(ring, cluster.pool(), STATS_DEADLINE);
+      List<ArcSize> arcs = ArcSizes.measure(ring, cluster.pool(),
+          cluster.timeouts().of(Verb.STATS));
       if (KvInputKeys.read(KvInputKeys.CONSISTENT, conf)) {
         for (ArcSize arc : arcs) {
           if (arc.tailSequence() == ArcSize.UNKNOWN_SEQUENCE) {

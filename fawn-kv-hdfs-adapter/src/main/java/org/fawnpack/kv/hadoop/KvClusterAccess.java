@@ -15,9 +15,11 @@ import org.apache.hadoop.security.Credentials;
 import org.fawnpack.kv.auth.ClusterSecret;
 import org.fawnpack.kv.client.FawnKvClient;
 import org.fawnpack.kv.config.KvKeys;
+import org.fawnpack.kv.config.TimeoutKeys;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
+import org.fawnpack.kv.wire.Timeouts;
 import org.fawnpack.kv.zookeeper.RingStore;
 import org.fawnpack.kv.zookeeper.SliceStore;
 import org.fawnpack.kv.zookeeper.ZooKeeperSessions;
@@ -37,10 +39,12 @@ final class KvClusterAccess implements Closeable {
   private final RingStore rings;
   private final ClusterPaths paths;
   private final ClusterSecret secret;
+  private final Timeouts timeouts;
 
   private KvClusterAccess(CuratorFramework zk, ConnectionPool pool, RingStore rings,
-      ClusterPaths paths, ClusterSecret secret) {
+      ClusterPaths paths, ClusterSecret secret, Timeouts timeouts) {
     this.zk = zk;
+    this.timeouts = timeouts;
     this.pool = pool;
     this.rings = rings;
     this.paths = paths;
@@ -96,9 +100,16 @@ final class KvClusterAccess implements Closeable {
         KvInputKeys.read(KvKeys.ZOOKEEPER_SESSION_TIMEOUT_MS, conf));
     ClusterPaths paths = new ClusterPaths(KvInputKeys.read(KvKeys.CLUSTER, conf));
     ClusterSecret clusterSecret = withTls(ClusterSecret.fromBytes(secret), conf);
+    Timeouts timeouts;
+    try {
+      timeouts = TimeoutKeys.read(conf::getTrimmed);
+    } catch (RuntimeException e) {
+      zk.close();
+      throw e;
+    }
     return new KvClusterAccess(zk, new ConnectionPool(Duration.ofSeconds(10),
         ProtocolLimits.MAX_FRAME_BYTES, clusterSecret), new RingStore(zk, paths), paths,
-        clusterSecret);
+        clusterSecret, timeouts);
   }
 
   /**
@@ -146,6 +157,11 @@ final class KvClusterAccess implements Closeable {
 
   ConnectionPool pool() {
     return pool;
+  }
+
+  /** How long to wait for each verb's answer: {@code fawn.kv.timeout.*} of the job. */
+  Timeouts timeouts() {
+    return timeouts;
   }
 
   /**

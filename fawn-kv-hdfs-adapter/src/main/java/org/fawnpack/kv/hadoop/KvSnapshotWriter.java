@@ -119,7 +119,8 @@ final class KvSnapshotWriter {
       try (FSDataOutputStream log = fs.create(new Path(dir, file), true);
           FSDataOutputStream checkpoint = fs.create(new Path(dir, file + ".idx"), true)) {
         ArcExport.Exported copied = ArcExport.export(cluster.pool().to(chain.tail()), epoch,
-            chain.range(), name, new CheckedOutputStream(log, crc), checkpoint);
+            chain.range(), name, new CheckedOutputStream(log, crc), checkpoint,
+            cluster.timeouts());
         LOG.info("snapshot {}: arc {} from {}: {} bytes up to write {}", name, chain.range(),
             chain.tail().id(), copied.logBytes() + copied.checkpointBytes(),
             copied.lastSequence());

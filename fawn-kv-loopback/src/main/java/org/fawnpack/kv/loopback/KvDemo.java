@@ -79,12 +79,12 @@ final class KvDemo {
       for (long entries : new long[] {0, FrontEnd.CACHE_ENTRIES_AUTO}) {
         frontEnds.forEach(f -> f.resizeCache(entries));
         Map<Member, StatsReport> before = ClusterInspection.statsOf(pool, ring,
-            List.copyOf(ring.members()), err);
+            List.copyOf(ring.members()), err, kv.timeouts());
         long hits = hits(frontEnds);
         long misses = misses(frontEnds);
         LoopbackWorkload.Gets gets = load.gets(zipf, 4, seconds);
         Map<Member, StatsReport> after = ClusterInspection.statsOf(pool, ring,
-            List.copyOf(ring.members()), err);
+            List.copyOf(ring.members()), err, kv.timeouts());
         long hitsNow = hits(frontEnds) - hits;
         long lookups = hitsNow + misses(frontEnds) - misses;
         long capacity = frontEnds.get(0).metrics().getCacheCapacity();

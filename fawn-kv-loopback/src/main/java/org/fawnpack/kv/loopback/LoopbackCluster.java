@@ -174,7 +174,7 @@ public final class LoopbackCluster implements Closeable {
     Map<String, StatsReport> byId = new HashMap<>();
     try (ConnectionPool pool = new ConnectionPool(Duration.ofSeconds(10),
         ProtocolLimits.MAX_FRAME_BYTES, secret)) {
-      ClusterInspection.statsOf(pool, ring, live, System.err)
+      ClusterInspection.statsOf(pool, ring, live, System.err, kv.timeouts())
           .forEach((member, report) -> byId.put(member.id(), report));
     }
     return byId;

@@ -21,6 +21,8 @@ import org.fawnpack.kv.wire.Connection;
 import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
+import org.fawnpack.kv.wire.Timeouts;
+import org.fawnpack.kv.wire.Verb;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -33,18 +35,19 @@ import org.slf4j.LoggerFactory;
  */
 final class ArcCopy {
   private static final Logger LOG = LoggerFactory.getLogger(ArcCopy.class);
-  private static final Duration DEADLINE = Duration.ofSeconds(60);
   /** How long a copy waits for the writes on their way to reach the tail before it fails. */
   private static final long QUIET_WAIT_MS = 1_000;
 
   private final String id;
   private final Path dir;
   private final ConnectionPool sources;
+  private final Timeouts timeouts;
 
-  ArcCopy(String id, Path dir, ConnectionPool sources) {
+  ArcCopy(String id, Path dir, ConnectionPool sources, Timeouts timeouts) {
     this.id = id;
     this.dir = dir;
     this.sources = sources;
+    this.timeouts = timeouts;
   }
 
   /**
@@ -62,7 +65,7 @@ final class ArcCopy {
     Connection source = sources.to(chain.tail());
     ArcSnapshot taken = ArcSnapshot.decode(CopyReplies.expect(source.call(
         MessageType.ARC_SNAPSHOT, current.epoch(), new ArcQuestion(arcEnd, id).encode(),
-        DEADLINE), "ARC_SNAPSHOT of arc " + chain.range()));
+        timeouts.of(Verb.ARC_SNAPSHOT)), "ARC_SNAPSHOT of arc " + chain.range()));
     long snapshot = taken.id();
     long lastSequence = taken.lastSequence();
     if (lastSequence < headLast) {
@@ -74,13 +77,14 @@ final class ArcCopy {
     Path checkpointPart = target.resolveSibling(target.getFileName() + ".idx.incoming");
     Path recentPart = target.resolveSibling(target.getFileName() + ".recent.incoming");
     byte[] recentWrites;
+    Duration pieceWait = timeouts.of(Verb.ARC_CHUNK);
     try {
       SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.LOG, taken.logBytes(),
-          logPart);
+          logPart, pieceWait);
       SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.CHECKPOINT,
-          taken.checkpointBytes(), checkpointPart);
+          taken.checkpointBytes(), checkpointPart, pieceWait);
       SnapshotFetch.fetch(source, current.epoch(), snapshot, ArcChunk.RECENT_WRITES,
-          taken.recentWritesBytes(), recentPart);
+          taken.recentWritesBytes(), recentPart, pieceWait);
       recentWrites = Files.readAllBytes(recentPart);
       Files.delete(recentPart);
     } finally {
@@ -112,7 +116,8 @@ final class ArcCopy {
       return -1; // one member: the snapshot itself is taken under the head's lock
     }
     Frame reply = sources.to(chain.head()).call(MessageType.ARC_LAST, current.epoch(),
-        new ArcLast(chain.range().endInclusive(), id, QUIET_WAIT_MS).encode(), DEADLINE);
+        new ArcLast(chain.range().endInclusive(), id, QUIET_WAIT_MS).encode(),
+        timeouts.longPoll(QUIET_WAIT_MS));
     return CopyReplies.expect(reply, "ARC_LAST of arc " + chain.range() + " at "
         + chain.head().id()).fields().nextLong();
   }

@@ -21,6 +21,7 @@ import org.fawnpack.kv.copy.SourceBehindException;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.wire.ConnectionPool;
+import org.fawnpack.kv.wire.Timeouts;
 import org.fawnpack.kv.time.Backoff;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -97,7 +98,7 @@ final class ArcReceiver implements Closeable {
 
   /** {@code held} says whether the back-end serves an arc already (by its end). */
   ArcReceiver(String id, Path dir, ConnectionPool sources, java.util.function.LongPredicate held,
-      CopyInstaller install, ArcAction discard, Backoff pauses) {
+      CopyInstaller install, ArcAction discard, Backoff pauses, Timeouts timeouts) {
     this.id = id;
     this.pauses = pauses;
     this.dir = dir;
@@ -116,7 +117,7 @@ final class ArcReceiver implements Closeable {
       t.setDaemon(true);
       return t;
     });
-    this.copies = new ArcCopy(id, dir, sources);
+    this.copies = new ArcCopy(id, dir, sources, timeouts);
   }
 
   void reportTo(CopyReporter copyReporter) {

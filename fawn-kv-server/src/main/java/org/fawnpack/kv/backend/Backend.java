@@ -27,6 +27,7 @@ import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
 import org.fawnpack.kv.wire.StatsReport;
+import org.fawnpack.kv.wire.Timeouts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -91,7 +92,8 @@ public final class Backend implements Closeable, RingFollower.RingUser {
   private volatile ArcCompactions compactions;
 
   private Backend(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
-      ClusterSecret secret, boolean crashed, Backoffs backoffs) throws IOException {
+      ClusterSecret secret, boolean crashed, Backoffs backoffs, Timeouts timeouts)
+      throws IOException {
     this.id = id;
     this.dir = dir;
     this.journal = config.journal();
@@ -108,7 +110,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     this.source = new ArcSource("backend " + id, dir);
     this.receiver = new ArcReceiver(id, dir,
         new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret),
-        arcs::containsKey, this::installCopy, this::discardCopy, backoffs.copy());
+        arcs::containsKey, this::installCopy, this::discardCopy, backoffs.copy(), timeouts);
     this.timer = Executors.newSingleThreadScheduledExecutor(new DefaultThreadFactory(
         "fawn-kv-timer-" + id, true));
     this.chainMessages = new ChainMessages(id, arcs, forwarder, counts,
@@ -129,18 +131,22 @@ public final class Backend implements Closeable, RingFollower.RingUser {
         chainMessages, scans, fence, source, bulkLoads, () -> report(energy).encode());
   }
 
-  /** As the other {@code open}, its retry loops pausing by {@link Backoffs#DEFAULTS}. */
+  /**
+   * As the other {@code open}, its retry loops pausing by {@link Backoffs#DEFAULTS}, its waits
+   * for answers {@link Timeouts#DEFAULTS}.
+   */
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
       ClusterSecret secret) throws IOException {
-    return open(id, bind, dir, config, secret, Backoffs.DEFAULTS);
+    return open(id, bind, dir, config, secret, Backoffs.DEFAULTS, Timeouts.DEFAULTS);
   }
 
   /**
    * Listens on {@code bind} (port 0: any) at once, for peers that prove {@code secret}; serves
-   * once it has a ring; its retry loops pause by {@code backoffs} ({@code fawn.kv.backoff.*}).
+   * once it has a ring; its retry loops pause by {@code backoffs} ({@code fawn.kv.backoff.*})
+   * and it waits for its peers' answers as {@code timeouts} say ({@code fawn.kv.timeout.*}).
    */
   public static Backend open(String id, InetSocketAddress bind, Path dir, DatastoreConfig config,
-      ClusterSecret secret, Backoffs backoffs) throws IOException {
+      ClusterSecret secret, Backoffs backoffs, Timeouts timeouts) throws IOException {
     Files.createDirectories(dir);
     boolean crashed = CleanShutdown.crashedBefore(dir);
     if (crashed) {
@@ -151,7 +157,7 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     DatastoreConfig arcConfig = ArcJournal.openFor(dir, config);
     Backend backend;
     try {
-      backend = new Backend(id, bind, dir, arcConfig, secret, crashed, backoffs);
+      backend = new Backend(id, bind, dir, arcConfig, secret, crashed, backoffs, timeouts);
       backend.server.start();
     } catch (IOException | RuntimeException e) {
       ArcJournal.closeOpenedFor(arcConfig, config, e);

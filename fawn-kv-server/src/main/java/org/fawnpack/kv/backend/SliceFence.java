@@ -39,7 +39,7 @@ import org.slf4j.LoggerFactory;
 final class SliceFence {
   private static final Logger LOG = LoggerFactory.getLogger(SliceFence.class);
   /** A FENCE still draining after this is answered REFUSED (the front-end asks again). */
-  static final long DRAIN_LIMIT_MS = 5_000;
+  static final long DRAIN_LIMIT_MS = org.fawnpack.kv.wire.Fence.DRAIN_LIMIT_MS;
 
   private final String id;
   private final Map<Long, ArcStore> arcs;

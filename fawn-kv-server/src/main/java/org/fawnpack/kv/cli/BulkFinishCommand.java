@@ -50,7 +50,7 @@ final class BulkFinishCommand {
         return KvCommand.EXIT_OK;
       }
       BulkAttach driver = BulkDrivers.of(zk, paths, pool, Duration.ofSeconds(timeoutSeconds),
-          kv.backoffs().bulk());
+          kv.backoffs().bulk()).answersWithin(kv.timeouts());
       for (Map.Entry<String, Set<Long>> load : committed.entrySet()) {
         driver.finish(load.getKey(), load.getValue());
         out.println("bulk load " + load.getKey() + " is visible on its " + load.getValue().size()

@@ -19,6 +19,8 @@ import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Frame;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.Timeouts;
+import org.fawnpack.kv.wire.Verb;
 import org.fawnpack.kv.wire.StatsReport;
 import org.fawnpack.kv.zookeeper.ClusterPaths;
 import org.fawnpack.kv.zookeeper.RingStore;
@@ -30,7 +32,8 @@ import org.fawnpack.kv.zookeeper.SliceStore;
  * --interval-ms} apart for the rates).
  */
 public final class ClusterInspection {
-  private static final Duration DEADLINE = Duration.ofSeconds(10);
+  /** How long a connect may take (an answer's wait is its verb's: {@link Timeouts}). */
+  private static final Duration CONNECT = Duration.ofSeconds(10);
 
   private final KvSettings kv;
   private final PrintStream out;
@@ -92,7 +95,7 @@ public final class ClusterInspection {
 
   int stats(int intervalMs) throws IOException {
     try (CuratorFramework zk = KvNodes.session(kv, "stats");
-        ConnectionPool pool = new ConnectionPool(DEADLINE, ProtocolLimits.MAX_FRAME_BYTES,
+        ConnectionPool pool = new ConnectionPool(CONNECT, ProtocolLimits.MAX_FRAME_BYTES,
             kv.secret())) {
       Ring ring = read(zk);
       if (ring == null) {
@@ -201,9 +204,9 @@ public final class ClusterInspection {
     Map<String, FrontEndStats> stats = new java.util.TreeMap<>();
     for (SliceStore.Registered r : frontEnds) {
       SliceMap.Endpoint e = r.endpoint();
-      try (Connection c = Connection.open(new InetSocketAddress(e.host(), e.port()), DEADLINE,
+      try (Connection c = Connection.open(new InetSocketAddress(e.host(), e.port()), CONNECT,
           ProtocolLimits.MAX_FRAME_BYTES, kv.secret())) {
-        Frame reply = c.call(MessageType.STATS, 0, new byte[0], DEADLINE);
+        Frame reply = c.call(MessageType.STATS, 0, new byte[0], kv.timeouts().of(Verb.STATS));
         if (reply.type() != MessageType.VALUE) {
           throw new IOException(MessageType.name(reply.type()) + " "
               + MessageType.messageOf(reply));
@@ -217,16 +220,20 @@ public final class ClusterInspection {
   }
 
   private Map<Member, StatsReport> ask(ConnectionPool pool, Ring ring, List<Member> live) {
-    return statsOf(pool, ring, live, err);
+    return statsOf(pool, ring, live, err, kv.timeouts());
   }
 
-  /** The STATS answer of each of {@code live}; a silent one is reported on {@code err}. */
+  /**
+   * The STATS answer of each of {@code live}, each awaited as {@code timeouts} say; a silent
+   * one is reported on {@code err}.
+   */
   public static Map<Member, StatsReport> statsOf(ConnectionPool pool, Ring ring, List<Member> live,
-      PrintStream err) {
+      PrintStream err, Timeouts timeouts) {
     Map<Member, StatsReport> reports = new LinkedHashMap<>();
     for (Member m : live) {
       try {
-        Frame reply = pool.to(m).call(MessageType.STATS, ring.epoch(), null, DEADLINE);
+        Frame reply = pool.to(m).call(MessageType.STATS, ring.epoch(), null,
+            timeouts.of(Verb.STATS));
         if (reply.type() != MessageType.VALUE) {
           throw new IOException(MessageType.name(reply.type()) + " "
               + MessageType.messageOf(reply));

@@ -76,7 +76,7 @@ public final class KvNodes {
       CuratorFramework zk = session(settings, "backend");
       parts.add(zk);
       Backend backend = Backend.open(id, bind, data, settings.datastore(), settings.secret(),
-          settings.backoffs());
+          settings.backoffs(), settings.timeouts());
       parts.add(backend);
       backend.fenceUnknown(); // no write before it has read the slice map (SliceFenceFollower)
       backend.advertisePort(advertisedPort);
@@ -130,7 +130,7 @@ public final class KvNodes {
       CuratorFramework zk = session(settings, "frontend");
       parts.add(zk);
       FrontEnd frontEnd = FrontEnd.open(name, bind, settings.secret(), settings.cacheEntries(),
-          settings.backoffs());
+          settings.backoffs(), settings.timeouts());
       parts.add(frontEnd);
       ClusterPaths paths = new ClusterPaths(settings.cluster());
       parts.add(RingFollower.follow(new RingStore(zk, paths), "frontend " + name, frontEnd));
@@ -141,7 +141,7 @@ public final class KvNodes {
           ProtocolLimits.MAX_FRAME_BYTES, settings.secret());
       parts.add(finisherPool);
       parts.add(new BulkLoadFinisher("frontend " + name, zk, paths, finisherPool,
-          settings.backoffs().bulk()).start());
+          settings.backoffs().bulk()).answersWithin(settings.timeouts()).start());
       // A restarted cluster's back-ends get a session timeout to register before they count
       // as down.
       parts.add(new Coordinator(zk, paths, name, settings.bootstrapBackends(),

@@ -12,6 +12,7 @@ import org.fawnpack.kv.backend.CompactionSettings;
 import org.fawnpack.kv.config.BackoffKeys;
 import org.fawnpack.kv.config.KvKeys;
 import org.fawnpack.kv.config.KvTlsKeys;
+import org.fawnpack.kv.config.TimeoutKeys;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.time.Backoffs;
 
@@ -26,7 +27,7 @@ public record KvSettings(String cluster, String quorum, int sessionTimeoutMs, St
     long cacheEntries, Integer energyCollectorPort, Double idleWatts, Double busyWatts,
     String domain, org.fawnpack.kv.backend.CompactionSettings compaction, long downGraceMs,
     long tailReadLeaseMs, org.fawnpack.kv.auth.TlsCredentials tls, int ioThreads,
-    Backoffs backoffs) {
+    Backoffs backoffs, org.fawnpack.kv.wire.Timeouts timeouts) {
 
   public static KvSettings from(Map<String, String> settings) {
     Map<String, String> store = new HashMap<>();
@@ -55,7 +56,7 @@ public record KvSettings(String cluster, String quorum, int sessionTimeoutMs, St
         KvKeys.BACKEND_DOMAIN.read(settings::get), CompactionSettings.fromKeys(settings::get),
         KvKeys.DOWN_GRACE_MS.read(settings::get), KvKeys.TAIL_READ_LEASE_MS.read(settings::get),
         KvTlsKeys.credentials(settings::get), KvKeys.IO_THREADS.read(settings::get),
-        BackoffKeys.read(settings::get));
+        BackoffKeys.read(settings::get), TimeoutKeys.read(settings::get));
   }
 
   /**

@@ -37,7 +37,7 @@ final class ScanCommand {
           + "'");
     }
     int limit = line.intOption("--limit", Integer.MAX_VALUE, 1, Integer.MAX_VALUE);
-    RangeScan.Options options = RangeScan.Options.defaults().withPrefix(prefix);
+    RangeScan.Options options = RangeScan.Options.defaults(kv.timeouts()).withPrefix(prefix);
     long start = System.nanoTime();
     long entries = 0;
     long bytes = 0;

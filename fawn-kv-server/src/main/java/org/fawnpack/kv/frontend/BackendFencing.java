@@ -21,6 +21,7 @@ import org.fawnpack.kv.wire.ConnectionPool;
 import org.fawnpack.kv.wire.Fence;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.Timeouts;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,8 +38,6 @@ import org.slf4j.LoggerFactory;
  */
 final class BackendFencing implements Closeable {
   private static final Logger LOG = LoggerFactory.getLogger(BackendFencing.class);
-  /** A back-end drains for up to 5 s before it answers; this leaves room for the round trip. */
-  private static final long ANSWER_WAIT_MS = 10_000;
   /** An attempt still failing after this long is worth a warning (a back-end not answering). */
   private static final long WARN_AFTER_MS = 10_000;
 
@@ -56,12 +55,15 @@ final class BackendFencing implements Closeable {
   /** Between rounds that left a back-end unfenced. */
   private final Backoff pauses;
   private final LongConsumer fenced;
+  /** A back-end holds a FENCE while it drains ({@link Fence#DRAIN_LIMIT_MS}), then answers. */
+  private final long answerWaitMs;
   private long wanted; // guarded by this: the newest epoch asked for
   private boolean running; // guarded by this
 
   BackendFencing(String name, ClusterSecret secret, Supplier<Ring> ring, Registered registered,
-      LongConsumer fenced, Backoff pauses) {
+      LongConsumer fenced, Backoff pauses, Timeouts timeouts) {
     this.name = name;
+    this.answerWaitMs = timeouts.longPoll(Fence.DRAIN_LIMIT_MS).toMillis();
     this.pauses = pauses;
     this.pool = new ConnectionPool(Duration.ofSeconds(5), ProtocolLimits.MAX_FRAME_BYTES, secret);
     this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -148,7 +150,7 @@ final class BackendFencing implements Closeable {
   /** Null once {@code m} answered OK, else what went wrong. */
   private CompletableFuture<String> ask(Member m, long ringEpoch, long sliceEpoch) {
     return pool.to(m).send(MessageType.FENCE, ringEpoch, new Fence(sliceEpoch).encode())
-        .orTimeout(ANSWER_WAIT_MS, TimeUnit.MILLISECONDS)
+        .orTimeout(answerWaitMs, TimeUnit.MILLISECONDS)
         .handle((answer, failure) -> {
           if (failure != null) {
             return m + ": " + failure.getMessage();

@@ -30,6 +30,7 @@ import org.fawnpack.kv.wire.FrameServer;
 import org.fawnpack.kv.wire.GetRequest;
 import org.fawnpack.kv.wire.MessageType;
 import org.fawnpack.kv.wire.ProtocolLimits;
+import org.fawnpack.kv.wire.Timeouts;
 import org.fawnpack.kv.wire.Verb;
 import org.fawnpack.kv.wire.WriteRequest;
 import org.fawnpack.kv.time.Backoffs;
@@ -57,6 +58,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
   private final ScheduledExecutorService timer;
   /** Set once, before the front-end follows a slice map (so before it fences). */
   private volatile Backoffs backoffs = Backoffs.DEFAULTS;
+  private volatile Timeouts timeouts = Timeouts.DEFAULTS;
   private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(FrontEnd.class);
   private final ChainRoutes routes;
   private final AtomicLong fencedWrites = new AtomicLong();
@@ -116,13 +118,15 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
    * One of several front-ends: it serves the slices ZooKeeper gives it ({@link SliceFollower})
    * and takes no request before it has its first slice map and a lease on it; {@code
    * cacheEntries}: at most so many cached keys, 0 for none, {@link #CACHE_ENTRIES_AUTO} for
-   * N log N; it fences the back-ends pausing by {@code backoffs}' cluster pauses.
+   * N log N; it fences the back-ends pausing by {@code backoffs}' cluster pauses, waiting for
+   * their answers as {@code timeouts} say.
    */
   public static FrontEnd open(String name, InetSocketAddress bind, ClusterSecret secret,
-      long cacheEntries, Backoffs backoffs) throws IOException {
+      long cacheEntries, Backoffs backoffs, Timeouts timeouts) throws IOException {
     FrontEnd frontEnd = start(name, bind, secret, cacheEntries,
         Lease.renewable(System::nanoTime));
     frontEnd.backoffs = java.util.Objects.requireNonNull(backoffs, "backoffs");
+    frontEnd.timeouts = java.util.Objects.requireNonNull(timeouts, "timeouts");
     return frontEnd;
   }
 
@@ -216,7 +220,7 @@ public final class FrontEnd implements Closeable, RingFollower.RingUser {
    */
   void fenceBackends(BackendFencing.Registered registered) {
     BackendFencing f = new BackendFencing(name, secret, () -> ring, registered, gate::fenced,
-        backoffs.cluster());
+        backoffs.cluster(), timeouts);
     fencing = f;
     gate.fenceWith(f::fence);
   }

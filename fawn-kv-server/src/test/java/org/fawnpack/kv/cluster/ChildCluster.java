@@ -127,7 +127,7 @@ final class ChildCluster implements Closeable {
       // A front-end as ./fawn kv frontend makes one: it serves its slice, with a cache.
       frontEnd = FrontEnd.open("f0", new InetSocketAddress("127.0.0.1", 0), secret,
           FrontEnd.CACHE_ENTRIES_AUTO,
-          org.fawnpack.kv.time.Backoffs.DEFAULTS);
+          org.fawnpack.kv.time.Backoffs.DEFAULTS, org.fawnpack.kv.wire.Timeouts.DEFAULTS);
       open.add(frontEnd);
       open.add(RingFollower.follow(ringStore, "frontend f0", frontEnd));
       open.add(SliceFollower.follow(frontEnd, zk, PATHS));

@@ -77,7 +77,7 @@ class MembershipTest {
       CuratorFramework zk = session();
       FrontEnd frontEnd = keep(FrontEnd.open("f" + f, new InetSocketAddress("127.0.0.1", 0),
           SECRET, FrontEnd.CACHE_ENTRIES_AUTO,
-          org.fawnpack.kv.time.Backoffs.DEFAULTS));
+          org.fawnpack.kv.time.Backoffs.DEFAULTS, org.fawnpack.kv.wire.Timeouts.DEFAULTS));
       keep(RingFollower.follow(new RingStore(zk, PATHS), "f" + f, frontEnd));
       keep(SliceFollower.follow(frontEnd, zk, PATHS));
       keep(new SliceCoordinator(zk, PATHS, "f" + f).start());
