@@ -17,6 +17,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreStats;
+import org.fawnpack.kv.store.RangeMoves;
 
 /**
  * The child JVM of {@link FawnDsBenchmark}: one engine, one fresh directory. Loads, measures
@@ -162,7 +163,8 @@ public final class KvEngineRun {
       Path lowPath = dir.resolve("low.fds");
       Path highPath = dir.resolve("high.fds");
       start = System.nanoTime();
-      Datastore.SplitResult parts = store.split(0x8000_0000_0000_0000L, lowPath, highPath);
+      RangeMoves.SplitResult parts = RangeMoves.split(store, 0x8000_0000_0000_0000L, lowPath,
+          highPath);
       splitMbps.add(logBytes / ((System.nanoTime() - start) / 1e9) / 1e6);
       try (Datastore low = parts.lower(); Datastore high = parts.upper()) {
         long keys = low.size() + high.size();
@@ -171,7 +173,7 @@ public final class KvEngineRun {
         }
         mergeBytes = Files.size(high.path());
         start = System.nanoTime();
-        low.merge(high);
+        RangeMoves.merge(low, high);
         mergeMbps.add(mergeBytes / ((System.nanoTime() - start) / 1e9) / 1e6);
         if (low.size() != store.size()) {
           throw new IllegalStateException("merge holds " + low.size() + " of " + store.size());

@@ -39,12 +39,12 @@ final class Compactor {
   /** A floor above every sequence number: all superseded history goes. */
   static final long UNBOUNDED = Long.MAX_VALUE;
 
-  static Datastore.CompactionResult compact(CurrentLog current, Writes writes, DatastoreConfig config,
+  static CompactionResult compact(CurrentLog current, Writes writes, DatastoreConfig config,
       TestSeams seams) throws IOException {
     return compact(current, writes, config, seams, UNBOUNDED, CompactionThrottle.NONE);
   }
 
-  static Datastore.CompactionResult compact(CurrentLog current, Writes writes,
+  static CompactionResult compact(CurrentLog current, Writes writes,
       DatastoreConfig config, TestSeams seams, long floor, CompactionThrottle throttle)
       throws IOException {
     IndexedLog old = current.open();
@@ -92,7 +92,7 @@ final class Compactor {
       old.log().close();
       LOG.info("{}: compacted {} -> {} bytes, {} live records", target, bytesBefore,
           fresh.flushedBytes(), index.live());
-      return new Datastore.CompactionResult(bytesBefore, fresh.flushedBytes(), index.live());
+      return new CompactionResult(bytesBefore, fresh.flushedBytes(), index.live());
     } finally {
       if (!swapped) {
         fresh.close();

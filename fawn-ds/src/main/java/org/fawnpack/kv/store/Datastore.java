@@ -2,7 +2,6 @@ package org.fawnpack.kv.store;
 
 import java.io.IOException;
 import java.nio.file.Path;
-import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.atomic.AtomicLong;
@@ -21,16 +20,20 @@ import java.util.concurrent.locks.ReentrantLock;
  * }
  * }</pre>
  *
+ * <p>Moving key ranges between datastores (split, split in place, merge, absorb) is
+ * {@link RangeMoves}'s.
+ *
  * <p>Concurrency: any number of threads may call any method. Writes (put, delete, and the
  * appends of split and merge) are serialised by one writer lock per datastore ({@link Writes}).
  * Reads take no lock ({@link KeyLookup}): they walk the index under an optimistic stamp
  * ({@link CurrentLog}) and then read the immutable record from the log. Compaction
  * ({@link Compactor}), scan, split and merge ({@link RangeMover}) are serialised by a
- * maintenance lock; compaction lets reads and writes go on and swaps the new log and index in
- * at once. {@link #close()} is idempotent; after it, every call that reads, writes, scans,
- * compacts, splits, merges or syncs throws {@link IllegalStateException} naming the file, while
- * {@link #path}, {@link #config}, {@link #recoveryReport}, {@link #size}, {@link #stats},
- * {@link #lastSequence} and {@link #durableSequence} still describe the closed store.
+ * maintenance lock ({@link MaintenanceLock}); compaction lets reads and writes go on and swaps
+ * the new log and index in at once. {@link #close()} is idempotent; after it, every call that
+ * reads, writes, scans, compacts or syncs, and every move of it, throws
+ * {@link IllegalStateException} naming the file, while {@link #path}, {@link #config},
+ * {@link #recoveryReport}, {@link #size}, {@link #stats}, {@link #lastSequence} and
+ * {@link #durableSequence} still describe the closed store.
  *
  * <p>Durability: see {@link SyncPolicy} and {@link SyncDriver}. Opening and recovery:
  * {@link DatastoreLoader}, {@link LogRecovery}; the file format: {@link DataLog},
@@ -52,17 +55,11 @@ public final class Datastore implements AutoCloseable {
     void accept(long sequence, byte[] key, byte[] value) throws IOException;
   }
 
-  /** The two datastores a split made; both open. */
-  public record SplitResult(Datastore lower, Datastore upper) {}
-
-  /** Log sizes before and after a compaction and the live records kept. */
-  public record CompactionResult(long bytesBefore, long bytesAfter, long liveRecords) {}
-
   /** Creation order: the order in which moves between two datastores lock them. */
   private final long id = IDS.incrementAndGet();
   private final DatastoreConfig config;
   private final RecoveryReport recovery;
-  private final ReentrantLock maintenanceLock = new ReentrantLock();
+  private final MaintenanceLock maintenance = new MaintenanceLock();
   private final TestSeams.Hook seams = new TestSeams.Hook();
   private final long recordsThroughAtOpen;
   private final CurrentLog current;
@@ -166,7 +163,7 @@ public final class Datastore implements AutoCloseable {
   public boolean putAt(byte[] key, byte[] value, long sequence) throws IOException {
     RecordFormat.checkKey(key);
     RecordFormat.checkValue(value);
-    checkSequence(sequence);
+    RecordFormat.checkSequence(sequence);
     return writes.putAt(key, value, KeyHash.of(key), sequence);
   }
 
@@ -176,14 +173,8 @@ public final class Datastore implements AutoCloseable {
    */
   public boolean deleteAt(byte[] key, long sequence) throws IOException {
     RecordFormat.checkKey(key);
-    checkSequence(sequence);
+    RecordFormat.checkSequence(sequence);
     return writes.deleteAt(key, KeyHash.of(key), sequence);
-  }
-
-  private static void checkSequence(long sequence) {
-    if (sequence < 1) {
-      throw new IllegalArgumentException("sequence numbers start at 1: " + sequence);
-    }
   }
 
   /** The value stored under {@code key}, or null. */
@@ -202,7 +193,7 @@ public final class Datastore implements AutoCloseable {
    * index check. Writes may go on: an entry written during the scan may or may not be seen.
    */
   public void scan(EntryVisitor visitor) throws IOException {
-    underMaintenanceLock(() -> LogReads.liveEntries(current, visitor));
+    maintenance.run(() -> LogReads.liveEntries(current, visitor));
   }
 
   /**
@@ -211,7 +202,7 @@ public final class Datastore implements AutoCloseable {
    * records and tombstones, so the numbers seen may have gaps.
    */
   public void recordsFrom(long fromSequence, RecordVisitor visitor) throws IOException {
-    underMaintenanceLock(() -> LogReads.recordsFrom(current, fromSequence, visitor));
+    maintenance.run(() -> LogReads.recordsFrom(current, fromSequence, visitor));
   }
 
   /**
@@ -232,7 +223,7 @@ public final class Datastore implements AutoCloseable {
    * @throws java.nio.file.FileAlreadyExistsException when {@code target} exists
    */
   public LogSnapshot snapshotTo(Path target) throws IOException {
-    return underMaintenanceLock(() -> LogSnapshot.take(current, writes, target));
+    return maintenance.run(() -> LogSnapshot.take(current, writes, target));
   }
 
   /**
@@ -240,7 +231,7 @@ public final class Datastore implements AutoCloseable {
    * writes wait only while the records appended during the copy are carried over.
    */
   public CompactionResult compact() throws IOException {
-    return underMaintenanceLock(() -> Compactor.compact(current, writes, config, seams));
+    return maintenance.run(() -> Compactor.compact(current, writes, config, seams));
   }
 
   /**
@@ -257,7 +248,7 @@ public final class Datastore implements AutoCloseable {
       throw new IllegalArgumentException(path() + ": a compaction floor is a sequence number,"
           + " not " + floor);
     }
-    return underMaintenanceLock(() -> Compactor.compact(current, writes, config, seams, floor,
+    return maintenance.run(() -> Compactor.compact(current, writes, config, seams, floor,
         throttle));
   }
 
@@ -267,73 +258,6 @@ public final class Datastore implements AutoCloseable {
    */
   public long historyFrom() {
     return StoreView.historyFrom(current.get().log());
-  }
-
-  /**
-   * Splits this datastore's live entries at {@code ringPosition} in one sequential pass: keys
-   * whose {@link RingPositions ring position} is at most {@code ringPosition} (unsigned) go to
-   * a new datastore in {@code lowerPath}, the others to one in {@code upperPath}. This
-   * datastore is left as it was; writes to it wait until the split is done, reads go on.
-   *
-   * @throws java.nio.file.FileAlreadyExistsException when a target file exists
-   */
-  public SplitResult split(long ringPosition, Path lowerPath, Path upperPath) throws IOException {
-    return RangeMover.split(this, p -> Long.compareUnsigned(p, ringPosition) <= 0, true,
-        lowerPath, upperPath);
-  }
-
-  /**
-   * Like {@link #split}, for a ring arc: entries in {@code lower} (which may wrap past zero) go
-   * to {@code lowerPath}, the others to {@code upperPath}. The upper datastore continues this
-   * one's sequence numbers; the lower one continues after its own records' (so every replica
-   * of a settled arc numbers its lower part alike, whatever upper writes it took before).
-   */
-  public SplitResult splitArc(KeyRange lower, Path lowerPath, Path upperPath)
-      throws IOException {
-    return RangeMover.split(this, lower::contains, false, lowerPath, upperPath);
-  }
-
-  /**
-   * A split that rewrites only what leaves: the live entries of each of {@code moved} go to a
-   * new datastore at the matching path (returned open, in that order; each numbers its writes
-   * after its own records, as {@link #splitArc}'s lower part), and this file keeps the rest in
-   * place, {@code kept}, marked so by a range mark ({@link RangeMarks}) forced before this
-   * returns. From then on a read here of a key outside {@code kept} is refused until the file
-   * is reopened (which finds such keys absent). The moved records stay in this log as garbage
-   * until a compaction; {@link #recordsFrom} still visits them (their numbers are below every
-   * write made after the split). One sequential pass; writes wait, reads go on.
-   *
-   * @throws IllegalArgumentException when the ranges overlap each other or {@code kept}, or a
-   *     live key lies in none of them (nothing is changed)
-   * @throws java.nio.file.FileAlreadyExistsException when a target file exists
-   */
-  public List<Datastore> splitOff(List<KeyRange> moved, List<Path> paths, KeyRange kept)
-      throws IOException {
-    return SplitOff.split(this, moved, paths, kept);
-  }
-
-  /**
-   * Appends every live entry of {@code other} to this datastore in one sequential pass over
-   * its log; where both hold a key, {@code other}'s value wins. {@code other} is left as it was
-   * (the caller deletes it); writes to both wait meanwhile, reads go on. When this index has no
-   * room for both key sets it is rebuilt on a second thread while the records are copied, and
-   * swapped in at the end: gets see the old contents until then.
-   */
-  public void merge(Datastore other) throws IOException {
-    RangeMover.merge(this, other);
-  }
-
-  /**
-   * Appends every live entry of {@code other} to this datastore renumbered after this one's
-   * writes: an entry numbered s there is numbered {@code lastSequence() + s} here, so the log
-   * stays in sequence order and two replicas that absorb equal pieces number them alike,
-   * whatever either compacted. Afterwards the numbering goes on after both, and cuts below
-   * that point are refused ({@link #historyFrom}): {@code other}'s overwritten versions were
-   * not copied. One sequential pass over {@code other}'s log; the caller lets no one write to
-   * either meanwhile and deletes {@code other}. Used where a removal merges two arcs.
-   */
-  public void absorb(Datastore other) throws IOException {
-    RangeMover.absorb(this, other);
   }
 
   /** Forces everything appended so far to the device. */
@@ -351,7 +275,7 @@ public final class Datastore implements AutoCloseable {
    * @throws IllegalArgumentException when no write with that sequence number was made yet
    */
   public void awaitDurable(long sequence) throws IOException {
-    checkWritten(sequence);
+    writes.checkWritten(sequence);
     writes.sync().awaitDurable(sequence);
   }
 
@@ -364,17 +288,8 @@ public final class Datastore implements AutoCloseable {
    * @throws IllegalArgumentException when no write with that sequence number was made yet
    */
   public CompletableFuture<Void> whenDurable(long sequence) {
-    checkWritten(sequence);
+    writes.checkWritten(sequence);
     return writes.sync().whenDurable(sequence, LogWriters.forcers());
-  }
-
-  private void checkWritten(long sequence) {
-    current.open();
-    long last = lastSequence();
-    if (sequence > last) {
-      throw new IllegalArgumentException(path() + ": sequence " + sequence
-          + " has not been written (the last write is " + last + ")");
-    }
   }
 
   /**
@@ -422,27 +337,12 @@ public final class Datastore implements AutoCloseable {
         lookup.logReads(), lookup.falsePositives(), lastSequence(), durableSequence());
   }
 
-  /** What runs under the maintenance lock: a scan, a snapshot, a compaction. */
-  @FunctionalInterface
-  private interface Maintenance<T> {
-    T run() throws IOException;
-  }
-
-  private <T> T underMaintenanceLock(Maintenance<T> work) throws IOException {
-    maintenanceLock.lock();
-    try {
-      return work.run();
-    } finally {
-      maintenanceLock.unlock();
-    }
-  }
-
   long id() {
     return id;
   }
 
   ReentrantLock maintenanceLock() {
-    return maintenanceLock;
+    return maintenance.lock();
   }
 
   CurrentLog current() {
@@ -459,28 +359,8 @@ public final class Datastore implements AutoCloseable {
    */
   @Override
   public void close() throws IOException {
-    if (!current.markClosed()) {
-      return;
-    }
-    if (syncTask != null) {
-      syncTask.cancel(false);
-    }
-    maintenanceLock.lock();
-    writes.lock().lock();
-    try {
-      FinalSync.syncCheckpointAndClose(current.get(), writes, config);
-      writes.detachFromJournal(); // only once the file holds every write, forced
-    } finally {
-      writes.lock().unlock();
-      maintenanceLock.unlock();
-    }
-  }
-
-  static void closeQuietly(Datastore ds, Exception primary) {
-    try {
-      ds.close();
-    } catch (IOException e) {
-      primary.addSuppressed(e);
+    if (current.markClosed()) {
+      FinalSync.close(current, writes, config, maintenance.lock(), syncTask);
     }
   }
 

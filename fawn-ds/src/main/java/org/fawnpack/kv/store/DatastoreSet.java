@@ -169,7 +169,7 @@ public final class DatastoreSet implements AutoCloseable {
     long generation = nextGeneration++;
     Path lowFile = fileFor(low, generation);
     Path highFile = fileFor(high, generation);
-    Datastore.SplitResult parts = old.store().split(position, lowFile, highFile);
+    RangeMoves.SplitResult parts = RangeMoves.split(old.store(), position, lowFile, highFile);
     Entry lowEntry = new Entry(low, generation, lowFile, parts.lower());
     Entry highEntry = new Entry(high, generation, highFile, parts.upper());
     replace(List.of(old), List.of(lowEntry, highEntry));
@@ -187,8 +187,8 @@ public final class DatastoreSet implements AutoCloseable {
     KeyRange merged = new KeyRange(a.startExclusive(), b.endInclusive());
     Entry target = openNew(merged);
     try {
-      target.store().merge(first.store());
-      target.store().merge(second.store());
+      RangeMoves.merge(target.store(), first.store());
+      RangeMoves.merge(target.store(), second.store());
     } catch (IOException | RuntimeException e) {
       closeQuietly(target.store(), e);
       deleteFiles(target.file());

@@ -43,7 +43,7 @@ final class KeyLookup {
 
   /**
    * As {@link #find}, for an answer to a reader: after a split in place moved a key's range
-   * out ({@link Datastore#splitOff}), "absent" would be wrong, so a miss there is refused (a
+   * out ({@link RangeMoves#splitOff}), "absent" would be wrong, so a miss there is refused (a
    * key written here since is found). Checked after the miss: the range is set before the
    * narrowed index is swapped in, so a walk that missed by the new index sees it.
    */

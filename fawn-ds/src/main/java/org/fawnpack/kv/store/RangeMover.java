@@ -24,11 +24,11 @@ final class RangeMover {
   private RangeMover() {}
 
   /**
-   * See {@link Datastore#split} and {@link Datastore#splitArc}: positions {@code toLower}
+   * See {@link RangeMoves#split} and {@link RangeMoves#splitArc}: positions {@code toLower}
    * accepts go to the lower datastore. The upper one continues the source's numbering; the lower
    * one too when {@code lowerContinuesNumbering}, else it continues after its own records.
    */
-  static Datastore.SplitResult split(Datastore source, java.util.function.LongPredicate toLower,
+  static RangeMoves.SplitResult split(Datastore source, java.util.function.LongPredicate toLower,
       boolean lowerContinuesNumbering, Path lowerPath, Path upperPath) throws IOException {
     for (Path p : new Path[] {lowerPath, upperPath}) {
       if (Files.exists(p)) {
@@ -65,11 +65,11 @@ final class RangeMover {
         upper.writes().continueSequencesAfter(next);
         lower.sync();
         upper.sync();
-        return new Datastore.SplitResult(lower, upper);
+        return new RangeMoves.SplitResult(lower, upper);
       } catch (IOException | RuntimeException e) {
-        Datastore.closeQuietly(lower, e);
+        closeQuietly(lower, e);
         if (upper != null) {
-          Datastore.closeQuietly(upper, e);
+          closeQuietly(upper, e);
         }
         Files.deleteIfExists(lowerPath);
         Files.deleteIfExists(upperPath);
@@ -81,7 +81,7 @@ final class RangeMover {
     }
   }
 
-  /** See {@link Datastore#merge}. */
+  /** See {@link RangeMoves#merge}. */
   static void merge(Datastore target, Datastore other) throws IOException {
     if (other == target) {
       throw new IllegalArgumentException("cannot merge " + target.path() + " into itself");
@@ -123,7 +123,7 @@ final class RangeMover {
     }
   }
 
-  /** See {@link Datastore#absorb}. */
+  /** See {@link RangeMoves#absorb}. */
   static void absorb(Datastore target, Datastore other) throws IOException {
     if (other == target) {
       throw new IllegalArgumentException("cannot absorb " + target.path() + " into itself");
@@ -193,6 +193,15 @@ final class RangeMover {
         (copied - started) / 1_000_000, (waited - copied) / 1_000_000,
         (System.nanoTime() - waited) / 1_000_000);
     target.current().swap(new IndexedLog(g.log(), merged));
+  }
+
+  /** Closes a datastore a failed move opened; a failure to close is added to {@code primary}. */
+  static void closeQuietly(Datastore ds, Exception primary) {
+    try {
+      ds.close();
+    } catch (IOException e) {
+      primary.addSuppressed(e);
+    }
   }
 
   /**

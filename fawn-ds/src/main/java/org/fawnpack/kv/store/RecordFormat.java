@@ -74,6 +74,13 @@ final class RecordFormat {
     }
   }
 
+  /** A sequence number a chain's head gave: they start at 1. */
+  static void checkSequence(long sequence) {
+    if (sequence < 1) {
+      throw new IllegalArgumentException("sequence numbers start at 1: " + sequence);
+    }
+  }
+
   /**
    * The 32-bit tag of a record at {@code offset} in the log with id {@code logId}: the
    * MurmurHash3 64-bit finaliser of {@code logId XOR (offset * 0x9E3779B97F4A7C15)}, high and

@@ -10,7 +10,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A split that keeps one piece in place ({@link Datastore#splitOff}): one pass copies the live
+ * A split that keeps one piece in place ({@link RangeMoves#splitOff}): one pass copies the live
  * records of the moved ranges into new files, record bytes unchanged; the kept piece stays where
  * it is, and a range mark says from where on the file holds only it. Half of a split's writing
  * (or more) is saved: the kept records are neither copied nor forced again.
@@ -74,7 +74,7 @@ final class SplitOff {
       return parts;
     } catch (IOException | RuntimeException e) {
       for (Datastore part : parts) {
-        Datastore.closeQuietly(part, e);
+        RangeMover.closeQuietly(part, e);
       }
       if (!marked) {
         for (Path p : paths) {
@@ -87,7 +87,7 @@ final class SplitOff {
       // keys that a reopen of this file would trust. Keep them, and close this file as the
       // mark says (a checkpoint of the whole index would outlive the mark).
       narrow(source, g, narrowed, kept);
-      Datastore.closeQuietly(source, e);
+      RangeMover.closeQuietly(source, e);
       throw new IOException(source.path() + ": a split in place failed after its range mark "
           + "was written; the moved keys are in " + paths + " (kept), " + source.path()
           + " is closed", e);

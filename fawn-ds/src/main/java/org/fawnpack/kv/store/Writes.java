@@ -244,6 +244,19 @@ final class Writes {
     }
   }
 
+  /**
+   * Refuses a wait for a write not made yet (it would never end), and any call once the
+   * datastore is closed.
+   */
+  void checkWritten(long sequence) {
+    current.open();
+    long last = lastSequence();
+    if (sequence > last) {
+      throw new IllegalArgumentException(current.get().log().path() + ": sequence " + sequence
+          + " has not been written (the last write is " + last + ")");
+    }
+  }
+
   /** The next sequence number; the caller holds {@link #lock()}. */
   long nextSequence() {
     return nextSequence;

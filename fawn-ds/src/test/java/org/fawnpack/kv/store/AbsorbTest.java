@@ -15,7 +15,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * {@link Datastore#absorb}, how a removal merges two arcs on every replica, against a model
+ * {@link RangeMoves#absorb}, how a removal merges two arcs on every replica, against a model
  * that knows each live key's value and the number of the write that stored it: the merged
  * store holds both models' entries, the absorbed ones numbered after the target's writes, the
  * same on a replica whose copy of the absorbed piece was compacted and one whose copy was not;
@@ -89,7 +89,7 @@ class AbsorbTest {
         if (compactFirst) {
           other.compactThrough(otherLast, CompactionThrottle.NONE);
         }
-        target.absorb(other);
+        RangeMoves.absorb(target, other);
 
         expected = new TreeMap<>(targetModel);
         // The oracle's numbering: the absorbed write's own number after the target's last.

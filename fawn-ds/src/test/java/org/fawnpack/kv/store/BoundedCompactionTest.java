@@ -111,7 +111,7 @@ class BoundedCompactionTest {
         write(ds, 400);
         floor = Math.max(floor, ds.lastSequence() - random.nextInt(300));
         long before = ds.stats().logBytes();
-        Datastore.CompactionResult result = ds.compactThrough(floor, CompactionThrottle.NONE);
+        CompactionResult result = ds.compactThrough(floor, CompactionThrottle.NONE);
         assertTrue(result.bytesAfter() <= before, result.toString());
         assertEquals(floor, ds.historyFrom());
         assertMatchesFrom(ds, floor);
@@ -140,7 +140,7 @@ class BoundedCompactionTest {
       ds.delete(engineKey("k1"));
       history.put(ds.lastSequence(), Map.entry("k1", "\0deleted"));
       long last = ds.lastSequence();
-      Datastore.CompactionResult result = ds.compactThrough(last, CompactionThrottle.NONE);
+      CompactionResult result = ds.compactThrough(last, CompactionThrottle.NONE);
       assertEquals(modelAt(last).size(), result.liveRecords());
       // Nothing but one put per live key is left, and the last record (a delete), which
       // shows how far the file reaches.

@@ -172,7 +172,7 @@ class ConcurrencyTest {
     assertThrows(IllegalStateException.class, () -> ds.put(key(2), value(2, 1)));
     List<Executable> refused = List.of(() -> ds.contains(key(1)), () -> ds.delete(key(1)),
         () -> ds.scan((k, v) -> { }), ds::compact, ds::sync, () -> ds.awaitDurable(1),
-        () -> ds.split(0, dir.resolve("l.fds"), dir.resolve("u.fds")));
+        () -> RangeMoves.split(ds, 0, dir.resolve("l.fds"), dir.resolve("u.fds")));
     for (Executable call : refused) {
       IllegalStateException refusal = assertThrows(IllegalStateException.class, call);
       assertTrue(refusal.getMessage().contains("close.fds"), refusal.getMessage());

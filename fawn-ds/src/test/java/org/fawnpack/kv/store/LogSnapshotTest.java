@@ -61,7 +61,7 @@ class LogSnapshotTest {
         }
         // A split in place after the snapshot rewrites the header of the file the snapshot
         // links to (format version 3): pieces must still carry the snapshot's header.
-        source.splitOff(List.of(new KeyRange(0, Long.MIN_VALUE)),
+        RangeMoves.splitOff(source, List.of(new KeyRange(0, Long.MIN_VALUE)),
             List.of(dir.resolve("lower.fds")), new KeyRange(Long.MIN_VALUE, 0)).get(0).close();
         assertLogPiecesMatchReads(snapshot);
         source.delete(keys.get(0));

@@ -107,8 +107,8 @@ class RecordPlacementTest {
     long bEnd = 0x6200_0000_0000_0000L;
     Path part = dir.resolve("b.fds");
     try (Datastore ds = Datastore.open(file, FULL_SCAN)) {
-      ds.splitOff(List.of(new KeyRange(bStart, bEnd)), List.of(part), new KeyRange(bEnd, bStart))
-          .forEach(p -> {
+      RangeMoves.splitOff(ds, List.of(new KeyRange(bStart, bEnd)), List.of(part),
+          new KeyRange(bEnd, bStart)).forEach(p -> {
             try {
               assertArrayEquals(ascii("banana"), p.get(ascii("b")));
               p.close();
@@ -206,7 +206,7 @@ class RecordPlacementTest {
       ds.put(ascii("a"), ascii("1"));
       ds.put(ascii("b"), ascii("2"));
       assertTrue(ds.delete(ascii("b")));
-      Datastore.SplitResult halves = ds.split(0x6100_0000_0000_0000L, low, high);
+      RangeMoves.SplitResult halves = RangeMoves.split(ds, 0x6100_0000_0000_0000L, low, high);
       try (Datastore lower = halves.lower(); Datastore upper = halves.upper()) {
         assertArrayEquals(ascii("1"), lower.get(ascii("a")));
         assertEquals(0, upper.size());

@@ -48,7 +48,7 @@ class SplitMergeTest {
     try (Datastore whole = Datastore.open(dir.resolve("whole.fds"), config)) {
       Model model = fill(whole, random, 6_000, keys);
       long position = 0x8000_0000_0000_0000L;
-      Datastore.SplitResult parts = whole.split(position, dir.resolve("low.fds"),
+      RangeMoves.SplitResult parts = RangeMoves.split(whole, position, dir.resolve("low.fds"),
           dir.resolve("high.fds"));
       try (Datastore low = parts.lower(); Datastore high = parts.upper()) {
         Model lowModel = new Model();
@@ -63,7 +63,7 @@ class SplitMergeTest {
         assertTrue(lowModel.entries.size() > 1000 && highModel.entries.size() > 1000);
         model.assertHeldBy(whole, keys);
 
-        low.merge(high);
+        RangeMoves.merge(low, high);
         model.assertHeldBy(low, keys);
         highModel.assertHeldBy(high, keys);
       }
@@ -94,7 +94,7 @@ class SplitMergeTest {
       long lowerMax = lastPut.entrySet().stream()
           .filter(e -> lowerArc.contains(RingPositions.of(e.getKey().array())))
           .mapToLong(Map.Entry::getValue).max().orElseThrow();
-      Datastore.SplitResult parts = whole.splitArc(lowerArc, dir.resolve("lower.fds"),
+      RangeMoves.SplitResult parts = RangeMoves.splitArc(whole, lowerArc, dir.resolve("lower.fds"),
           dir.resolve("upper.fds"));
       try (Datastore lower = parts.lower(); Datastore upper = parts.upper()) {
         lowModel.assertHeldBy(lower, keys);
@@ -116,12 +116,12 @@ class SplitMergeTest {
       a.put(new byte[] {1}, new byte[] {1});
       b.put(new byte[] {1}, new byte[] {2});
       b.put(new byte[] {3}, new byte[] {3});
-      a.merge(b);
+      RangeMoves.merge(a, b);
       assertEquals(2, a.get(new byte[] {1})[0]);
       assertEquals(3, a.get(new byte[] {3})[0]);
       assertEquals(2, a.size());
       IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-          () -> a.merge(a));
+          () -> RangeMoves.merge(a, a));
       assertTrue(e.getMessage().contains("a.fds"), e.getMessage());
     }
   }
@@ -151,7 +151,7 @@ class SplitMergeTest {
         keys.add(key);
       }
       long capacityBefore = target.stats().indexBuckets();
-      target.merge(other);
+      RangeMoves.merge(target, other);
       assertTrue(target.stats().indexBuckets() > capacityBefore, "the index did not grow");
       model.assertHeldBy(target, keys);
     }
@@ -165,7 +165,7 @@ class SplitMergeTest {
     Files.writeString(dir.resolve("taken.fds"), "x");
     try (Datastore ds = Datastore.open(dir.resolve("src.fds"), DatastoreConfig.defaults())) {
       Exception e = assertThrows(java.nio.file.FileAlreadyExistsException.class,
-          () -> ds.split(5, dir.resolve("taken.fds"), dir.resolve("other.fds")));
+          () -> RangeMoves.split(ds, 5, dir.resolve("taken.fds"), dir.resolve("other.fds")));
       assertTrue(e.getMessage().contains("taken.fds"));
     }
   }
@@ -176,7 +176,7 @@ class SplitMergeTest {
     List<byte[]> keys = new ArrayList<>();
     try (Datastore ds = Datastore.open(dir.resolve("compact.fds"), DatastoreConfig.defaults())) {
       Model model = fill(ds, random, 5_000, keys);
-      Datastore.CompactionResult result = ds.compact();
+      CompactionResult result = ds.compact();
       assertTrue(result.bytesAfter() < result.bytesBefore(), result.toString());
       assertEquals(model.entries.size(), result.liveRecords());
       assertEquals(result.bytesAfter(), Files.size(dir.resolve("compact.fds")));

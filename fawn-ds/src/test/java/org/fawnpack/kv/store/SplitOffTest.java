@@ -23,7 +23,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * {@link Datastore#splitOff}, a split that keeps one piece in place behind a range mark, against
+ * {@link RangeMoves#splitOff}, a split that keeps one piece in place behind a range mark, against
  * a model: one file taken through writes inside and outside its range, splits in place (the
  * moved parts checked, some absorbed back later), compactions (whole, and below a random floor,
  * which copies the records above it as they are), clean reopens, reopens that must
@@ -140,7 +140,7 @@ class SplitOffTest {
     KeyRange kept = ranges.get(0);
     List<KeyRange> moved = ranges.subList(1, ranges.size());
     List<Path> paths = newPaths(moved.size());
-    List<Datastore> split = store.splitOff(moved, paths, kept);
+    List<Datastore> split = RangeMoves.splitOff(store, moved, paths, kept);
     for (int i = 0; i < moved.size(); i++) {
       Map<ByteBuffer, byte[]> partModel = takeOut(moved.get(i));
       assertHolds(split.get(i), partModel, "part " + moved.get(i));
@@ -186,7 +186,7 @@ class SplitOffTest {
       return;
     }
     Part part = parts.remove(random.nextInt(parts.size()));
-    store.absorb(part.store());
+    RangeMoves.absorb(store, part.store());
     model.putAll(part.model()); // the absorbed entries come after every write here
     part.store().close();
   }
@@ -200,7 +200,7 @@ class SplitOffTest {
       }
     });
     assertThrows(IllegalStateException.class,
-        () -> store.splitOff(ranges.subList(1, ranges.size()), paths, ranges.get(0)));
+        () -> RangeMoves.splitOff(store, ranges.subList(1, ranges.size()), paths, ranges.get(0)));
     store.seams(TestSeams.NONE);
     for (Path p : paths) {
       assertFalse(Files.exists(p), p + " is deleted");
@@ -219,7 +219,7 @@ class SplitOffTest {
       }
     });
     IOException e = assertThrows(IOException.class,
-        () -> store.splitOff(moved, paths, ranges.get(0)));
+        () -> RangeMoves.splitOff(store, moved, paths, ranges.get(0)));
     assertTrue(e.getMessage().contains("after its range mark"), e.getMessage());
     assertThrows(IllegalStateException.class, () -> store.put(keys.get(0), new byte[1]),
         "the store is closed");
@@ -271,7 +271,7 @@ class SplitOffTest {
     Path part = dir.resolve("part.fds");
     // Kept (2^63, 2^64 - 1], moved (0, 2^62]: a quarter of the ring (and 0) is in neither.
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> store.splitOff(List.of(new KeyRange(0, 1L << 62)), List.of(part),
+        () -> RangeMoves.splitOff(store, List.of(new KeyRange(0, 1L << 62)), List.of(part),
             new KeyRange(Long.MIN_VALUE, -1)));
     assertTrue(e.getMessage().contains("lies in none of the moved ranges"), e.getMessage());
     assertFalse(Files.exists(part));
@@ -291,8 +291,8 @@ class SplitOffTest {
     }
     KeyRange moved = new KeyRange(0, Long.MIN_VALUE);
     Path part = dir.resolve("half.fds");
-    store.splitOff(List.of(moved), List.of(part), new KeyRange(Long.MIN_VALUE, 0)).get(0)
-        .close();
+    RangeMoves.splitOff(store, List.of(moved), List.of(part), new KeyRange(Long.MIN_VALUE, 0))
+        .get(0).close();
     Map<ByteBuffer, byte[]> partModel = takeOut(moved);
     Map<ByteBuffer, byte[]> atSplit = new HashMap<>(model);
     long forced = store.current().get().log().forcedBytes();
@@ -317,8 +317,8 @@ class SplitOffTest {
   void overlappingRangesAreRefusedByName() throws Exception {
     setUp(41);
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
-        () -> store.splitOff(List.of(new KeyRange(0, 100)), List.of(dir.resolve("p.fds")),
-            new KeyRange(50, 200)));
+        () -> RangeMoves.splitOff(store, List.of(new KeyRange(0, 100)),
+            List.of(dir.resolve("p.fds")), new KeyRange(50, 200)));
     assertTrue(e.getMessage().contains("overlap"), e.getMessage());
     store.close();
   }
@@ -333,7 +333,7 @@ class SplitOffTest {
     long before = Files.size(storePath());
     KeyRange moved = new KeyRange(0, Long.MIN_VALUE); // the lower half of the ring
     Path part = dir.resolve("half.fds");
-    List<Datastore> split = store.splitOff(List.of(moved), List.of(part),
+    List<Datastore> split = RangeMoves.splitOff(store, List.of(moved), List.of(part),
         new KeyRange(Long.MIN_VALUE, 0));
     long after = Files.size(storePath());
     assertTrue(after - before < 64, "the kept file grew by its mark only: " + (after - before));

@@ -288,7 +288,7 @@ class StoreViewTest {
           compacted.putAt(key, value, sequence);
         }
       });
-      Datastore.CompactionResult result = compacted.compact();
+      CompactionResult result = compacted.compact();
       assertTrue(result.bytesAfter() < result.bytesBefore() / 2, "compaction dropped records: "
           + result);
       for (boolean compactedFirst : new boolean[] {true, false}) {

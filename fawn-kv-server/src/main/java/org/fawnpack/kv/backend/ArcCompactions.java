@@ -12,6 +12,7 @@ import java.util.concurrent.atomic.LongAdder;
 import java.util.function.Supplier;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
+import org.fawnpack.kv.store.CompactionResult;
 import org.fawnpack.kv.store.CompactionThrottle;
 import org.fawnpack.kv.store.Datastore;
 import org.slf4j.Logger;
@@ -190,7 +191,7 @@ final class ArcCompactions implements Closeable {
     long last = arc.store().lastSequence();
     LOG.info("backend {}: compacting arc {} below sequence {} (estimated garbage {}%)", id,
         arc.chain().range(), floor, Math.round(ratio * 100));
-    Datastore.CompactionResult result = arc.store().compactThrough(floor, pace(arc));
+    CompactionResult result = arc.store().compactThrough(floor, pace(arc));
     state.lastFloor = floor;
     state.lastSequenceAtCompaction = last;
     compactions.increment();

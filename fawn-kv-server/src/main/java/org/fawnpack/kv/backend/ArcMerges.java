@@ -11,13 +11,14 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.store.KeyRange;
+import org.fawnpack.kv.store.RangeMoves;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Merges a back-end's arc files where a removal took away the virtual nodes between them: the
  * file of the arc that takes the others in (it ends where the merged arc does) absorbs theirs
- * in ring order ({@code Datastore#absorb}: one sequential pass each, numbered after its own
+ * in ring order ({@link RangeMoves#absorb}: one sequential pass each, numbered after its own
  * writes), and serves the merged arc. Every replica does the same with the same records (the
  * arcs were frozen until their writes settled), so all number the merged arc alike. A member
  * that does not hold every piece, or is not to serve the merged arc, closes the pieces it
@@ -99,7 +100,7 @@ final class ArcMerges {
       for (ArcStore piece : inRingOrder.subList(0, inRingOrder.size() - 1)) {
         piece.lock();
         try {
-          target.store().absorb(piece.store());
+          RangeMoves.absorb(target.store(), piece.store());
           long pieceEnd = piece.chain().range().endInclusive();
           arcs.remove(pieceEnd);
           piece.close();

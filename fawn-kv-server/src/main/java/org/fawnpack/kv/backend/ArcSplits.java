@@ -13,12 +13,13 @@ import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
 import org.fawnpack.kv.store.KeyRange;
 import org.fawnpack.kv.store.LogSnapshot;
+import org.fawnpack.kv.store.RangeMoves;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Splits an arc's file where a joined back-end's virtual nodes now cut the arc: one sequential
- * pass ({@link Datastore#splitOff}) writes each lower piece to a file named by its new arc's
+ * pass ({@link RangeMoves#splitOff}) writes each lower piece to a file named by its new arc's
  * end; the top piece stays in the old file, in place (its arc ends where the old one did), with
  * the old numbering, so a replica that takes its writes before splitting its own file agrees
  * with one that split first.
@@ -73,7 +74,7 @@ final class ArcSplits {
   /**
    * Splits {@code arc}'s file (the caller holds its lock; it is closed here) into the arcs of
    * {@code next} within its range, and returns their chains, lowest first. The top piece stays
-   * in the file, in place ({@link Datastore#splitOff}): only the lower pieces are written, each
+   * in the file, in place ({@link RangeMoves#splitOff}): only the lower pieces are written, each
    * to a file of its own. The file keeps all but the lower pieces' keys (what the old split
    * gave its upper part), so a key outside the arc, were there one, is not dropped.
    */
@@ -95,7 +96,7 @@ final class ArcSplits {
     // The lower pieces run from the arc's start without a gap; the file keeps the rest.
     KeyRange kept = new KeyRange(moved.get(moved.size() - 1).endInclusive(),
         range.startExclusive());
-    for (Datastore part : arc.store().splitOff(moved, paths, kept)) {
+    for (Datastore part : RangeMoves.splitOff(arc.store(), moved, paths, kept)) {
       part.close();
     }
     arc.close();

@@ -14,6 +14,7 @@ import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Member;
 import org.fawnpack.kv.store.Datastore;
 import org.fawnpack.kv.store.DatastoreConfig;
+import org.fawnpack.kv.store.RangeMoves;
 import org.fawnpack.kv.wire.ChainAttach;
 import org.fawnpack.kv.wire.BulkMessages;
 import org.fawnpack.kv.wire.Frame;
@@ -286,7 +287,7 @@ final class BulkLoads implements AutoCloseable, GatedArcs {
     try (Datastore file = Datastore.open(staged, config)) {
       long last = base + file.lastSequence();
       staging.markApplying(job, arcEnd, base, last);
-      arc.store().absorb(file);
+      RangeMoves.absorb(arc.store(), file);
       LOG.info("backend {}: bulk load {} absorbed into {} as writes {}..{}", id, job,
           arc.chain().range(), base + 1, last);
       staging.absorbed(job, arcEnd);
