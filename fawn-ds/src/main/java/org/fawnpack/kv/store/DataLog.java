@@ -1,14 +1,11 @@
 package org.fawnpack.kv.store;
 
 import java.io.IOException;
-import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
@@ -23,16 +20,17 @@ import org.slf4j.LoggerFactory;
  * <p>Appends are encoded into an append buffer. A full buffer is handed to a background writer
  * ({@link LogWriters}) and appending goes on in a second buffer, so the copy into the page cache
  * overlaps the caller's work; at most one write per log is in flight, so the file is always a
- * prefix of the log. After every {@code writebackBytes} reach the file, a background force
- * sends them on to the device, so dirty pages never pile up and an explicit {@link #sync()}
- * only waits for the last few megabytes (as RocksDB's {@code bytes_per_sync}); it adds
- * durability, never removes any. A flush (every sync's first step) writes what the buffer
- * holds on its own thread, and a force is skipped when nothing reached the file since the last.
+ * prefix of the log. The buffers are {@link AppendBuffers}, called under this log's append
+ * lock. After every {@code writebackBytes} reach the file, a background force sends them on to
+ * the device, so dirty pages never pile up and an explicit {@link #sync()} only waits for the
+ * last few megabytes (as RocksDB's {@code bytes_per_sync}); it adds durability, never removes
+ * any. A flush (every sync's first step) writes what the buffer holds on its own thread, and a
+ * force is skipped when nothing reached the file since the last.
  *
  * <p>Reads are positional and lock-free below {@link #flushedBytes()}; a read of the tail
  * takes the append lock and copies from the buffers. A write or force that fails (in the
- * background or in a flush) makes every later append, flush and sync throw: the log's end on disk is then unknown.
- * Thread-safe.
+ * background or in a flush) makes every later append, flush and sync throw: the log's end on
+ * disk is then unknown. Thread-safe.
  */
 final class DataLog implements AutoCloseable {
 
@@ -47,23 +45,9 @@ final class DataLog implements AutoCloseable {
   private final int version;
   private final LogHeaderFloor floor;
   private final ReentrantLock appendLock = new ReentrantLock();
-
-  // Guarded by appendLock. Invariant: bytes below handedOffBase (below bufferBase when
-  // handedOffLength is 0) are in the file; when handedOffLength > 0,
-  // handedOffBase + handedOffLength == bufferBase.
-  /** Records being appended; index 0 is log offset {@code bufferBase}. */
-  private ByteBuffer buffer;
-  private long bufferBase;
-  /** The buffer last handed to the writer: readable until it is reused (null before). */
-  private ByteBuffer handedOff;
-  private long handedOffBase;
-  private int handedOffLength;
-  /** The background write of {@code handedOff}, or null once it has been waited for. */
-  private Future<Void> pendingWrite;
-
-  /** Bytes already in the file: readers below it need no lock. */
-  private volatile long written;
-  /** {@link #written} and the header's floor when {@link #forceData} last forced. */
+  /** Guarded by appendLock, but for {@link AppendBuffers#written()}. */
+  private final AppendBuffers buffers;
+  /** The bytes in the file and the header's floor when {@link #forceData} last forced. */
   private final AtomicLong forcedEnd = new AtomicLong(-1);
   private volatile long forcedFloor = -1;
   private final Writeback writeback;
@@ -77,12 +61,8 @@ final class DataLog implements AutoCloseable {
     this.floor = new LogHeaderFloor(channel, header);
     this.logId = header.logId();
     this.version = header.version();
-    this.written = written;
-    this.bufferBase = written;
     this.writeback = new Writeback(channel, writebackBytes, written, this::path);
-    // Direct buffers: the channel writes them as they are, where a heap buffer would first be
-    // copied into a temporary direct one (a third copy of every byte on the write path).
-    this.buffer = ByteBuffer.allocateDirect(bufferBytes);
+    this.buffers = new AppendBuffers(channel, writeback, this::path, written, bufferBytes);
   }
 
   Path path() {
@@ -124,7 +104,7 @@ final class DataLog implements AutoCloseable {
   long size() {
     appendLock.lock();
     try {
-      return bufferBase + buffer.position();
+      return buffers.end();
     } finally {
       appendLock.unlock();
     }
@@ -137,14 +117,7 @@ final class DataLog implements AutoCloseable {
     try {
       writeback.throwIfFailed();
       long offset = reserve(length);
-      int tag = positionTag(offset);
-      if (length > buffer.capacity()) {
-        ByteBuffer big = ByteBuffer.allocate(length);
-        RecordFormat.encode(big, kind, key, value, sequence, tag);
-        writeDirectly(big.flip());
-      } else {
-        RecordFormat.encode(buffer, kind, key, value, sequence, tag);
-      }
+      buffers.put(kind, key, value, sequence, positionTag(offset), length);
       return offset;
     } finally {
       appendLock.unlock();
@@ -160,18 +133,7 @@ final class DataLog implements AutoCloseable {
     try {
       writeback.throwIfFailed();
       long offset = reserve(length);
-      int tag = positionTag(offset);
-      if (length > buffer.capacity()) {
-        ByteBuffer copy = ByteBuffer.allocate(length);
-        copy.put(0, src, from, length);
-        RecordFormat.retag(copy, 0, sourceTag, tag);
-        writeDirectly(copy);
-      } else {
-        int at = buffer.position();
-        buffer.put(at, src, from, length);
-        RecordFormat.retag(buffer, at, sourceTag, tag);
-        buffer.position(at + length);
-      }
+      buffers.putEncoded(src, from, length, sourceTag, positionTag(offset));
       return offset;
     } finally {
       appendLock.unlock();
@@ -180,84 +142,12 @@ final class DataLog implements AutoCloseable {
 
   /** Makes room for {@code length} bytes; returns the offset they will have. */
   private long reserve(int length) throws IOException {
-    long offset = bufferBase + buffer.position();
+    long offset = buffers.end();
     if (offset + length > MAX_BYTES) {
       throw new IOException(path + ": a datastore log cannot grow past 32 GiB (offset "
           + offset + " + record " + length + " bytes); split the key range");
     }
-    if (buffer.remaining() < length) {
-      handOff();
-      offset = bufferBase;
-    }
-    return offset;
-  }
-
-  /** A record bigger than the buffer goes to the file at once, after everything before it. */
-  private void writeDirectly(ByteBuffer record) throws IOException {
-    awaitWrite();
-    handedOffLength = 0;
-    int length = record.remaining();
-    FileIo.writeFully(channel, record, bufferBase);
-    bufferBase += length;
-    written = bufferBase;
-  }
-
-  /**
-   * Gives the filled part of the buffer to the background writer and continues in the other
-   * buffer. Waits first for the previous write, so writes reach the file in log order.
-   */
-  private void handOff() throws IOException {
-    if (buffer.position() == 0) {
-      return;
-    }
-    awaitWrite();
-    ByteBuffer full = buffer;
-    ByteBuffer next = handedOff != null ? handedOff : ByteBuffer.allocateDirect(full.capacity());
-    long base = bufferBase;
-    int length = full.position();
-    handedOff = full;
-    handedOffBase = base;
-    handedOffLength = length;
-    buffer = next.clear();
-    bufferBase = base + length;
-    // The writer consumes a view; readers copy from the buffer by absolute index meanwhile.
-    ByteBuffer view = full.duplicate().flip();
-    pendingWrite = LogWriters.executor().submit(() -> writeInBackground(view, base));
-  }
-
-  private Void writeInBackground(ByteBuffer view, long base) throws IOException {
-    writeToFile(view, base);
-    return null;
-  }
-
-  /** Writes {@code view} at {@code base}; a failure is kept, so later appends fail too. */
-  private void writeToFile(ByteBuffer view, long base) throws IOException {
-    long end = base + view.remaining();
-    try {
-      FileIo.writeFully(channel, view, base);
-    } catch (IOException e) {
-      writeback.failed(e);
-      throw e;
-    }
-    written = end;
-    writeback.written(end);
-  }
-
-  /** Waits for the write in flight, if any; its failure is thrown here. */
-  private void awaitWrite() throws IOException {
-    Future<Void> write = pendingWrite;
-    if (write == null) {
-      return;
-    }
-    try {
-      write.get();
-    } catch (ExecutionException e) {
-      throw new IOException(path + ": background write of the log failed", e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new InterruptedIOException(path + ": interrupted waiting for a log write");
-    }
-    pendingWrite = null;
+    return buffers.reserve(length);
   }
 
   /**
@@ -268,15 +158,7 @@ final class DataLog implements AutoCloseable {
     appendLock.lock();
     try {
       writeback.throwIfFailed();
-      awaitWrite();
-      int length = buffer.position();
-      if (length == 0) {
-        return;
-      }
-      writeToFile(buffer.duplicate().flip(), bufferBase);
-      handedOffLength = 0; // every byte below bufferBase + length is in the file now
-      buffer.clear();
-      bufferBase += length;
+      buffers.flush();
     } finally {
       appendLock.unlock();
     }
@@ -295,7 +177,7 @@ final class DataLog implements AutoCloseable {
    * second each).
    */
   void forceData() throws IOException {
-    long end = written;
+    long end = buffers.written();
     long headerFloor = floor.get();
     if (end == forcedEnd.get() && headerFloor == forcedFloor) {
       return;
@@ -312,55 +194,23 @@ final class DataLog implements AutoCloseable {
    */
   int read(long offset, ByteBuffer dst) throws IOException {
     int wanted = dst.remaining();
-    if (offset + wanted <= written) {
+    if (offset + wanted <= buffers.written()) {
       FileIo.readFully(channel, dst, offset);
       return wanted;
     }
     appendLock.lock();
     try {
-      long end = Math.min(offset + wanted, bufferBase + buffer.position());
-      long inFile = handedOffLength > 0 ? handedOffBase : bufferBase;
-      long at = offset;
-      if (at < Math.min(end, inFile)) {
-        ByteBuffer part = dst.duplicate();
-        part.limit(part.position() + (int) (Math.min(end, inFile) - at));
-        FileIo.readFully(channel, part, at);
-        dst.position(part.position());
-        at = Math.min(end, inFile);
-      }
-      if (handedOffLength > 0) {
-        at = copyFrom(handedOff, handedOffBase, at, end, dst);
-      }
-      copyFrom(buffer, bufferBase, at, end, dst);
-      return (int) Math.max(0, end - offset);
+      return buffers.read(offset, dst);
     } finally {
       appendLock.unlock();
     }
-  }
-
-  /** Copies the part of log range [at, end) that {@code src} holds from {@code base} on. */
-  private static long copyFrom(ByteBuffer src, long base, long at, long end, ByteBuffer dst) {
-    long from = Math.max(at, base);
-    long to = Math.min(end, base + src.position());
-    if (from >= to || from != at) {
-      return at;
-    }
-    dst.put(dst.position(), src, (int) (from - base), (int) (to - from));
-    dst.position(dst.position() + (int) (to - from));
-    return to;
   }
 
   /** Cuts the file at {@code length} (recovery drops a torn tail). */
   void truncate(long length) throws IOException {
     appendLock.lock();
     try {
-      handOff();
-      awaitWrite();
-      handedOffLength = 0;
-      channel.truncate(length);
-      channel.force(true);
-      bufferBase = length;
-      written = length;
+      buffers.truncate(length);
       forcedEnd.set(-1); // a length forced before may be reached again with other bytes
       writeback.restartAt(length);
     } finally {
@@ -375,7 +225,7 @@ final class DataLog implements AutoCloseable {
 
   /** Bytes already in the file (records appended since sit in the buffers). */
   long flushedBytes() {
-    return written;
+    return buffers.written();
   }
 
   /** Renames the file atomically (compaction's swap) and forces the directory entry. */
@@ -398,7 +248,7 @@ final class DataLog implements AutoCloseable {
   public void close() throws IOException {
     appendLock.lock();
     try {
-      awaitWrite();
+      buffers.awaitWrite();
     } catch (IOException e) {
       LOG.warn("{}: closing after a failed background write", path, e);
     } finally {
