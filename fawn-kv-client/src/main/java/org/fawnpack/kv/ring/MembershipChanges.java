@@ -8,8 +8,9 @@ import java.util.TreeMap;
 
 /**
  * How the next epoch is made when membership changes: who is pending where (the general rule),
- * and the steps of planned leaves and of removals for good. {@link Ring}'s public methods of
- * the same names document each step; this keeps their arithmetic out of the value class.
+ * and the steps of joins, planned leaves, removals for good and recoveries of orphaned arcs.
+ * {@link Ring}'s public methods of the same names document each step; this keeps their
+ * arithmetic out of the value class.
  */
 final class MembershipChanges {
   private MembershipChanges() {}
@@ -145,6 +146,60 @@ final class MembershipChanges {
     return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
         ring.membersById(), ring.down(), ring.pending(), RingInvariants.byId(joiners), Set.of(),
         Set.of(), ring.orphans());
+  }
+
+  /** See {@link Ring#withJoined}. */
+  static Ring joined(Ring ring) {
+    if (ring.joining().isEmpty()) {
+      throw new IllegalArgumentException("no back-end is joining (epoch " + ring.epoch() + ")");
+    }
+    return next(ring, RingInvariants.withJoiners(ring.membersById(), ring.joiningById()),
+        ring.down(), Map.of(), Set.of(), Set.of());
+  }
+
+  /** See {@link Ring#withJoinCancelled}. */
+  static Ring joinCancelled(Ring ring) {
+    return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
+        ring.membersById(), ring.down(), ring.pending(), Map.of(), Set.of(), Set.of(),
+        ring.orphans());
+  }
+
+  /** See {@link Ring#withRemovalCancelled}. */
+  static Ring removalCancelled(Ring ring) {
+    return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
+        ring.membersById(), ring.down(), ring.pending(), ring.joiningById(), ring.leaving(),
+        Set.of(), ring.orphans());
+  }
+
+  /** See {@link Ring#withRecovered}. */
+  static Ring recovered(Ring ring, Map<Long, String> sources) {
+    Map<String, Set<Long>> nextPending = new TreeMap<>();
+    Orphans next = ring.orphans().recovered(sources, ring.down(), ring.pending(), nextPending,
+        ring.epoch());
+    return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
+        ring.membersById(), ring.down(), nextPending, ring.joiningById(), ring.leaving(),
+        ring.removing(), next);
+  }
+
+  /** See {@link Ring#withLost}. */
+  static Ring lost(Ring ring, Collection<Long> ends) {
+    return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
+        ring.membersById(), ring.down(), ring.pending(), ring.joiningById(), ring.leaving(),
+        ring.removing(), ring.orphans().withLost(ends, ring.epoch()));
+  }
+
+  /** See {@link Ring#withPendingDone}. */
+  static Ring pendingDone(Ring ring, Collection<String> ids) {
+    Map<String, Set<Long>> still = new TreeMap<>(ring.pending());
+    for (String id : ids) {
+      if (still.remove(id) == null) {
+        throw new IllegalArgumentException("back-end " + id + " is pending on no arc (epoch "
+            + ring.epoch() + ")");
+      }
+    }
+    return new Ring(ring.epoch() + 1, ring.hash(), ring.vnodesPerMember(), ring.replicas(),
+        ring.membersById(), ring.down(), still, ring.joiningById(), ring.leaving(),
+        ring.removing(), ring.orphans().copiersDone(still));
   }
 
   /** See {@link Ring#withAddresses}. */

@@ -1,9 +1,7 @@
 package org.fawnpack.kv.ring;
 
 import static org.fawnpack.kv.ring.RingInvariants.byId;
-import static org.fawnpack.kv.ring.RingInvariants.withJoiners;
 
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;
 import java.util.List;
@@ -15,10 +13,11 @@ import java.util.TreeSet;
 /**
  * One epoch of the ring: the back-ends, each as {@code vnodes} virtual nodes at positions from
  * {@link RingHash}, and replica chains of {@code replicas} members on distinct hosts (and failure
- * domains, {@link Member}). Immutable;
- * every change (a member down or back, a join, a leave) makes the next epoch. The states a
- * member goes through (down, pending, joining, leaving) are described in the package's
- * documentation ({@code package-info.java}).
+ * domains, {@link Member}). Immutable; every change (a member down or back, a join, a leave)
+ * makes the next epoch. The states a member goes through (down, pending, joining, leaving) are
+ * described in the package's documentation ({@code package-info.java}). How each change makes
+ * the next epoch is in {@link MembershipChanges}; what an epoch means for routing (placement,
+ * frozen arcs, chains) in {@link RingRouting}.
  */
 public final class Ring {
   private final long epoch;
@@ -31,17 +30,14 @@ public final class Ring {
   private final Map<String, Set<Long>> pending;
   /** Back-ends about to join (not members yet), by id. */
   private final Map<String, Member> joining;
-  /** Ends of the arcs the joining back-ends will change: they take no writes. */
-  private final Set<Long> frozen;
   /** Live members handing their arcs over before they leave, by id. */
   private final Set<String> leaving;
   /** Down members about to be removed for good: the arcs they bound merge. */
   private final Set<String> removing;
   /** Arcs every serving member of which is down, and arcs being recovered from one file. */
   private final Orphans orphans;
-  private final Placement placement;
-  /** Every arc's chain in ring order, built once: routing asks for one on every request. */
-  private final List<Chain> chains;
+  /** Placement, frozen arcs and chains, built once: routing asks for one on every request. */
+  private final RingRouting routing;
 
   Ring(long epoch, RingHash hash, int vnodes, int replicas, Map<String, Member> members,
       Set<String> down, Map<String, Set<Long>> pending, Map<String, Member> joining,
@@ -64,25 +60,9 @@ public final class Ring {
     this.joining = Map.copyOf(joining);
     this.leaving = Set.copyOf(leaving);
     this.removing = Set.copyOf(removing);
-    this.placement = new Placement(hash, vnodes, replicas, this.members, this.down,
-        this.leaving);
-    RingInvariants.checkLeaving(epoch, this.members, this.down, this.pending, this.joining,
-        this.leaving);
-    RingInvariants.check(epoch, this.members, this.down, this.pending, this.joining, placement);
-    RingInvariants.checkRemoving(epoch, this.members, this.down, this.joining, this.leaving,
-        this.removing);
-    this.frozen = !joining.isEmpty() ? placement.arcsChangedBy(this.joining,
-        new Placement(hash, vnodes, replicas, withJoiners(this.members, this.joining),
-            this.down))
-        : removing.isEmpty() ? Set.of() : placement.arcsMergedBy(withoutRemoving());
     this.orphans = orphans;
-    RingInvariants.checkOrphans(epoch, this.members, this.down, this.pending, orphans,
-        placement);
-    List<Chain> built = new ArrayList<>(placement.arcs());
-    for (int i = 0; i < placement.arcs(); i++) {
-      built.add(orphans.served(placement.chain(i, this.pending, this.frozen), this.members));
-    }
-    this.chains = List.copyOf(built);
+    this.routing = new RingRouting(epoch, hash, vnodes, replicas, this.members, this.down,
+        this.pending, this.joining, this.leaving, this.removing, orphans);
   }
 
   /** The ring before any back-end joined (epoch 0). */
@@ -183,17 +163,12 @@ public final class Ring {
    * @throws IllegalArgumentException when none is joining
    */
   public Ring withJoined() {
-    if (joining.isEmpty()) {
-      throw new IllegalArgumentException("no back-end is joining (epoch " + epoch + ")");
-    }
-    return MembershipChanges.next(this, withJoiners(members, joining), down, Map.of(), Set.of(),
-        Set.of());
+    return MembershipChanges.joined(this);
   }
 
   /** The next epoch without the join under way (a joiner went): its arcs take writes again. */
   public Ring withJoinCancelled() {
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, Map.of(),
-        Set.of(), Set.of(), orphans);
+    return MembershipChanges.joinCancelled(this);
   }
 
   /**
@@ -237,17 +212,8 @@ public final class Ring {
 
   /** The next epoch without the removal under way: its frozen arcs take writes again. */
   public Ring withRemovalCancelled() {
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
-        Set.of(), orphans);
+    return MembershipChanges.removalCancelled(this);
   }
-
-  /** The placement once the members being removed are gone. */
-  private Placement withoutRemoving() {
-    return new Placement(hash, vnodes, replicas, Removals.without(members, removing),
-        Removals.without(down, removing));
-  }
-
-
 
   /**
    * The next epoch in which each orphaned arc of {@code sources} (arc end to member id) is
@@ -258,10 +224,7 @@ public final class Ring {
    *     member of its last chain
    */
   public Ring withRecovered(Map<Long, String> sources) {
-    Map<String, Set<Long>> nextPending = new TreeMap<>();
-    Orphans next = orphans.recovered(sources, down, pending, nextPending, epoch);
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, nextPending, joining,
-        leaving, removing, next);
+    return MembershipChanges.recovered(this, sources);
   }
 
   /**
@@ -271,8 +234,7 @@ public final class Ring {
    * @throws IllegalArgumentException when one is not orphaned
    */
   public Ring withLost(java.util.Collection<Long> ends) {
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, pending, joining, leaving,
-        removing, orphans.withLost(ends, epoch));
+    return MembershipChanges.lost(this, ends);
   }
 
   /** Every member by id (for {@link MembershipChanges}). */
@@ -282,7 +244,7 @@ public final class Ring {
 
   /** Where this epoch's virtual nodes fall and how its walks go. */
   Placement placement() {
-    return placement;
+    return routing.placement();
   }
 
   /** The joining back-ends by id. */
@@ -300,15 +262,7 @@ public final class Ring {
    * reported it holds them all); refused when one of them is pending nowhere.
    */
   public Ring withPendingDone(Collection<String> ids) {
-    Map<String, Set<Long>> still = new TreeMap<>(pending);
-    for (String id : ids) {
-      if (still.remove(id) == null) {
-        throw new IllegalArgumentException("back-end " + id + " is pending on no arc (epoch "
-            + epoch + ")");
-      }
-    }
-    return new Ring(epoch + 1, hash, vnodes, replicas, members, down, still, joining, leaving,
-        removing, orphans.copiersDone(still));
+    return MembershipChanges.pendingDone(this, ids);
   }
 
   /** True when {@code id} serves some arc (is a member of its chain, not only copying it). */
@@ -343,7 +297,7 @@ public final class Ring {
 
   /** The ends of the arcs frozen by the join or removal under way (empty when none). */
   public Set<Long> frozen() {
-    return frozen;
+    return routing.frozen();
   }
 
   public long epoch() {
@@ -388,15 +342,12 @@ public final class Ring {
 
   /** The chain of the arc holding ring position {@code position}. */
   public Chain chainFor(long position) {
-    if (placement.arcs() == 0) {
-      throw new IllegalStateException("the ring has no back-ends (epoch " + epoch + ")");
-    }
-    return chains.get(placement.arcHolding(position));
+    return routing.chainFor(position);
   }
 
   /** Every arc's chain, in ring order: each is one FAWN-DS file on each of its members. */
   public List<Chain> chains() {
-    return chains;
+    return routing.chains();
   }
 
   @Override
