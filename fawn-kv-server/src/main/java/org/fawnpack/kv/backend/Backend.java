@@ -214,15 +214,6 @@ public final class Backend implements Closeable, RingFollower.RingUser {
     crashedRun.whenReplaced(action);
   }
 
-  /**
-   * Where a back-end reports what it holds of arcs every serving member of which went down:
-   * arc end to the last sequence number of its file there, -1 when it has none.
-   */
-  @FunctionalInterface
-  public interface OrphanReporter {
-    void report(Map<Long, Long> lastSequences) throws IOException;
-  }
-
   /** Where it reports what it holds of arcs every serving member of which went down. */
   public void reportOrphanFilesTo(OrphanReporter reporter) {
     this.orphanReporter = reporter;

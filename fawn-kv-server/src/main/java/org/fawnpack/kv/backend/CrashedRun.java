@@ -123,7 +123,7 @@ final class CrashedRun {
    * is still {@code next}.
    */
   void reportSoon(Ring next, java.util.function.Supplier<Ring> current,
-      Backend.OrphanReporter reporter) {
+      OrphanReporter reporter) {
     if (OrphanFiles.keptIn(next, id).isEmpty()) {
       return;
     }

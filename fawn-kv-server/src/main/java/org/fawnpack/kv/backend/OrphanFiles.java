@@ -53,7 +53,7 @@ final class OrphanFiles {
    * chain, when that set changed since the last report. Opening a file runs the engine's
    * recovery (a torn last record is cut), which is what a recovered arc will serve.
    */
-  void report(Ring ring, Backend.OrphanReporter reporter) throws IOException {
+  void report(Ring ring, OrphanReporter reporter) throws IOException {
     Set<Long> orphaned = keptIn(ring, id);
     if (orphaned.isEmpty() || orphaned.equals(reported)) {
       return;
