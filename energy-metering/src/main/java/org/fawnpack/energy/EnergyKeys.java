@@ -54,6 +54,21 @@ public final class EnergyKeys {
       + " history files (21600 = 6 h at 1 Hz); an application running longer gets its last"
       + " ones.");
 
+  public static final ConfigKey<Boolean> NODE_HISTORY_ENABLED = ConfigKey.booleanKey(
+      "fawn.energy.node-history.enabled", true, "Write the node's own history, busy or idle:"
+      + " every sample, in segments `<history dir>/nodes/<node>/<first sample ms>.csv`. What"
+      + " `fawn energy report` sums into a job's cluster energy.");
+
+  public static final ConfigKey<Integer> NODE_HISTORY_ROLL_MS = ConfigKey.intKey(
+      "fawn.energy.node-history.roll-ms", 60_000, 100, 86_400_000, "How often the node's"
+      + " history is written out as a new segment (and once more when the NodeManager stops);"
+      + " a report asked for sooner after a job's end shows the nodes whose history does not"
+      + " reach it yet.");
+
+  public static final ConfigKey<Integer> NODE_HISTORY_KEEP_HOURS = ConfigKey.intKey(
+      "fawn.energy.node-history.keep-hours", 168, 1, 87_600, "Segments of the node's history"
+      + " older than this are deleted by the collector that wrote them.");
+
   public static final ConfigKey<Integer> LEDGER_CHECKPOINT_MS = ConfigKey.intKey(
       "fawn.energy.ledger.checkpoint-ms", 10_000, 100, 3_600_000, "Ledger checkpoint period"
       + " under NodeManager recovery.");
@@ -61,7 +76,8 @@ public final class EnergyKeys {
   /** The collector's keys, in the order of the reference table. */
   public static final List<ConfigKey<?>> COLLECTOR_KEYS = List.of(METERS, SAMPLE_INTERVAL_MS,
       METER_TIMEOUT_MS, NODE_IDLE_WATTS, NODE_NAME, PORT, HISTORY_ENABLED, HISTORY_DIR,
-      HISTORY_MAX_SAMPLES, LEDGER_CHECKPOINT_MS);
+      HISTORY_MAX_SAMPLES, NODE_HISTORY_ENABLED, NODE_HISTORY_ROLL_MS, NODE_HISTORY_KEEP_HOURS,
+      LEDGER_CHECKPOINT_MS);
 
   public static final ConfigKey<Boolean> METERING = ConfigKey.booleanKey("fawn.energy.metering",
       true, "Whether the pack's jobs call `EnergyMetering.enable` (drivers that honour it: every"

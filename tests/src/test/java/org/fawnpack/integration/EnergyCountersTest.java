@@ -47,7 +47,8 @@ class EnergyCountersTest {
   @RegisterExtension
   static final MiniClusterExtension CLUSTER = new MiniClusterExtension(
       b -> b.energySet("fawn.energy.sample-interval-ms", Integer.toString(SAMPLE_MS))
-          .energySet("fawn.energy.meter-timeout-ms", "200"));
+          .energySet("fawn.energy.meter-timeout-ms", "200")
+          .energySet("fawn.energy.node-history.roll-ms", "1000"));
 
   private static final Path INPUT = new Path("/in/text");
 
@@ -161,6 +162,71 @@ class EnergyCountersTest {
         new EnergyReport(), new String[] {"report", jobId, "--html", html.toString()}));
     String page = java.nio.file.Files.readString(html);
     assertEquals(files.size(), page.split("<polyline", -1).length - 1, "one power line per node");
+  }
+
+  @Test
+  void clusterEnergy_everyNodeBusyOrIdle_isTheSumOfEveryNodesOwnHistory() throws Exception {
+    WordCount2 tool = new WordCount2();
+    // One vcore's worth of splits: one map, one reducer and the AM leave NodeManagers idle.
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool, "-Dfawn.input.combine.vcores=1",
+        INPUT.toString(), "/out/cluster"));
+    String jobId = tool.lastJob().getJobID().toString();
+    JobHistoryClient.JobInfo job = ClusterJobs.history(CLUSTER.cluster()).job(jobId);
+    int nodeManagers = CLUSTER.cluster().spec().totalNodeManagers();
+    assertTrue(nodesThatRan(jobId) < nodeManagers, "some NodeManager must stay idle");
+
+    // The oracle: every node's segments read here as text, each sample ending in the span.
+    FileSystem fs = CLUSTER.cluster().fileSystem();
+    Map<String, long[]> perNode = new java.util.TreeMap<>(); // node uJ in span, last end ms
+    long deadline = System.nanoTime() + 60_000_000_000L;
+    do {
+      perNode.clear();
+      for (FileStatus node : fs.listStatus(new Path("/fawn/energy/nodes"))) {
+        long[] figures = {0, 0};
+        for (FileStatus segment : fs.listStatus(node.getPath())) {
+          try (BufferedReader in = new BufferedReader(new InputStreamReader(
+              fs.open(segment.getPath()), StandardCharsets.UTF_8))) {
+            assertEquals("# fawn-energy node history v1", in.readLine());
+            for (String line = in.readLine(); line != null; line = in.readLine()) {
+              String[] f = line.split(",");
+              if (f[0].equals("sample")) {
+                long end = Long.parseLong(f[1]);
+                figures[1] = Math.max(figures[1], end);
+                if (end >= job.startTime() && end <= job.finishTime()) {
+                  figures[0] += Long.parseLong(f[3]);
+                }
+              }
+            }
+          }
+        }
+        perNode.put(node.getPath().getName(), figures);
+      }
+    } while ((perNode.size() < nodeManagers || perNode.values().stream()
+        .anyMatch(f -> f[1] < job.finishTime())) && System.nanoTime() < deadline
+        && sleep(200));
+    assertEquals(nodeManagers, perNode.size(), "one node history per NodeManager: " + perNode);
+    long sum = perNode.values().stream().mapToLong(f -> f[0]).sum();
+
+    EnergyReportModel report = EnergyReport.report(CLUSTER.cluster().clientConf(), jobId);
+    org.fawnpack.energy.report.ClusterEnergy cluster = report.cluster().energy();
+    assertTrue(cluster != null, report.cluster().problem());
+    assertEquals(nodeManagers, cluster.nodes().size());
+    assertTrue(cluster.complete(), "every node covers the span: " + cluster.nodes());
+    assertEquals(sum / 1e6, cluster.joules(), 1e-6, "cluster J = the nodes' samples in the span");
+    assertTrue(report.taskJoules() <= cluster.joules(), report.taskJoules() + " J of tasks > "
+        + cluster.joules() + " J of cluster");
+    // Every node draws between the model's idle and busy power, less the sample at each edge.
+    double seconds = (job.finishTime() - job.startTime()) / 1000.0;
+    double edge = 2 * SAMPLE_MS / 1000.0;
+    assertTrue(cluster.joules() >= nodeManagers * IDLE_WATTS * (seconds - edge) - 1e-6,
+        cluster.joules() + " J over " + seconds + " s");
+    assertTrue(cluster.joules() <= nodeManagers * BUSY_WATTS * seconds + 1e-6,
+        cluster.joules() + " J over " + seconds + " s");
+  }
+
+  private static boolean sleep(long millis) throws InterruptedException {
+    Thread.sleep(millis); // the collectors write their segments on their own schedule
+    return true;
   }
 
   @Test

@@ -60,6 +60,7 @@ public class EnergyCollectorService extends AuxiliaryService {
   private QueryServer queryServer;
   private ScheduledExecutorService timer;
   private HistoryWriter historyWriter;
+  private NodeHistoryWriter nodeHistory; // null when fawn.energy.node-history.enabled=false
   private LedgerStore ledgerStore;
   private String metricsName;
   private String meterSummary;
@@ -93,6 +94,12 @@ public class EnergyCollectorService extends AuxiliaryService {
     String node = settings.nodeName().isEmpty() ? NodeNames.claim(localHostName())
         : settings.nodeName();
     historyWriter = new HistoryWriter(conf, settings.historyDir(), node);
+    if (settings.nodeHistoryEnabled()) {
+      nodeHistory = new NodeHistoryWriter(conf, settings.historyDir(), node,
+          settings.sampleIntervalMillis(), settings.nodeHistoryRollMillis(), meterSummary,
+          sampler::estimated,
+          TimeUnit.HOURS.toMillis(settings.nodeHistoryKeepHours()));
+    }
     if (channels.isEmpty()) {
       LOG.warn("{} has no meters ({} is empty): tasks will report gaps and no energy",
           EnergyProtocol.SERVICE_NAME, EnergyKeys.METERS.name());
@@ -151,6 +158,10 @@ public class EnergyCollectorService extends AuxiliaryService {
     });
     timer.scheduleAtFixedRate(this::sampleSafely, 0, settings.sampleIntervalMillis(),
         TimeUnit.MILLISECONDS);
+    if (nodeHistory != null) {
+      timer.scheduleWithFixedDelay(this::rollNodeHistorySafely, settings.nodeHistoryRollMillis(),
+          settings.nodeHistoryRollMillis(), TimeUnit.MILLISECONDS);
+    }
     if (ledgerStore != null) {
       timer.scheduleWithFixedDelay(this::checkpointSafely, settings.checkpointMillis(),
           settings.checkpointMillis(), TimeUnit.MILLISECONDS);
@@ -169,6 +180,7 @@ public class EnergyCollectorService extends AuxiliaryService {
       queryServer.close();
     }
     checkpointSafely();
+    rollNodeHistorySafely(); // the samples since the last roll
     if (metricsName != null) {
       DefaultMetricsSystem.instance().unregisterSource(metricsName);
       metricsName = null;
@@ -185,6 +197,19 @@ public class EnergyCollectorService extends AuxiliaryService {
     } catch (RuntimeException e) {
       // A bug here must not end the schedule (a thrown exception cancels it): log and go on.
       LOG.error("Energy sample failed; the next interval will try again", e);
+    }
+  }
+
+  /** Writes the node's samples since the last segment; a failure waits for the next roll. */
+  private void rollNodeHistorySafely() {
+    if (nodeHistory == null || history == null) {
+      return;
+    }
+    try {
+      nodeHistory.roll(history, clock.currentTimeMillis());
+    } catch (IOException | RuntimeException e) {
+      LOG.warn("Could not write the node's energy history (next try in {} ms): {}",
+          settings.nodeHistoryRollMillis(), e.toString());
     }
   }
 

@@ -13,7 +13,8 @@ import org.fawnpack.energy.EnergyKeys;
  */
 record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTimeoutMillis,
     int port, double idleWatts, int historyMaxSamples, boolean historyEnabled, String historyDir,
-    String nodeName, int checkpointMillis) {
+    String nodeName, int checkpointMillis, boolean nodeHistoryEnabled, int nodeHistoryRollMillis,
+    int nodeHistoryKeepHours) {
 
   static EnergySettings from(Configuration conf) {
     int interval = read(EnergyKeys.SAMPLE_INTERVAL_MS, conf);
@@ -37,7 +38,10 @@ record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTi
         read(EnergyKeys.HISTORY_ENABLED, conf),
         read(EnergyKeys.HISTORY_DIR, conf),
         nodeName == null ? "" : nodeName,
-        read(EnergyKeys.LEDGER_CHECKPOINT_MS, conf));
+        read(EnergyKeys.LEDGER_CHECKPOINT_MS, conf),
+        read(EnergyKeys.NODE_HISTORY_ENABLED, conf),
+        read(EnergyKeys.NODE_HISTORY_ROLL_MS, conf),
+        read(EnergyKeys.NODE_HISTORY_KEEP_HOURS, conf));
   }
 
   private static <T> T read(ConfigKey<T> key, Configuration conf) {

@@ -17,7 +17,13 @@ final class PowerHistory {
   record Row(long millis, double watts, long nodeMicrojoules, long appMicrojoules, boolean gap) {
   }
 
-  private record Sample(long seq, long millis, double watts, long microjoules, boolean gap) {
+  /** One interval of the node, numbered, with the energy it booked to any container. */
+  record NodeRow(long seq, long millis, double watts, long nodeMicrojoules,
+      long attributedMicrojoules, boolean gap) {
+  }
+
+  private record Sample(long seq, long millis, double watts, long microjoules, long attributed,
+      boolean gap) {
   }
 
   /** An application's per-sample energy, as parallel growable arrays (no object per sample). */
@@ -59,7 +65,11 @@ final class PowerHistory {
   synchronized void add(long millis, double watts, long microjoules, boolean gap,
       Map<String, Long> perApplication) {
     long seq = nextSeq++;
-    samples.addLast(new Sample(seq, millis, watts, microjoules, gap));
+    long attributed = 0;
+    for (long share : perApplication.values()) {
+      attributed += share;
+    }
+    samples.addLast(new Sample(seq, millis, watts, microjoules, attributed, gap));
     if (samples.size() > capacity) {
       samples.removeFirst();
     }
@@ -94,6 +104,20 @@ final class PowerHistory {
       }
       long share = next < series.size && series.seqs[next] == sample.seq ? series.microjoules[next] : 0;
       rows.add(new Row(sample.millis, sample.watts, sample.microjoules, share, sample.gap));
+    }
+    return rows;
+  }
+
+  /**
+   * The node's samples numbered above {@code seq}, oldest first (for its own history: what
+   * was not written out yet; those the ring dropped meanwhile are gone).
+   */
+  synchronized List<NodeRow> after(long seq) {
+    List<NodeRow> rows = new ArrayList<>();
+    for (Sample s : samples) {
+      if (s.seq > seq) {
+        rows.add(new NodeRow(s.seq, s.millis, s.watts, s.microjoules, s.attributed, s.gap));
+      }
     }
     return rows;
   }

@@ -262,14 +262,41 @@ public class EnergyReport extends Configured implements Tool {
     String dir = historyDir != null ? historyDir : HistoryFileReader.historyDir(conf);
     String applicationId = JobHistoryClient.applicationId(jobId);
     String location = dir + "/" + applicationId;
+    EnergyReportModel model;
     try {
       org.apache.hadoop.fs.Path appDir =
           HistoryFileReader.applicationDir(conf, dir, applicationId);
       location = appDir.toString();
       Optional<List<NodeHistory>> histories = HistoryFileReader.readApplication(conf, appDir);
-      return EnergyReportModel.build(job, counters, tasks, location, histories.orElse(null));
+      model = EnergyReportModel.build(job, counters, tasks, location, histories.orElse(null));
     } catch (IOException | IllegalArgumentException e) {
-      return EnergyReportModel.build(job, counters, tasks, location, null, e.getMessage());
+      model = EnergyReportModel.build(job, counters, tasks, location, null, e.getMessage());
+    }
+    return model.withCluster(clusterFigures(conf, dir, job, model));
+  }
+
+  /** The nodes' own histories over the job's span, or why they cannot be had. */
+  static ClusterFigures clusterFigures(Configuration conf, String historyDir, JobInfo job,
+      EnergyReportModel model) {
+    String location = historyDir + "/" + org.fawnpack.energy.NodeHistoryFormat.NODES_DIR;
+    if (job.startTime() <= 0 || job.finishTime() < job.startTime()) {
+      return new ClusterFigures(null, location, "the job's span is not known (start "
+          + job.startTime() + ", finish " + job.finishTime() + ")");
+    }
+    try {
+      location = org.fawnpack.energy.NodeHistoryFormat.nodesDir(conf, historyDir).toString();
+      Optional<List<NodeSegmentReader.NodeSeries>> series = NodeSegmentReader.read(conf,
+          historyDir, job.startTime(), job.finishTime());
+      if (series.isEmpty() || series.get().isEmpty()) {
+        return new ClusterFigures(null, location, "no node history in " + location
+            + " (collectors write one with fawn.energy.node-history.enabled, every"
+            + " fawn.energy.node-history.roll-ms)");
+      }
+      List<String> jobNodes = model.nodes().stream().map(n -> n.history().node()).toList();
+      return new ClusterFigures(ClusterEnergy.of(series.get(), job.startTime(),
+          job.finishTime(), System.currentTimeMillis(), jobNodes), location, null);
+    } catch (IOException | IllegalArgumentException e) {
+      return new ClusterFigures(null, location, e.getMessage());
     }
   }
 }

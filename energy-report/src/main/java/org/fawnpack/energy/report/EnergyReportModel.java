@@ -65,11 +65,13 @@ public final class EnergyReportModel {
   private final boolean historyFound;
   private final String historyProblem;
   private final List<NodeFigures> nodes;
+  private final ClusterFigures cluster;
 
   private EnergyReportModel(JobInfo job, CounterValues counters, String applicationId,
       JobEnergySummary summary, long tasksCompleted, Phase mapPhase, Phase reducePhase,
       String historyLocation, boolean historyFound, String historyProblem,
-      List<NodeFigures> nodes) {
+      List<NodeFigures> nodes, ClusterFigures cluster) {
+    this.cluster = cluster;
     this.job = job;
     this.counters = counters;
     this.applicationId = applicationId;
@@ -126,7 +128,25 @@ public final class EnergyReportModel {
     }
     return new EnergyReportModel(job, counters, JobHistoryClient.applicationId(job.id()), summary,
         completed, phase(tasks, true), phase(tasks, false), historyLocation, histories != null,
-        historyProblem, nodes);
+        historyProblem, nodes, ClusterFigures.NOT_READ);
+  }
+
+  /** This report with the cluster's figures (the nodes' own histories over the job's span). */
+  public EnergyReportModel withCluster(ClusterFigures figures) {
+    return new EnergyReportModel(job, counters, applicationId, summary, tasksCompleted,
+        mapPhase, reducePhase, historyLocation, historyFound, historyProblem, nodes, figures);
+  }
+
+  /** The whole cluster's energy over the job's span, or why it is not known. */
+  public ClusterFigures cluster() {
+    return cluster;
+  }
+
+  /** Work in the job's own unit per joule of the whole cluster; NaN without it. */
+  public double clusterWorkPerJoule() {
+    ClusterEnergy energy = cluster.energy();
+    return energy != null && energy.joules() > 0 ? work().perJoule(energy.joules())
+        : Double.NaN;
   }
 
   static NodeFigures figures(NodeHistory history, long windowStart, long windowEnd) {

@@ -134,18 +134,7 @@ public final class HistoryFileReader {
       }
       String[] f = line.split(",", -1);
       switch (f[0]) {
-        case HistoryFormat.SAMPLE -> {
-          expectFields(f, HistoryFormat.SAMPLE_FIELDS, where, lineNumber,
-              HistoryFormat.SAMPLE_FORM);
-          double watts = parseDouble(f[2], where, lineNumber, "watts");
-          String gap = f[5].trim();
-          if (!gap.equals("0") && !gap.equals("1")) {
-            throw damaged(where, lineNumber, "gap must be 0 or 1, not '" + gap + "'");
-          }
-          samples.add(new NodeHistory.Sample(parseLong(f[1], where, lineNumber, "end ms"), watts,
-              parseLong(f[3], where, lineNumber, "node uJ"),
-              parseLong(f[4], where, lineNumber, "application uJ"), gap.equals("1")));
-        }
+        case HistoryFormat.SAMPLE -> samples.add(sample(f, where, lineNumber, "application uJ"));
         case HistoryFormat.CONTAINER -> {
           expectFields(f, HistoryFormat.CONTAINER_FIELDS, where, lineNumber,
               HistoryFormat.CONTAINER_FORM);
@@ -177,6 +166,23 @@ public final class HistoryFileReader {
         samples, containers);
   }
 
+  /**
+   * One sample record, split at its commas; {@code share} names its fifth field (the
+   * application's energy in an application's file, the containers' in a node's).
+   */
+  static NodeHistory.Sample sample(String[] f, String where, int line, String share)
+      throws IOException {
+    expectFields(f, HistoryFormat.SAMPLE_FIELDS, where, line, HistoryFormat.SAMPLE_FORM);
+    double watts = parseDouble(f[2], where, line, "watts");
+    String gap = f[5].trim();
+    if (!gap.equals("0") && !gap.equals("1")) {
+      throw damaged(where, line, "gap must be 0 or 1, not '" + gap + "'");
+    }
+    return new NodeHistory.Sample(parseLong(f[1], where, line, "end ms"), watts,
+        parseLong(f[3], where, line, "node uJ"), parseLong(f[4], where, line, share),
+        gap.equals("1"));
+  }
+
   private static void expectFields(String[] f, int n, String where, int line, String form)
       throws IOException {
     if (f.length != n) {
@@ -184,7 +190,7 @@ public final class HistoryFileReader {
     }
   }
 
-  private static long parseLong(String s, String where, int line, String what)
+  static long parseLong(String s, String where, int line, String what)
       throws IOException {
     try {
       return Long.parseLong(s.trim());
@@ -206,7 +212,7 @@ public final class HistoryFileReader {
     }
   }
 
-  private static boolean parseBoolean(String s, String where, int line, String what)
+  static boolean parseBoolean(String s, String where, int line, String what)
       throws IOException {
     if (s.equals("true")) {
       return true;
@@ -221,7 +227,7 @@ public final class HistoryFileReader {
     return s.length() > 40 ? s.substring(0, 40) + "..." : s;
   }
 
-  private static IOException damaged(String where, int line, String why) {
+  static IOException damaged(String where, int line, String why) {
     return new IOException(where + ":" + line + ": damaged history line: " + why);
   }
 }

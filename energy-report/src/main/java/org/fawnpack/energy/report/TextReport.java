@@ -106,6 +106,7 @@ public final class TextReport {
             : "")));
     nodes.add(new Row("ApplicationMaster", unit(fixed(m.applicationMasterJoules(), 3), "J")));
     sections.add(new Section("Nodes (collector history files)", nodes));
+    sections.add(ClusterRows.section(m));
 
     List<Row> coverage = new ArrayList<>();
     coverage.add(new Row("tasks metered", s.tasksMetered() + " of " + m.tasksAll()
