@@ -1,7 +1,6 @@
 package org.fawnpack.energy.report;
 
 import static org.fawnpack.energy.report.HtmlReport.esc;
-import static org.fawnpack.energy.report.JobComparison.ratio;
 
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -41,10 +40,8 @@ final class ComparisonHtml {
     StringBuilder h = new StringBuilder("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n"
         + "<meta charset=\"utf-8\">\n<title>FAWN energy comparison</title>\n<style>\n")
         .append(STYLE).append("</style>\n</head>\n<body>\n");
-    Row base = c.baseline();
     h.append("<h1>FAWN energy comparison</h1>\n<p class=\"note\">").append(c.rows().size())
-        .append(" jobs; ratios are to the first, ").append(esc(base.jobId())).append(" (")
-        .append(esc(base.name())).append(").</p>\n");
+        .append(" jobs; ").append(esc(JobComparison.PAIRING_NOTE)).append(".</p>\n");
     table(h, c);
     h.append("<p class=\"note\">").append(esc(JobComparison.COLUMNS_NOTE)).append("</p>\n");
     h.append("<h2>Joules of the job's tasks</h2>\n");
@@ -59,7 +56,6 @@ final class ComparisonHtml {
   }
 
   private static void table(StringBuilder h, JobComparison c) {
-    Row base = c.baseline();
     h.append("<table>\n<tr><th>job</th><th>name</th><th class=\"num\">wall s</th>"
         + "<th class=\"num\">task J</th><th class=\"num\">application J</th>"
         + "<th class=\"num\">work</th><th>unit</th><th class=\"num\">work/J</th>"
@@ -74,9 +70,9 @@ final class ComparisonHtml {
       cell(h, Figures.count(r.work().amount()));
       h.append("<td>").append(esc(r.work().unit())).append("</td>");
       cell(h, Figures.perJoule(r.workPerJoule()));
-      cell(h, Figures.ratio(ratio(r.seconds(), base.seconds())));
-      cell(h, Figures.ratio(ratio(r.taskJoules(), base.taskJoules())));
-      cell(h, Figures.ratio(ratio(r.workPerJoule(), base.workPerJoule())));
+      cell(h, ComparisonText.ratioCell(c, r, Row::seconds));
+      cell(h, ComparisonText.ratioCell(c, r, Row::taskJoules));
+      cell(h, ComparisonText.ratioCell(c, r, Row::workPerJoule));
       h.append("</tr>\n");
     }
     h.append("</table>\n");
@@ -91,19 +87,20 @@ final class ComparisonHtml {
       java.util.function.DoubleFunction<String> format, String unit) {
     double max = c.rows().stream().mapToDouble(value).filter(v -> !Double.isNaN(v)).max()
         .orElse(0);
-    double base = value.applyAsDouble(c.baseline());
     h.append("<div class=\"bars\">\n");
-    boolean first = true;
     for (Row r : c.rows()) {
+      Row base = c.baselineOf(r);
+      boolean isBase = c.isBaseline(r);
       double v = value.applyAsDouble(r);
       double width = max > 0 && !Double.isNaN(v) ? 100 * v / max : 0;
       h.append("<div>").append(esc(r.name() != null ? r.name() : r.jobId())).append("</div>")
-          .append("<div><div class=\"bar").append(first ? " base" : "")
+          .append("<div><div class=\"bar").append(isBase ? " base" : "")
           .append(String.format(Locale.ROOT, "\" style=\"width:%.1f%%\"></div>", width))
           .append("<span class=\"value\">").append(esc(format.apply(v) + unit))
-          .append(first ? " (baseline)" : " (" + Figures.ratio(ratio(v, base)) + ")")
+          .append(esc(base != null ? " (" + Figures.ratio(c.ratioToBaseline(r, value)) + " of "
+              + (base.name() == null ? base.jobId() : base.name()) + ")"
+              : isBase ? " (baseline)" : ""))
           .append("</span></div>\n");
-      first = false;
     }
     h.append("</div>\n");
   }

@@ -13,7 +13,7 @@ import org.junit.jupiter.api.Test;
 /**
  * The comparison's figures against the jobs' counters, computed here by hand: joules are
  * ENERGY_MILLIJOULES / 1000, work per joule the unit's counter over those joules, ratios over
- * the first job's.
+ * the job's baseline twin's (wordcount2 over wordcount), never across kinds of job.
  */
 class JobComparisonTest {
 
@@ -55,7 +55,7 @@ class JobComparisonTest {
   }
 
   @Test
-  void text_ratiosToTheFirstJob_withSeparatorsAndFixedDecimals() {
+  void text_eachTwinToItsBaseline_withSeparatorsAndFixedDecimals() {
     String text = EnergyReport.comparisonText(List.of(wordcount, wordcount2));
     String row = text.lines().filter(l -> l.startsWith("job_1700000000000_0002")).findFirst()
         .orElseThrow();
@@ -66,14 +66,49 @@ class JobComparisonTest {
     assertTrue(row.contains("10,000.0"), row); // records per joule
     assertTrue(row.contains("100,000"), row);
     assertTrue(row.contains("10.00"), row); // task joules
-    assertTrue(text.lines().anyMatch(l -> l.startsWith("job_1700000000000_0001")
-        && l.contains("1.00x")), text);
+    assertEquals(List.of("base", "base", "base"), lastThree(text, "job_1700000000000_0001"));
+  }
+
+  @Test
+  void pairs_eachTwinWithItsBaseline_neverAcrossKinds() {
+    EnergyReportModel logcount = job(5, "logcount", 40, 80_000, 1, records(500_000, 10));
+    EnergyReportModel logcount2 = job(6, "logcount2", 4, 8_000, 1, records(500_000, 10));
+    EnergyReportModel wordcount2Again = job(7, "wordcount2", 10, 20_000, 1,
+        records(100_000, 90_000));
+    // The first job is pi: before pairing, every row was divided by pi's figures.
+    JobComparison c = JobComparison.of(List.of(pi, wordcount, logcount, wordcount2, logcount2,
+        wordcount2Again));
+    List<JobComparison.Row> r = c.rows();
+    assertEquals(null, c.baselineOf(r.get(0)), "pi has no twin");
+    assertEquals(r.get(1), c.baselineOf(r.get(3)), "wordcount2 to wordcount");
+    assertEquals(r.get(2), c.baselineOf(r.get(4)), "logcount2 to logcount");
+    assertEquals(r.get(1), c.baselineOf(r.get(5)), "a second wordcount2 to wordcount too");
+    // logcount2: (500,000 / 8 J) / (500,000 / 80 J) = 10x work per joule, 4 s / 40 s.
+    assertEquals(10.0, c.ratioToBaseline(r.get(4), JobComparison.Row::workPerJoule), 1e-9);
+    assertEquals(0.1, c.ratioToBaseline(r.get(4), JobComparison.Row::seconds), 1e-9);
+    assertTrue(Double.isNaN(c.ratioToBaseline(r.get(0), JobComparison.Row::seconds)));
+    String text = ComparisonText.render(c);
+    assertEquals(List.of("-", "-", "-"), lastThree(text, "job_1700000000000_0003"));
+    assertTrue(text.contains("each optimised job to its baseline twin"), text);
+  }
+
+  @Test
+  void sameJobRunTwice_theSecondToTheFirst() {
+    EnergyReportModel again = job(8, "pi", 4, 8_000, 1, Map.of(WorkMeasure.PI,
+        Map.of("SAMPLES", 80_000_000L), WorkMeasure.TASK, Map.of("MAP_INPUT_RECORDS", 4L)));
+    JobComparison c = JobComparison.of(List.of(pi, again));
+    assertEquals(c.rows().get(0), c.baselineOf(c.rows().get(1)));
+    assertEquals(0.5, c.ratioToBaseline(c.rows().get(1), JobComparison.Row::seconds), 1e-9);
   }
 
   @Test
   void text_mixedUnits_saysWorkPerJouleComparesWithinAUnit() {
-    assertTrue(EnergyReport.comparisonText(List.of(wordcount, pi))
+    EnergyReportModel piAsWordcount2 = job(9, "wordcount2", 8, 16_000, 1, Map.of(WorkMeasure.PI,
+        Map.of("SAMPLES", 80_000_000L), WorkMeasure.TASK, Map.of("MAP_INPUT_RECORDS", 4L)));
+    assertTrue(EnergyReport.comparisonText(List.of(wordcount, piAsWordcount2))
         .contains("compare work/J only between jobs of one unit"));
+    assertTrue(!EnergyReport.comparisonText(List.of(wordcount, pi))
+        .contains("compare work/J only between jobs of one unit"), "no pair, no ratio");
   }
 
   @Test
@@ -81,9 +116,17 @@ class JobComparisonTest {
     String html = ComparisonHtml.render(JobComparison.of(List.of(wordcount, wordcount2)));
     assertTrue(html.contains("style=\"width:100.0%\""), "the larger joules bar is full width");
     assertTrue(html.contains("style=\"width:20.0%\""), "10 J against 50 J");
-    assertTrue(html.contains("10.00 J (0.20x)"), html);
-    assertTrue(html.contains("10,000.0 (5.00x)"), html);
+    assertTrue(html.contains("10.00 J (0.20x of wordcount)"), html);
+    assertTrue(html.contains("10,000.0 (5.00x of wordcount)"), html);
+    assertTrue(html.contains("50.00 J (baseline)"), html);
     assertTrue(html.startsWith("<!DOCTYPE html>") && !html.contains("<script"), html);
+  }
+
+  /** The ratio cells of a job's row: its last three columns. */
+  private static List<String> lastThree(String text, String jobId) {
+    String[] cells = text.lines().filter(l -> l.startsWith(jobId)).findFirst().orElseThrow()
+        .trim().split(" +");
+    return List.of(cells).subList(cells.length - 3, cells.length);
   }
 
   @Test
