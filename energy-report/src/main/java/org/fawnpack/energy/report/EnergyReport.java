@@ -3,6 +3,7 @@ package org.fawnpack.energy.report;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
@@ -33,7 +34,7 @@ public class EnergyReport extends Configured implements Tool {
       "Usage: energy report <jobId> [<jobId> ...] [--html <file>] [--history-dir <dir>]"
           + " [--jhs <host:port>]\n"
           + "  <jobId>              a finished job, job_<timestamp>_<n>; several: side by side,"
-          + " ratios to the first\n"
+          + " each optimised job to its baseline twin\n"
           + "  --html <file>        also write a self-contained HTML page (one job: a power chart"
           + " per node; several: bar charts)\n"
           + "  --history-dir <dir>  the collector's history directory (default: "
@@ -42,7 +43,8 @@ public class EnergyReport extends Configured implements Tool {
           + "  --jhs <host:port>    the JobHistory server's web address (default: "
           + JobHistoryClient.WEBAPP_ADDRESS + ", else " + JobHistoryClient.DEFAULT_WEBAPP_ADDRESS
           + ")\n"
-          + "Generic options (-D key=value, -conf <file>, -fs <uri>) go before 'report'.";
+          + "Generic options (-D key=value, -conf <file>, -fs <uri>) go before 'report'.\n"
+          + ClusterCompareCommand.USAGE;
 
   static {
     // What JobConf would add: the JobHistory server's address lives in mapred-site.xml.
@@ -75,6 +77,9 @@ public class EnergyReport extends Configured implements Tool {
 
   @Override
   public int run(String[] args) {
+    if (args.length > 0 && args[0].equals("compare")) {
+      return new ClusterCompareCommand(out, err).run(Arrays.copyOfRange(args, 1, args.length));
+    }
     Arguments a;
     try {
       a = parse(args);
@@ -169,7 +174,8 @@ public class EnergyReport extends Configured implements Tool {
       return null;
     }
     if (!args[0].equals("report")) {
-      throw new IllegalArgumentException("unknown command '" + args[0] + "' (expected 'report')");
+      throw new IllegalArgumentException("unknown command '" + args[0]
+          + "' (expected 'report' or 'compare')");
     }
     List<String> jobIds = new java.util.ArrayList<>();
     String html = null;
