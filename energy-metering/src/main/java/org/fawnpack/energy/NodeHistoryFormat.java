@@ -13,8 +13,10 @@ import org.apache.hadoop.fs.Path;
  * <pre>
  * # fawn-energy node history v1
  * # node=&lt;name&gt; interval_ms=&lt;n&gt; roll_ms=&lt;n&gt; meters=&lt;name:type;...&gt; estimated=&lt;bool&gt;
- * sample,&lt;end epoch ms&gt;,&lt;node watts&gt;,&lt;node uJ in interval&gt;,&lt;uJ attributed to containers&gt;,&lt;gap 0|1&gt;
+ * sample,&lt;end epoch ms&gt;,&lt;node watts&gt;,&lt;node uJ in interval&gt;,&lt;uJ attributed to containers&gt;,&lt;gap 0|1&gt;,&lt;cpu %&gt;,&lt;memory used bytes&gt;,&lt;disk read bytes&gt;,&lt;disk written bytes&gt;,&lt;net received bytes&gt;,&lt;net sent bytes&gt;
  * </pre>
+ * The last six are the node's utilisation in the interval (from {@code /proc}); -1 where the
+ * platform has no such figure.
  * A segment holds the samples taken since the one before it, so the segments of a node do not
  * overlap; the attributed column is what the node booked to containers of any application (the
  * rest went to no container: idle); {@code roll_ms} says when the next segment is due, so a
@@ -62,9 +64,25 @@ public final class NodeHistoryFormat {
         + rollMillis + " meters=" + meters + " estimated=" + estimated + "\n";
   }
 
-  /** One sample: the interval ending at {@code endMillis}, as {@link HistoryFormat#sample}. */
+  /** Fields of a sample record, its tag included. */
+  public static final int SAMPLE_FIELDS = 12;
+  public static final String SAMPLE_FORM = "sample,<end ms>,<watts>,<node uJ>,<attributed uJ>,"
+      + "<gap>,<cpu %>,<memory used B>,<disk read B>,<disk written B>,<net received B>,"
+      + "<net sent B>";
+
+  /**
+   * One sample: the interval ending at {@code endMillis}, its power and energy as in
+   * {@link HistoryFormat#sample}, then the node's utilisation in it ({@code cpuShare} 0 to 1,
+   * NaN when unknown; the byte figures -1 when unknown).
+   */
   public static String sample(long endMillis, double watts, long nodeMicrojoules,
-      long attributedMicrojoules, boolean gap) {
-    return HistoryFormat.sample(endMillis, watts, nodeMicrojoules, attributedMicrojoules, gap);
+      long attributedMicrojoules, boolean gap, double cpuShare, long memoryUsedBytes,
+      long diskReadBytes, long diskWrittenBytes, long netReceivedBytes, long netSentBytes) {
+    String power = HistoryFormat.sample(endMillis, watts, nodeMicrojoules,
+        attributedMicrojoules, gap);
+    return power.substring(0, power.length() - System.lineSeparator().length())
+        + String.format(Locale.ROOT, ",%s,%d,%d,%d,%d,%d%n", Double.isNaN(cpuShare) ? "-1"
+            : String.format(Locale.ROOT, "%.1f", cpuShare * 100), memoryUsedBytes,
+            diskReadBytes, diskWrittenBytes, netReceivedBytes, netSentBytes);
   }
 }

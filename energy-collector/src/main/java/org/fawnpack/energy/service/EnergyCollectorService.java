@@ -95,6 +95,7 @@ public class EnergyCollectorService extends AuxiliaryService {
         : settings.nodeName();
     historyWriter = new HistoryWriter(conf, settings.historyDir(), node);
     if (settings.nodeHistoryEnabled()) {
+      sampler.sampleUtilisation(new org.fawnpack.energy.cpu.NodeUtilisation());
       nodeHistory = new NodeHistoryWriter(conf, settings.historyDir(), node,
           settings.sampleIntervalMillis(), settings.nodeHistoryRollMillis(), meterSummary,
           sampler::estimated,

@@ -14,6 +14,7 @@ import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
 import org.fawnpack.energy.NodeHistoryFormat;
+import org.fawnpack.energy.cpu.NodeUtilisation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,8 +89,11 @@ final class NodeHistoryWriter {
         out.write(NodeHistoryFormat.header(node, intervalMillis, rollMillis, meters,
             estimated.getAsBoolean()));
         for (PowerHistory.NodeRow r : rows) {
+          NodeUtilisation.Sample u = r.utilisation();
           out.write(NodeHistoryFormat.sample(r.millis(), r.watts(), r.nodeMicrojoules(),
-              r.attributedMicrojoules(), r.gap()));
+              r.attributedMicrojoules(), r.gap(), u.cpuShare(), u.memoryUsedBytes(),
+              u.diskReadBytes(), u.diskWrittenBytes(), u.netReceivedBytes(),
+              u.netSentBytes()));
         }
       }
       LOG.debug("Node history of {}: {} samples -> {}", node, rows.size(), file);

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.util.List;
 import java.util.Map;
 import org.fawnpack.energy.cpu.ContainerCpuSource;
+import org.fawnpack.energy.cpu.NodeUtilisation;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,6 +29,8 @@ final class NodeSampler implements Closeable {
   /** Fed the containers' CPU times for a {@code model} meter in "containers" mode; may be null. */
   private final ContainerCpuUtilisation containerUtilisation;
 
+  /** The node's CPU, memory, disks and network per interval; null: not sampled. */
+  private NodeUtilisation utilisation;
   private long lastTickNanos = -1;
   private double lowestWatts = Double.POSITIVE_INFINITY;
   private double lastWatts = Double.NaN;
@@ -46,6 +49,11 @@ final class NodeSampler implements Closeable {
     this.meterTimeoutNanos = meterTimeoutMillis * 1_000_000L;
     this.configuredIdleWatts = configuredIdleWatts;
     this.containerUtilisation = containerUtilisation;
+  }
+
+  /** Samples the node's utilisation with each interval from now on (for its own history). */
+  synchronized void sampleUtilisation(NodeUtilisation source) {
+    this.utilisation = source;
   }
 
   /** Samples now unless the last sample is younger than {@code minAgeNanos}. */
@@ -78,8 +86,10 @@ final class NodeSampler implements Closeable {
       gap |= sample.gap();
       anyEstimate |= sample.estimated();
     }
+    NodeUtilisation.Sample used = utilisation == null ? NodeUtilisation.Sample.UNKNOWN
+        : utilisation.sample();
     if (lastTickNanos < 0) {
-      lastTickNanos = now; // the first reads only set the meters' baselines
+      lastTickNanos = now; // the first reads only set the meters' (and counters') baselines
       return;
     }
     long microjoules = Math.round(joules * 1e6);
@@ -92,7 +102,7 @@ final class NodeSampler implements Closeable {
     long idleMicrojoules = Math.min(microjoules, Math.round(idleWatts * seconds * 1e6));
     Map<String, Long> perApplication = ledger.book(new Interval(lastTickNanos, now, microjoules,
         idleMicrojoules, cpu, gap, anyEstimate));
-    history.add(millis, watts, microjoules, gap, perApplication);
+    history.add(millis, watts, microjoules, gap, perApplication, used);
     lastTickNanos = now;
     lastWatts = watts;
     samples++;

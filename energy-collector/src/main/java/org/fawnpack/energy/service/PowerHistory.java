@@ -6,6 +6,7 @@ import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import org.fawnpack.energy.cpu.NodeUtilisation;
 
 /**
  * The node's recent power samples (a bounded ring: {@code fawn.energy.history.max-samples}) and,
@@ -19,11 +20,11 @@ final class PowerHistory {
 
   /** One interval of the node, numbered, with the energy it booked to any container. */
   record NodeRow(long seq, long millis, double watts, long nodeMicrojoules,
-      long attributedMicrojoules, boolean gap) {
+      long attributedMicrojoules, boolean gap, NodeUtilisation.Sample utilisation) {
   }
 
   private record Sample(long seq, long millis, double watts, long microjoules, long attributed,
-      boolean gap) {
+      boolean gap, NodeUtilisation.Sample utilisation) {
   }
 
   /** An application's per-sample energy, as parallel growable arrays (no object per sample). */
@@ -64,12 +65,18 @@ final class PowerHistory {
 
   synchronized void add(long millis, double watts, long microjoules, boolean gap,
       Map<String, Long> perApplication) {
+    add(millis, watts, microjoules, gap, perApplication, NodeUtilisation.Sample.UNKNOWN);
+  }
+
+  /** As the other add, with the node's utilisation in the interval. */
+  synchronized void add(long millis, double watts, long microjoules, boolean gap,
+      Map<String, Long> perApplication, NodeUtilisation.Sample utilisation) {
     long seq = nextSeq++;
     long attributed = 0;
     for (long share : perApplication.values()) {
       attributed += share;
     }
-    samples.addLast(new Sample(seq, millis, watts, microjoules, attributed, gap));
+    samples.addLast(new Sample(seq, millis, watts, microjoules, attributed, gap, utilisation));
     if (samples.size() > capacity) {
       samples.removeFirst();
     }
@@ -116,7 +123,8 @@ final class PowerHistory {
     List<NodeRow> rows = new ArrayList<>();
     for (Sample s : samples) {
       if (s.seq > seq) {
-        rows.add(new NodeRow(s.seq, s.millis, s.watts, s.microjoules, s.attributed, s.gap));
+        rows.add(new NodeRow(s.seq, s.millis, s.watts, s.microjoules, s.attributed, s.gap,
+            s.utilisation));
       }
     }
     return rows;

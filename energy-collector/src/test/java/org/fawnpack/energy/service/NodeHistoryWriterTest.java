@@ -63,6 +63,10 @@ class NodeHistoryWriterTest {
       for (String line : lines.subList(2, lines.size())) {
         String[] f = line.split(",");
         assertEquals("sample", f[0]);
+        assertEquals(12, f.length, line);
+        assertEquals("-1,-1,-1,-1,-1,-1", line.substring(line.indexOf(",", line.indexOf(",",
+            line.indexOf(",", line.indexOf(",", line.indexOf(",", line.indexOf(",") + 1) + 1)
+                + 1) + 1) + 1) + 1), "no utilisation sampled here: unknown, not 0");
         read.add(new long[] {Long.parseLong(f[1]), Long.parseLong(f[3]), Long.parseLong(f[4])});
         gaps += Integer.parseInt(f[5]);
       }

@@ -26,10 +26,36 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
   /** How one node's history covers the span. */
   public enum Coverage { WHOLE, PARTIAL, PENDING, ABSENT }
 
-  /** One node's figures over the span. */
+  /** One node's figures over the span, its utilisation among them ({@link Usage}). */
   public record NodeSpan(String node, Coverage coverage, long nodeMicrojoules,
       long attributedMicrojoules, long coveredMillis, long samples, long gaps,
-      boolean estimated) {
+      boolean estimated, Usage usage) {
+  }
+
+  /**
+   * A node's utilisation over the span: mean CPU busy percent and peak memory in use over the
+   * samples that have them, and the bytes read, written, received and sent in it (-1 / NaN
+   * when no sample had the figure).
+   */
+  public record Usage(double meanCpuPercent, long peakMemoryBytes, long diskReadBytes,
+      long diskWrittenBytes, long netReceivedBytes, long netSentBytes) {
+
+    static Usage of(List<NodeSegmentReader.NodeSample> inSpan) {
+      double cpu = inSpan.stream().mapToDouble(NodeSegmentReader.NodeSample::cpuPercent)
+          .filter(v -> v >= 0).average().orElse(Double.NaN);
+      long memory = inSpan.stream().mapToLong(NodeSegmentReader.NodeSample::memoryUsedBytes)
+          .max().orElse(-1);
+      return new Usage(cpu, memory, sum(inSpan, NodeSegmentReader.NodeSample::diskReadBytes),
+          sum(inSpan, NodeSegmentReader.NodeSample::diskWrittenBytes),
+          sum(inSpan, NodeSegmentReader.NodeSample::netReceivedBytes),
+          sum(inSpan, NodeSegmentReader.NodeSample::netSentBytes));
+    }
+
+    private static long sum(List<NodeSegmentReader.NodeSample> samples,
+        java.util.function.ToLongFunction<NodeSegmentReader.NodeSample> figure) {
+      long[] known = samples.stream().mapToLong(figure).filter(v -> v >= 0).toArray();
+      return known.length == 0 ? -1 : java.util.Arrays.stream(known).sum();
+    }
   }
 
   public ClusterEnergy {
@@ -72,17 +98,19 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
     long inSpan = 0;
     long gaps = 0;
     long previousEnd = Long.MIN_VALUE;
+    List<NodeSegmentReader.NodeSample> inSpanSamples = new ArrayList<>();
     long first = Long.MAX_VALUE;
     long last = Long.MIN_VALUE;
-    for (NodeHistory.Sample sample : s.samples()) {
+    for (NodeSegmentReader.NodeSample sample : s.samples()) {
       long end = sample.endMillis();
       first = Math.min(first, end);
       last = Math.max(last, end);
       if (end >= start && end <= finish) {
         inSpan++;
+        inSpanSamples.add(sample);
         gaps += sample.gap() ? 1 : 0;
         nodeUj += sample.nodeMicrojoules();
-        attributedUj += sample.appMicrojoules();
+        attributedUj += sample.attributedMicrojoules();
         long begin = previousEnd != Long.MIN_VALUE ? previousEnd
             : s.intervalMillis() > 0 ? end - s.intervalMillis() : end;
         covered += Math.max(0, end - Math.max(begin, start));
@@ -102,7 +130,7 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
       coverage = Coverage.PARTIAL;
     }
     return new NodeSpan(s.node(), coverage, nodeUj, attributedUj, covered, inSpan, gaps,
-        s.estimated());
+        s.estimated(), Usage.of(inSpanSamples));
   }
 
   /** The energy of every node over the span, joules. */

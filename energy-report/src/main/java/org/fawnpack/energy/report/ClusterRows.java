@@ -7,6 +7,7 @@ import static org.fawnpack.energy.report.TextReport.unit;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import org.fawnpack.energy.report.ClusterEnergy.Coverage;
 import org.fawnpack.energy.report.TextReport.Row;
 import org.fawnpack.energy.report.TextReport.Section;
@@ -41,6 +42,35 @@ final class ClusterRows {
     rows.add(new Row("nodes covered", coverage(c)));
     rows.add(new Row("node histories", figures.location()));
     return new Section("Cluster (every node's own history, busy or idle)", rows);
+  }
+
+  /**
+   * One line per counted node: its energy and average power over the span, and beside them
+   * what its CPU, memory, disks and network did (empty without cluster figures).
+   */
+  static String perNode(EnergyReportModel m) {
+    ClusterEnergy c = m.cluster().energy();
+    if (c == null || c.nodes().isEmpty()) {
+      return "";
+    }
+    StringBuilder out = new StringBuilder("Per node (cluster, job span)\n");
+    String format = "  %-20s %-8s %12s %9s %7s %11s %12s %12s %12s %12s\n";
+    out.append(String.format(Locale.ROOT, format, "node", "covers", "node J", "avg W",
+        "CPU %", "peak mem MB", "disk read MB", "disk write MB", "net in MB", "net out MB"));
+    for (ClusterEnergy.NodeSpan n : c.nodes()) {
+      ClusterEnergy.Usage u = n.usage();
+      out.append(String.format(Locale.ROOT, format, n.node(),
+          n.coverage().name().toLowerCase(Locale.ROOT), fixed(n.nodeMicrojoules() / 1e6, 3),
+          fixed(m.seconds() > 0 ? n.nodeMicrojoules() / 1e6 / m.seconds() : Double.NaN, 3),
+          fixed(u.meanCpuPercent(), 1), megabytes(u.peakMemoryBytes()),
+          megabytes(u.diskReadBytes()), megabytes(u.diskWrittenBytes()),
+          megabytes(u.netReceivedBytes()), megabytes(u.netSentBytes())));
+    }
+    return out.toString();
+  }
+
+  private static String megabytes(long bytes) {
+    return bytes < 0 ? NA : fixed(bytes / 1e6, 1);
   }
 
   /** Which nodes the figure covers, and how: never silently fewer than ran the job. */

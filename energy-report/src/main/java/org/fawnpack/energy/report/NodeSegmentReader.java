@@ -25,9 +25,19 @@ import org.fawnpack.energy.NodeHistoryFormat;
  */
 public final class NodeSegmentReader {
 
+  /**
+   * One interval of a node: its power and energy (attributed: what any container got), then
+   * its utilisation — CPU busy percent (-1 unknown), memory in use, and the bytes its disks
+   * read and wrote and its network received and sent in the interval (-1 unknown).
+   */
+  public record NodeSample(long endMillis, double watts, long nodeMicrojoules,
+      long attributedMicrojoules, boolean gap, double cpuPercent, long memoryUsedBytes,
+      long diskReadBytes, long diskWrittenBytes, long netReceivedBytes, long netSentBytes) {
+  }
+
   /** One node's samples around the window, oldest first, and its header's figures. */
   public record NodeSeries(String node, int intervalMillis, int rollMillis, String meters,
-      boolean estimated, List<NodeHistory.Sample> samples) {
+      boolean estimated, List<NodeSample> samples) {
     public NodeSeries {
       samples = List.copyOf(samples);
     }
@@ -85,7 +95,7 @@ public final class NodeSegmentReader {
     int roll = 0;
     String meters = null;
     boolean estimated = false;
-    List<NodeHistory.Sample> samples = new ArrayList<>();
+    List<NodeSample> samples = new ArrayList<>();
     for (FileStatus s : segments.subList(Math.min(first, segments.size()), segments.size())) {
       boolean after = NodeHistoryFormat.firstEndMillis(s.getPath().getName()) > toMillis;
       Segment segment = parse(fs, s.getPath());
@@ -98,7 +108,7 @@ public final class NodeSegmentReader {
         break;
       }
     }
-    samples.sort(Comparator.comparingLong(NodeHistory.Sample::endMillis));
+    samples.sort(Comparator.comparingLong(NodeSample::endMillis));
     return new NodeSeries(name, interval, roll, meters, estimated, samples);
   }
 
@@ -107,7 +117,7 @@ public final class NodeSegmentReader {
     int rollMillis;
     String meters;
     boolean estimated;
-    final List<NodeHistory.Sample> samples = new ArrayList<>();
+    final List<NodeSample> samples = new ArrayList<>();
   }
 
   private static Segment parse(FileSystem fs, Path file) throws IOException {
@@ -138,8 +148,7 @@ public final class NodeSegmentReader {
           throw HistoryFileReader.damaged(where, lineNumber, "unknown record '" + f[0]
               + "' (a node history holds samples only)");
         }
-        segment.samples.add(HistoryFileReader.sample(f, where, lineNumber,
-            "attributed uJ"));
+        segment.samples.add(sample(f, where, lineNumber));
       }
       if (lineNumber == 0) {
         throw new IOException(where + ": empty segment (no '" + NodeHistoryFormat.MAGIC
@@ -147,6 +156,29 @@ public final class NodeSegmentReader {
       }
     }
     return segment;
+  }
+
+  private static NodeSample sample(String[] f, String where, int line) throws IOException {
+    if (f.length != NodeHistoryFormat.SAMPLE_FIELDS) {
+      throw HistoryFileReader.damaged(where, line, f.length + " fields where "
+          + NodeHistoryFormat.SAMPLE_FIELDS + " were expected (" + NodeHistoryFormat.SAMPLE_FORM
+          + ")");
+    }
+    NodeHistory.Sample power = HistoryFileReader.sample(Arrays.copyOf(f,
+        HistoryFormat.SAMPLE_FIELDS), where, line, "attributed uJ");
+    double cpu;
+    try {
+      cpu = Double.parseDouble(f[6].trim());
+    } catch (NumberFormatException e) {
+      throw HistoryFileReader.damaged(where, line, "cpu % is not a number: '" + f[6] + "'");
+    }
+    return new NodeSample(power.endMillis(), power.watts(), power.nodeMicrojoules(),
+        power.appMicrojoules(), power.gap(), cpu,
+        HistoryFileReader.parseLong(f[7], where, line, "memory used B"),
+        HistoryFileReader.parseLong(f[8], where, line, "disk read B"),
+        HistoryFileReader.parseLong(f[9], where, line, "disk written B"),
+        HistoryFileReader.parseLong(f[10], where, line, "net received B"),
+        HistoryFileReader.parseLong(f[11], where, line, "net sent B"));
   }
 
   private static void header(String comment, Segment segment, String where, int line)

@@ -54,6 +54,7 @@ public final class TextReport {
             n.history().estimated() ? " " + ESTIMATED_MARK : ""));
       }
     }
+    out.append(ClusterRows.perNode(m));
     return out.toString();
   }
 

@@ -71,8 +71,8 @@ class ClusterCompareTest {
       StringBuilder s = new StringBuilder("# fawn-energy node history v1\n# node=" + name + "-"
           + n + " interval_ms=10000 roll_ms=60000 meters=m:model estimated=false\n");
       for (long t = -10; t <= 1000; t += 10) {
-        s.append(String.format(Locale.ROOT, "sample,%d,%.4f,%d,0,0%n", T0 + t * 1000, watts,
-            Math.round(watts * 10 * 1e6)));
+        s.append(String.format(Locale.ROOT, "sample,%d,%.4f,%d,0,0,-1,-1,-1,-1,-1,-1%n",
+            T0 + t * 1000, watts, Math.round(watts * 10 * 1e6)));
       }
       Files.writeString(dir.resolve(String.format(Locale.ROOT, "%013d.csv", T0 - 10_000)),
           s.toString(), StandardCharsets.UTF_8);

@@ -60,8 +60,12 @@ class ClusterEnergyTest {
     StringBuilder s = new StringBuilder("# fawn-energy node history v1\n# node=" + node
         + " interval_ms=10000 roll_ms=60000 meters=model:model estimated=true\n");
     for (long t = fromSeconds; t <= toSeconds; t += 10) {
-      s.append(String.format(Locale.ROOT, "sample,%d,%.4f,%d,%d,0%n", T0 + t * 1000, watts,
-          Math.round(watts * 10 * 1e6), Math.round(attributedJoules * 1e6)));
+      // CPU as busy as the node's power above 10 W says, memory 100 MB + t KB, 1 MB read
+      // and 2 MB written, 3 MB in and 4 MB out each interval.
+      s.append(String.format(Locale.ROOT, "sample,%d,%.4f,%d,%d,0,%.1f,%d,%d,%d,%d,%d%n",
+          T0 + t * 1000, watts, Math.round(watts * 10 * 1e6), Math.round(attributedJoules * 1e6),
+          (watts - 10) * 10, 100_000_000 + t * 1000, 1_000_000, 2_000_000, 3_000_000,
+          4_000_000));
     }
     return s.toString();
   }
@@ -105,6 +109,13 @@ class ClusterEnergyTest {
     assertEquals("2 of 3 cover the whole span; partly covered: nodeC; left out (not running"
         + " during the job): nodeD", value(text, "nodes covered"));
     assertTrue(number(text, "task energy", "J") <= number(text, "cluster energy", "J"));
+
+    // Per node over the span: nodeA's 10 samples (T0 + 5 s to T0 + 95 s), 100 % CPU at 20 W.
+    String nodeA = text.substring(text.indexOf("Per node (cluster, job span)")).lines()
+        .filter(l -> l.trim().startsWith("nodeA ")).findFirst().orElseThrow();
+    assertEquals(List.of("nodeA", "whole", "2000.000", "20.000", "100.0",
+        String.format(Locale.ROOT, "%.1f", (100_000_000 + 95 * 1000) / 1e6), "10.0", "20.0",
+        "30.0", "40.0"), List.of(nodeA.trim().split(" +")));
   }
 
   @Test
@@ -118,7 +129,7 @@ class ClusterEnergyTest {
     writeCluster();
     Path bad = tmp.resolve("history/nodes/nodeB").resolve(String.format(Locale.ROOT,
         "%013d.csv", T0 + 5000));
-    Files.writeString(bad, segment("nodeB", 5, 25, 10, 0) + "sample,1,2,3\n",
+    Files.writeString(bad, segment("nodeB", 5, 25, 10, 0) + "sample,1,2,3,4,0\n",
         StandardCharsets.UTF_8);
     String text = report();
     assertTrue(value(text, "cluster energy").contains(bad.getFileName() + ":6: damaged"),
@@ -128,8 +139,8 @@ class ClusterEnergyTest {
   @Test
   void coverage_pendingWhenTheNextSegmentIsNotDue_missingWhenAJobNodeWroteNone() {
     NodeSegmentReader.NodeSeries early = new NodeSegmentReader.NodeSeries("nodeE", 10_000,
-        60_000, null, false, List.of(new NodeHistory.Sample(T0 + 40_000, 10, 100_000_000, 0,
-            false)));
+        60_000, null, false, List.of(new NodeSegmentReader.NodeSample(T0 + 40_000, 10,
+            100_000_000, 0, false, 5, 1, 1, 1, 1, 1)));
     long finish = T0 + 100_000;
     ClusterEnergy soon = ClusterEnergy.of(List.of(early), T0, finish, finish + 5_000,
         List.of("nodeE", "nodeZ"));
