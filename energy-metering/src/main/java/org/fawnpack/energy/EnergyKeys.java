@@ -69,6 +69,12 @@ public final class EnergyKeys {
       "fawn.energy.node-history.keep-hours", 168, 1, 87_600, "Segments of the node's history"
       + " older than this are deleted by the collector that wrote them.");
 
+  public static final ConfigKey<Integer> LOAD_PORT = ConfigKey.intKey("fawn.energy.load.port",
+      18_042, 1, 65_535, "UDP port on which the collectors of a meter shared by load"
+      + " (`fawn.energy.meter.<m>.share=load`) tell one another their hosts' CPU use each"
+      + " sample; the same on every host of the meter (a `.hosts` entry may name another as"
+      + " host:port). Opened only when such a meter is configured.");
+
   public static final ConfigKey<Integer> LEDGER_CHECKPOINT_MS = ConfigKey.intKey(
       "fawn.energy.ledger.checkpoint-ms", 10_000, 100, 3_600_000, "Ledger checkpoint period"
       + " under NodeManager recovery.");
@@ -77,7 +83,7 @@ public final class EnergyKeys {
   public static final List<ConfigKey<?>> COLLECTOR_KEYS = List.of(METERS, SAMPLE_INTERVAL_MS,
       METER_TIMEOUT_MS, NODE_IDLE_WATTS, NODE_NAME, PORT, HISTORY_ENABLED, HISTORY_DIR,
       HISTORY_MAX_SAMPLES, NODE_HISTORY_ENABLED, NODE_HISTORY_ROLL_MS, NODE_HISTORY_KEEP_HOURS,
-      LEDGER_CHECKPOINT_MS);
+      LOAD_PORT, LEDGER_CHECKPOINT_MS);
 
   public static final ConfigKey<Boolean> METERING = ConfigKey.booleanKey("fawn.energy.metering",
       true, "Whether the pack's jobs call `EnergyMetering.enable` (drivers that honour it: every"

@@ -61,6 +61,7 @@ public class EnergyCollectorService extends AuxiliaryService {
   private ScheduledExecutorService timer;
   private HistoryWriter historyWriter;
   private NodeHistoryWriter nodeHistory; // null when fawn.energy.node-history.enabled=false
+  private LoadSharing loadSharing;
   private LedgerStore ledgerStore;
   private String metricsName;
   private String meterSummary;
@@ -83,6 +84,11 @@ public class EnergyCollectorService extends AuxiliaryService {
     history = new PowerHistory(settings.historyMaxSamples());
     int vcores = conf.getInt(YarnConfiguration.NM_VCORES, YarnConfiguration.DEFAULT_NM_VCORES);
     ContainerCpuUtilisation containerUtilisation = new ContainerCpuUtilisation(vcores);
+    String node = settings.nodeName().isEmpty() ? NodeNames.claim(localHostName())
+        : settings.nodeName();
+    loadSharing = new LoadSharing(settings.nodeName().isEmpty() ? localHostName()
+        : settings.nodeName(), settings.loadPort(),
+        TimeUnit.MILLISECONDS.toNanos(3L * settings.sampleIntervalMillis()));
     List<MeterChannel> channels = createChannels(conf, containerUtilisation);
     meterSummary = channels.isEmpty() ? "none" : settings.meters().stream()
         .map(name -> name + ":" + new MeterSpec(name, conf).type())
@@ -91,11 +97,12 @@ public class EnergyCollectorService extends AuxiliaryService {
         : NodeCpuSources.containers(conf);
     sampler = new NodeSampler(channels, ledger, cpuSource, history, clock,
         settings.meterTimeoutMillis(), settings.idleWatts(), containerUtilisation);
-    String node = settings.nodeName().isEmpty() ? NodeNames.claim(localHostName())
-        : settings.nodeName();
     historyWriter = new HistoryWriter(conf, settings.historyDir(), node);
-    if (settings.nodeHistoryEnabled()) {
+    if (settings.nodeHistoryEnabled() || loadSharing.any()) {
       sampler.sampleUtilisation(new org.fawnpack.energy.cpu.NodeUtilisation());
+      sampler.tellCpu(loadSharing::interval);
+    }
+    if (settings.nodeHistoryEnabled()) {
       nodeHistory = new NodeHistoryWriter(conf, settings.historyDir(), node,
           settings.sampleIntervalMillis(), settings.nodeHistoryRollMillis(), meterSummary,
           sampler::estimated,
@@ -130,10 +137,10 @@ public class EnergyCollectorService extends AuxiliaryService {
     for (String name : settings.meters()) {
       MeterSpec spec = new MeterSpec(name, conf, settings.meterTimeoutMillis());
       PowerMeter meter;
-      double share = 1;
+      HostShare share = new HostShare.Fixed(1);
       double maxWatts = 20_000;
       try {
-        share = HostShare.of(spec);
+        share = HostShare.byLoad(spec) ? loadSharing.add(spec) : HostShare.fixed(spec);
         maxWatts = spec.getDouble("max-watts", 20_000);
         meter = factory.create(spec);
       } catch (IOException | RuntimeException | LinkageError e) {
@@ -151,6 +158,7 @@ public class EnergyCollectorService extends AuxiliaryService {
   @Override
   protected void serviceStart() throws Exception {
     restoreLedger();
+    loadSharing.start(); // an unusable port fails the service's start, named
     queryServer = new QueryServer(settings.port(), this::answer);
     timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
       Thread thread = new Thread(runnable, "fawn-energy-sampler");
@@ -179,6 +187,9 @@ public class EnergyCollectorService extends AuxiliaryService {
     }
     if (queryServer != null) {
       queryServer.close();
+    }
+    if (loadSharing != null) {
+      loadSharing.close();
     }
     checkpointSafely();
     rollNodeHistorySafely(); // the samples since the last roll

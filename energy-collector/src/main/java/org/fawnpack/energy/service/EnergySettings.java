@@ -14,7 +14,7 @@ import org.fawnpack.energy.EnergyKeys;
 record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTimeoutMillis,
     int port, double idleWatts, int historyMaxSamples, boolean historyEnabled, String historyDir,
     String nodeName, int checkpointMillis, boolean nodeHistoryEnabled, int nodeHistoryRollMillis,
-    int nodeHistoryKeepHours) {
+    int nodeHistoryKeepHours, int loadPort) {
 
   static EnergySettings from(Configuration conf) {
     int interval = read(EnergyKeys.SAMPLE_INTERVAL_MS, conf);
@@ -41,7 +41,8 @@ record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTi
         read(EnergyKeys.LEDGER_CHECKPOINT_MS, conf),
         read(EnergyKeys.NODE_HISTORY_ENABLED, conf),
         read(EnergyKeys.NODE_HISTORY_ROLL_MS, conf),
-        read(EnergyKeys.NODE_HISTORY_KEEP_HOURS, conf));
+        read(EnergyKeys.NODE_HISTORY_KEEP_HOURS, conf),
+        read(EnergyKeys.LOAD_PORT, conf));
   }
 
   private static <T> T read(ConfigKey<T> key, Configuration conf) {

@@ -21,7 +21,7 @@ import org.fawnpack.energy.meter.PowerMeter;
  */
 final class MeterChannel implements Closeable {
   private final PowerMeter meter;
-  private final double share;
+  private final HostShare share;
   private final double maxWatts;
   private final ExecutorService reader;
   private final GapLog gapLog;
@@ -32,6 +32,10 @@ final class MeterChannel implements Closeable {
   private double counterSeconds;
 
   MeterChannel(PowerMeter meter, double share, double maxWatts) {
+    this(meter, new HostShare.Fixed(share), maxWatts);
+  }
+
+  MeterChannel(PowerMeter meter, HostShare share, double maxWatts) {
     this.meter = meter;
     this.share = share;
     this.maxWatts = maxWatts;
@@ -91,7 +95,7 @@ final class MeterChannel implements Closeable {
   }
 
   private ChannelSample power(MeterReading reading, double intervalSeconds) {
-    double watts = reading.value() * share;
+    double watts = share.ofWatts(reading.value());
     if (watts > maxWatts) {
       return gap(intervalSeconds, "implausible", watts + " W is above the max-watts limit " + maxWatts);
     }
@@ -105,7 +109,7 @@ final class MeterChannel implements Closeable {
   }
 
   private ChannelSample counter(MeterReading reading, double intervalSeconds) {
-    double total = reading.value() * share;
+    double total = reading.value(); // the whole meter's: this host's part is taken per interval
     double previous = lastCounterJoules;
     double seconds = counterSeconds; // this interval, plus any missed ones since the last reading
     lastCounterJoules = total;
@@ -115,10 +119,13 @@ final class MeterChannel implements Closeable {
       // A baseline taken after missed reads: the energy before it is unknown, so flag it.
       return new ChannelSample(0, Double.NaN, seconds > 0, reading.estimated());
     }
-    double joules = total - previous;
-    if (joules < 0) {
-      return gap(intervalSeconds, "counter-reset", "energy counter went back by " + (-joules) + " J");
+    double meterJoules = total - previous;
+    if (meterJoules < 0) {
+      return gap(intervalSeconds, "counter-reset", "energy counter went back by "
+          + (-meterJoules) + " J");
     }
+    // Split as the interval's mean power: a load share's idle part is per second.
+    double joules = seconds > 0 ? share.ofWatts(meterJoules / seconds) * seconds : 0;
     double watts = seconds > 0 ? joules / seconds : Double.NaN;
     if (watts > maxWatts) {
       return gap(intervalSeconds, "implausible", joules + " J in " + seconds

@@ -51,9 +51,22 @@ final class NodeSampler implements Closeable {
     this.containerUtilisation = containerUtilisation;
   }
 
+  /** Told the node's CPU use of each interval before its meters are read (shared meters). */
+  @FunctionalInterface
+  interface CpuListener {
+    void interval(double cpuShare);
+  }
+
+  private CpuListener cpuListener = cpu -> { };
+
   /** Samples the node's utilisation with each interval from now on (for its own history). */
   synchronized void sampleUtilisation(NodeUtilisation source) {
     this.utilisation = source;
+  }
+
+  /** Tells {@code listener} each interval's CPU use (needs {@link #sampleUtilisation}). */
+  synchronized void tellCpu(CpuListener listener) {
+    this.cpuListener = listener;
   }
 
   /** Samples now unless the last sample is younger than {@code minAgeNanos}. */
@@ -71,6 +84,9 @@ final class NodeSampler implements Closeable {
       containerUtilisation.observe(cpu, now);
     }
     double seconds = lastTickNanos < 0 ? 0 : (now - lastTickNanos) / 1e9;
+    NodeUtilisation.Sample used = utilisation == null ? NodeUtilisation.Sample.UNKNOWN
+        : utilisation.sample();
+    cpuListener.interval(used.cpuShare()); // a load-shared meter splits by it
     for (MeterChannel channel : channels) {
       channel.begin();
     }
@@ -86,8 +102,6 @@ final class NodeSampler implements Closeable {
       gap |= sample.gap();
       anyEstimate |= sample.estimated();
     }
-    NodeUtilisation.Sample used = utilisation == null ? NodeUtilisation.Sample.UNKNOWN
-        : utilisation.sample();
     if (lastTickNanos < 0) {
       lastTickNanos = now; // the first reads only set the meters' (and counters') baselines
       return;
