@@ -37,6 +37,12 @@ public final class EnergyKeys {
       null, "Name in history files (`<name>.csv`). Unset: the host name (`<host>-2`, `-3`, ..."
       + " for further collectors in the same JVM, as in mini clusters).");
 
+  public static final ConfigKey<String> NODE_ROLE = ConfigKey.stringKey("fawn.energy.node.role",
+      null, "master or slave", v -> v.equals("master") || v.equals("slave"), "`master` or"
+      + " `slave`, written in the node's history: a job's cluster energy counts the slaves and"
+      + " shows the master apart, as the papers do. Unset: `fawn.configs.role` (which `fawn"
+      + " profile render` writes in every host's yarn-site.xml), else `slave`.");
+
   public static final ConfigKey<Integer> PORT = ConfigKey.intKey("fawn.energy.port", 0, 0, 65535,
       "Loopback port of the query protocol; 0 = any free port. Tasks learn it from the"
       + " service's metadata.");
@@ -81,7 +87,7 @@ public final class EnergyKeys {
 
   /** The collector's keys, in the order of the reference table. */
   public static final List<ConfigKey<?>> COLLECTOR_KEYS = List.of(METERS, SAMPLE_INTERVAL_MS,
-      METER_TIMEOUT_MS, NODE_IDLE_WATTS, NODE_NAME, PORT, HISTORY_ENABLED, HISTORY_DIR,
+      METER_TIMEOUT_MS, NODE_IDLE_WATTS, NODE_NAME, NODE_ROLE, PORT, HISTORY_ENABLED, HISTORY_DIR,
       HISTORY_MAX_SAMPLES, NODE_HISTORY_ENABLED, NODE_HISTORY_ROLL_MS, NODE_HISTORY_KEEP_HOURS,
       LOAD_PORT, LEDGER_CHECKPOINT_MS);
 

@@ -12,7 +12,7 @@ import org.apache.hadoop.fs.Path;
  * comma-separated, '#' lines are comments:
  * <pre>
  * # fawn-energy node history v1
- * # node=&lt;name&gt; interval_ms=&lt;n&gt; roll_ms=&lt;n&gt; meters=&lt;name:type;...&gt; estimated=&lt;bool&gt;
+ * # node=&lt;name&gt; role=&lt;master|slave&gt; interval_ms=&lt;n&gt; roll_ms=&lt;n&gt; meters=&lt;name:type;...&gt; estimated=&lt;bool&gt;
  * sample,&lt;end epoch ms&gt;,&lt;node watts&gt;,&lt;node uJ in interval&gt;,&lt;uJ attributed to containers&gt;,&lt;gap 0|1&gt;,&lt;cpu %&gt;,&lt;memory used bytes&gt;,&lt;disk read bytes&gt;,&lt;disk written bytes&gt;,&lt;net received bytes&gt;,&lt;net sent bytes&gt;
  * </pre>
  * The last six are the node's utilisation in the interval (from {@code /proc}); -1 where the
@@ -58,10 +58,10 @@ public final class NodeHistoryFormat {
   }
 
   /** The two header lines. */
-  public static String header(String node, int intervalMillis, int rollMillis, String meters,
-      boolean estimated) {
-    return MAGIC + "\n# node=" + node + " interval_ms=" + intervalMillis + " roll_ms="
-        + rollMillis + " meters=" + meters + " estimated=" + estimated + "\n";
+  public static String header(String node, String role, int intervalMillis, int rollMillis,
+      String meters, boolean estimated) {
+    return MAGIC + "\n# node=" + node + " role=" + role + " interval_ms=" + intervalMillis
+        + " roll_ms=" + rollMillis + " meters=" + meters + " estimated=" + estimated + "\n";
   }
 
   /** Fields of a sample record, its tag included. */

@@ -103,7 +103,7 @@ public class EnergyCollectorService extends AuxiliaryService {
       sampler.tellCpu(loadSharing::interval);
     }
     if (settings.nodeHistoryEnabled()) {
-      nodeHistory = new NodeHistoryWriter(conf, settings.historyDir(), node,
+      nodeHistory = new NodeHistoryWriter(conf, settings.historyDir(), node, settings.role(),
           settings.sampleIntervalMillis(), settings.nodeHistoryRollMillis(), meterSummary,
           sampler::estimated,
           TimeUnit.HOURS.toMillis(settings.nodeHistoryKeepHours()));

@@ -14,7 +14,7 @@ import org.fawnpack.energy.EnergyKeys;
 record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTimeoutMillis,
     int port, double idleWatts, int historyMaxSamples, boolean historyEnabled, String historyDir,
     String nodeName, int checkpointMillis, boolean nodeHistoryEnabled, int nodeHistoryRollMillis,
-    int nodeHistoryKeepHours, int loadPort) {
+    int nodeHistoryKeepHours, int loadPort, String role) {
 
   static EnergySettings from(Configuration conf) {
     int interval = read(EnergyKeys.SAMPLE_INTERVAL_MS, conf);
@@ -42,7 +42,18 @@ record EnergySettings(List<String> meters, int sampleIntervalMillis, int meterTi
         read(EnergyKeys.NODE_HISTORY_ENABLED, conf),
         read(EnergyKeys.NODE_HISTORY_ROLL_MS, conf),
         read(EnergyKeys.NODE_HISTORY_KEEP_HOURS, conf),
-        read(EnergyKeys.LOAD_PORT, conf));
+        read(EnergyKeys.LOAD_PORT, conf),
+        role(conf));
+  }
+
+  /** {@code fawn.energy.node.role}, else the rendered host's {@code fawn.configs.role}. */
+  private static String role(Configuration conf) {
+    String role = read(EnergyKeys.NODE_ROLE, conf);
+    if (role == null) {
+      String rendered = conf.getTrimmed("fawn.configs.role");
+      role = "master".equals(rendered) ? "master" : "slave";
+    }
+    return role;
   }
 
   private static <T> T read(ConfigKey<T> key, Configuration conf) {

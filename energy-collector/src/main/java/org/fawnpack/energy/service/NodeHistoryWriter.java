@@ -33,6 +33,7 @@ final class NodeHistoryWriter {
   private final Configuration conf;
   private final Path nodeDir;
   private final String node;
+  private final String role;
   private final int intervalMillis;
   private final int rollMillis;
   private final String meters;
@@ -40,8 +41,10 @@ final class NodeHistoryWriter {
   private final long keepMillis;
   private long writtenThroughSeq = -1; // guarded by this
 
-  NodeHistoryWriter(Configuration conf, String historyDir, String node, int intervalMillis,
-      int rollMillis, String meters, BooleanSupplier estimated, long keepMillis) {
+  NodeHistoryWriter(Configuration conf, String historyDir, String node, String role,
+      int intervalMillis, int rollMillis, String meters, BooleanSupplier estimated,
+      long keepMillis) {
+    this.role = role;
     this.rollMillis = rollMillis;
     this.conf = conf;
     this.nodeDir = new Path(new Path(new Path(historyDir), NodeHistoryFormat.NODES_DIR), node);
@@ -86,7 +89,7 @@ final class NodeHistoryWriter {
         throw e;
       }
       try (Writer out = new OutputStreamWriter(stream, StandardCharsets.UTF_8)) {
-        out.write(NodeHistoryFormat.header(node, intervalMillis, rollMillis, meters,
+        out.write(NodeHistoryFormat.header(node, role, intervalMillis, rollMillis, meters,
             estimated.getAsBoolean()));
         for (PowerHistory.NodeRow r : rows) {
           NodeUtilisation.Sample u = r.utilisation();

@@ -28,8 +28,8 @@ class NodeHistoryWriterTest {
   Path dir;
 
   private NodeHistoryWriter writer(long keepMillis) {
-    return new NodeHistoryWriter(new Configuration(), dir.toUri().toString(), "edison-3", 1000,
-        60_000, "model:model", () -> true, keepMillis);
+    return new NodeHistoryWriter(new Configuration(), dir.toUri().toString(), "edison-3",
+        "slave", 1000, 60_000, "model:model", () -> true, keepMillis);
   }
 
   @Test
@@ -57,7 +57,7 @@ class NodeHistoryWriterTest {
     for (Path segment : segments) {
       List<String> lines = Files.readAllLines(segment, StandardCharsets.UTF_8);
       assertEquals("# fawn-energy node history v1", lines.get(0));
-      assertEquals("# node=edison-3 interval_ms=1000 roll_ms=60000 meters=model:model"
+      assertEquals("# node=edison-3 role=slave interval_ms=1000 roll_ms=60000 meters=model:model"
           + " estimated=true",
           lines.get(1));
       for (String line : lines.subList(2, lines.size())) {

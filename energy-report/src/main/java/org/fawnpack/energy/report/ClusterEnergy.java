@@ -20,6 +20,8 @@ import java.util.List;
  * </ul>
  * A node that ran one of the job's containers (it wrote the application's history file) but
  * has no node history is named as missing: the figure then covers fewer nodes than ran the job.
+ * The cluster's figure is its slaves', as the papers count a cluster; a node whose history says
+ * {@code role=master} is shown apart ({@link #masterJoules}).
  */
 public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<String> missing) {
 
@@ -27,7 +29,7 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
   public enum Coverage { WHOLE, PARTIAL, PENDING, ABSENT }
 
   /** One node's figures over the span, its utilisation among them ({@link Usage}). */
-  public record NodeSpan(String node, Coverage coverage, long nodeMicrojoules,
+  public record NodeSpan(String node, boolean master, Coverage coverage, long nodeMicrojoules,
       long attributedMicrojoules, long coveredMillis, long samples, long gaps,
       boolean estimated, Usage usage) {
   }
@@ -129,19 +131,34 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
     } else {
       coverage = Coverage.PARTIAL;
     }
-    return new NodeSpan(s.node(), coverage, nodeUj, attributedUj, covered, inSpan, gaps,
+    return new NodeSpan(s.node(), s.master(), coverage, nodeUj, attributedUj, covered, inSpan, gaps,
         s.estimated(), Usage.of(inSpanSamples));
   }
 
-  /** The energy of every node over the span, joules. */
+  /** The energy of every slave over the span, joules: the cluster's figure. */
   public double joules() {
-    return nodes.stream().mapToLong(NodeSpan::nodeMicrojoules).sum() / 1e6;
+    return slaves().mapToLong(NodeSpan::nodeMicrojoules).sum() / 1e6;
   }
 
-  /** The share of it no container of any application got: idle boards, idle time. */
+  /** The master's (every node of role master) over the span, joules; 0 when none is known. */
+  public double masterJoules() {
+    return nodes.stream().filter(NodeSpan::master).mapToLong(NodeSpan::nodeMicrojoules).sum()
+        / 1e6;
+  }
+
+  /** The slaves counted. */
+  public long slaveCount() {
+    return slaves().count();
+  }
+
+  private java.util.stream.Stream<NodeSpan> slaves() {
+    return nodes.stream().filter(n -> !n.master());
+  }
+
+  /** The share of the slaves' energy no container of any application got. */
   public double idleShare() {
-    long all = nodes.stream().mapToLong(NodeSpan::nodeMicrojoules).sum();
-    long attributed = nodes.stream().mapToLong(NodeSpan::attributedMicrojoules).sum();
+    long all = slaves().mapToLong(NodeSpan::nodeMicrojoules).sum();
+    long attributed = slaves().mapToLong(NodeSpan::attributedMicrojoules).sum();
     return all > 0 ? 1 - (double) attributed / all : Double.NaN;
   }
 

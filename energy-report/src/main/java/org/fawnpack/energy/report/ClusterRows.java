@@ -28,10 +28,15 @@ final class ClusterRows {
       rows.add(new Row("cluster energy", NA + " (" + figures.problem() + ")"));
       return new Section("Cluster (every node's own history, busy or idle)", rows);
     }
-    int counted = c.nodes().size();
+    long counted = c.slaveCount();
     rows.add(new Row("cluster energy", unit(fixed(c.joules(), 3), "J") + " (" + counted
-        + (counted == 1 ? " node" : " nodes") + ", job span" + (c.estimated() ? ", "
+        + (counted == 1 ? " slave" : " slaves") + ", job span" + (c.estimated() ? ", "
         + TextReport.ESTIMATED_MARK : "") + ")"));
+    List<String> masters = c.nodes().stream().filter(ClusterEnergy.NodeSpan::master)
+        .map(ClusterEnergy.NodeSpan::node).toList();
+    rows.add(new Row("master energy", masters.isEmpty() ? NA + " (no node history says"
+        + " role=master: fawn.energy.node.role)" : unit(fixed(c.masterJoules(), 3), "J")
+        + " (" + String.join(", ", masters) + ", not in the cluster energy)"));
     WorkMeasure work = m.work();
     rows.add(new Row("cluster work/J", unit(fixed(m.clusterWorkPerJoule(), 3),
         work.unit() + "/J")));

@@ -36,8 +36,8 @@ public final class NodeSegmentReader {
   }
 
   /** One node's samples around the window, oldest first, and its header's figures. */
-  public record NodeSeries(String node, int intervalMillis, int rollMillis, String meters,
-      boolean estimated, List<NodeSample> samples) {
+  public record NodeSeries(String node, boolean master, int intervalMillis, int rollMillis,
+      String meters, boolean estimated, List<NodeSample> samples) {
     public NodeSeries {
       samples = List.copyOf(samples);
     }
@@ -93,6 +93,7 @@ public final class NodeSegmentReader {
     String name = nodeDir.getName();
     int interval = 0;
     int roll = 0;
+    boolean master = false;
     String meters = null;
     boolean estimated = false;
     List<NodeSample> samples = new ArrayList<>();
@@ -101,6 +102,7 @@ public final class NodeSegmentReader {
       Segment segment = parse(fs, s.getPath());
       interval = segment.intervalMillis > 0 ? segment.intervalMillis : interval;
       roll = segment.rollMillis > 0 ? segment.rollMillis : roll;
+      master |= segment.master;
       meters = segment.meters != null ? segment.meters : meters;
       estimated |= segment.estimated;
       samples.addAll(segment.samples);
@@ -109,12 +111,13 @@ public final class NodeSegmentReader {
       }
     }
     samples.sort(Comparator.comparingLong(NodeSample::endMillis));
-    return new NodeSeries(name, interval, roll, meters, estimated, samples);
+    return new NodeSeries(name, master, interval, roll, meters, estimated, samples);
   }
 
   private static final class Segment {
     int intervalMillis;
     int rollMillis;
+    boolean master;
     String meters;
     boolean estimated;
     final List<NodeSample> samples = new ArrayList<>();
@@ -198,6 +201,7 @@ public final class NodeSegmentReader {
         case "roll_ms" -> segment.rollMillis = (int) HistoryFileReader.parseLong(value, where,
             line, "roll_ms");
         case "meters" -> segment.meters = value;
+        case "role" -> segment.master = value.equals("master");
         case "estimated" -> segment.estimated = HistoryFileReader.parseBoolean(value, where,
             line, "estimated");
         default -> {

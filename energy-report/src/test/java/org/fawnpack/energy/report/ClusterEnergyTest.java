@@ -32,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
  *       segments: 10 samples in the span, 2,000 J, 1,000 J attributed; whole;
  *   <li>nodeB: idle, 10 W, T0 + 5 s to T0 + 105 s: 1,000 J; whole;
  *   <li>nodeC: 10 W, T0 + 5 s to T0 + 45 s, then nothing (long overdue): 500 J; partial;
- *   <li>nodeD: 10 W, T0 - 200 s to T0 - 100 s: not running during the job; left out.
+ *   <li>nodeD: 10 W, T0 - 200 s to T0 - 100 s: not running during the job; left out;
+ *   <li>master0, role=master: 52 W over the whole span, 5,200 J: shown apart, not counted.
  * </ul>
  * Cluster: 3,500 J; idle share 1 - 1,000 / 3,500; work/J 3,000,000 / 3,500.
  */
@@ -58,6 +59,7 @@ class ClusterEnergyTest {
   private static String segment(String node, long fromSeconds, long toSeconds, double watts,
       double attributedJoules) {
     StringBuilder s = new StringBuilder("# fawn-energy node history v1\n# node=" + node
+        + " role=" + (node.startsWith("master") ? "master" : "slave")
         + " interval_ms=10000 roll_ms=60000 meters=model:model estimated=true\n");
     for (long t = fromSeconds; t <= toSeconds; t += 10) {
       // CPU as busy as the node's power above 10 W says, memory 100 MB + t KB, 1 MB read
@@ -85,6 +87,7 @@ class ClusterEnergyTest {
     write("nodeB", 5, 105, 10, 0);
     write("nodeC", 5, 45, 10, 0);
     write("nodeD", -200, -100, 10, 0);
+    write("master0", -5, 105, 52, 0); // the brawny master: shown apart, 10 samples x 520 J
   }
 
   private String report() throws Exception {
@@ -106,8 +109,10 @@ class ClusterEnergyTest {
         "%.1f %%", (1 - 1000.0 / 3500) * 100)), text);
     assertTrue(value(text, "tasks' share").startsWith(String.format(Locale.ROOT, "%.1f %%",
         1500.0 / 3500 * 100)), text);
-    assertEquals("2 of 3 cover the whole span; partly covered: nodeC; left out (not running"
+    assertEquals("3 of 4 cover the whole span; partly covered: nodeC; left out (not running"
         + " during the job): nodeD", value(text, "nodes covered"));
+    assertEquals(5200.0, number(text, "master energy", "J"), EPS, text);
+    assertTrue(text.contains("3 slaves, job span"), text);
     assertTrue(number(text, "task energy", "J") <= number(text, "cluster energy", "J"));
 
     // Per node over the span: nodeA's 10 samples (T0 + 5 s to T0 + 95 s), 100 % CPU at 20 W.
@@ -138,7 +143,7 @@ class ClusterEnergyTest {
 
   @Test
   void coverage_pendingWhenTheNextSegmentIsNotDue_missingWhenAJobNodeWroteNone() {
-    NodeSegmentReader.NodeSeries early = new NodeSegmentReader.NodeSeries("nodeE", 10_000,
+    NodeSegmentReader.NodeSeries early = new NodeSegmentReader.NodeSeries("nodeE", false, 10_000,
         60_000, null, false, List.of(new NodeSegmentReader.NodeSample(T0 + 40_000, 10,
             100_000_000, 0, false, 5, 1, 1, 1, 1, 1)));
     long finish = T0 + 100_000;
