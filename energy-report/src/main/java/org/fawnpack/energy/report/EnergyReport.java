@@ -31,12 +31,13 @@ public class EnergyReport extends Configured implements Tool {
   public static final int EXIT_USAGE = 2;
 
   public static final String USAGE =
-      "Usage: energy report <jobId> [<jobId> ...] [--html <file>] [--history-dir <dir>]"
-          + " [--jhs <host:port>]\n"
+      "Usage: energy report <jobId> [<jobId> ...] [--html <file>] [--json <file>]"
+          + " [--history-dir <dir>] [--jhs <host:port>]\n"
           + "  <jobId>              a finished job, job_<timestamp>_<n>; several: side by side,"
           + " each optimised job to its baseline twin\n"
           + "  --html <file>        also write a self-contained HTML page (one job: a power chart"
           + " per node; several: bar charts)\n"
+          + "  --json <file>        also write the figures as JSON (one job)\n"
           + "  --history-dir <dir>  the collector's history directory (default: "
           + EnergyKeys.HISTORY_DIR.name() + ", else " + EnergyKeys.HISTORY_DIR.defaultValue()
           + ")\n"
@@ -69,7 +70,8 @@ public class EnergyReport extends Configured implements Tool {
   }
 
   /** The parsed command line. */
-  record Arguments(List<String> jobIds, String html, String historyDir, String jhs) {
+  record Arguments(List<String> jobIds, String html, String json, String historyDir,
+      String jhs) {
     String jobId() {
       return jobIds.get(0);
     }
@@ -115,6 +117,15 @@ public class EnergyReport extends Configured implements Tool {
         out.println("HTML report: " + a.html());
       } catch (IOException | RuntimeException e) {
         err.println("energy report: cannot write " + a.html() + ": " + e);
+        rc = EXIT_ERROR;
+      }
+    }
+    if (a.json() != null) {
+      try {
+        JsonReport.write(model, Path.of(a.json()));
+        out.println("JSON report: " + a.json());
+      } catch (IOException | RuntimeException e) {
+        err.println("energy report: cannot write " + a.json() + ": " + e);
         rc = EXIT_ERROR;
       }
     }
@@ -179,6 +190,7 @@ public class EnergyReport extends Configured implements Tool {
     }
     List<String> jobIds = new java.util.ArrayList<>();
     String html = null;
+    String json = null;
     String historyDir = null;
     String jhs = null;
     for (int i = 1; i < args.length; i++) {
@@ -188,6 +200,7 @@ public class EnergyReport extends Configured implements Tool {
           return null;
         }
         case "--html" -> html = value(args, ++i, arg, html);
+        case "--json" -> json = value(args, ++i, arg, json);
         case "--history-dir" -> historyDir = value(args, ++i, arg, historyDir);
         case "--jhs" -> jhs = value(args, ++i, arg, jhs);
         default -> {
@@ -215,7 +228,10 @@ public class EnergyReport extends Configured implements Tool {
         throw new IllegalArgumentException("--jhs: " + e.getMessage());
       }
     }
-    return new Arguments(List.copyOf(jobIds), html, historyDir, jhs);
+    if (json != null && jobIds.size() > 1) {
+      throw new IllegalArgumentException("--json writes one job's report: give one job id");
+    }
+    return new Arguments(List.copyOf(jobIds), html, json, historyDir, jhs);
   }
 
   private static String value(String[] args, int i, String option, String previous) {

@@ -90,13 +90,42 @@ class ClusterEnergyTest {
     write("master0", -5, 105, 52, 0); // the brawny master: shown apart, 10 samples x 520 J
   }
 
-  private String report() throws Exception {
+  private String report(String... more) throws Exception {
     Fixtures.writeHistory(tmp.resolve("history"), false);
     EnergyReport tool = new EnergyReport(new PrintStream(out, true, StandardCharsets.UTF_8),
         new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
-    assertEquals(0, ToolRunner.run(new Configuration(), tool, new String[] {"report", JOB_ID,
-        "--jhs", jhs.address(), "--history-dir", tmp.resolve("history").toUri().toString()}));
+    List<String> args = new java.util.ArrayList<>(List.of("report", JOB_ID, "--jhs",
+        jhs.address(), "--history-dir", tmp.resolve("history").toUri().toString()));
+    args.addAll(List.of(more));
+    assertEquals(0, ToolRunner.run(new Configuration(), tool, args.toArray(new String[0])));
     return out.toString(StandardCharsets.UTF_8);
+  }
+
+  @Test
+  void json_theSameFigures_readByAnIndependentParser() throws Exception {
+    writeCluster();
+    Path json = tmp.resolve("report.json");
+    report("--json", json.toString());
+    com.fasterxml.jackson.databind.JsonNode root = new com.fasterxml.jackson.databind
+        .ObjectMapper().readTree(json.toFile());
+    assertEquals(JOB_ID, root.get("jobId").asText());
+    assertEquals(1500.0, root.get("tasks").get("joules").asDouble(), EPS);
+    com.fasterxml.jackson.databind.JsonNode cluster = root.get("cluster");
+    assertEquals(3500.0, cluster.get("joules").asDouble(), EPS);
+    assertEquals(3, cluster.get("slaves").asInt());
+    assertEquals(5200.0, cluster.get("masterJoules").asDouble(), EPS);
+    assertEquals(3_000_000 / 3500.0, cluster.get("workPerJoule").asDouble(), 1e-6);
+    assertEquals(1 - 1000.0 / 3500, cluster.get("idleShare").asDouble(), 1e-9);
+    assertEquals("nodeD", cluster.get("absent").get(0).asText());
+    com.fasterxml.jackson.databind.JsonNode nodeA = null;
+    for (com.fasterxml.jackson.databind.JsonNode n : cluster.get("nodes")) {
+      nodeA = n.get("node").asText().equals("nodeA") ? n : nodeA;
+    }
+    assertEquals("slave", nodeA.get("role").asText());
+    assertEquals("whole", nodeA.get("coverage").asText());
+    assertEquals(100.0, nodeA.get("meanCpuPercent").asDouble(), EPS);
+    assertEquals(10_000_000L, nodeA.get("diskReadBytes").asLong());
+    assertEquals(Fixtures.JOB_NAME, root.get("name").asText(), "quotes and <, & escaped");
   }
 
   @Test
