@@ -189,6 +189,11 @@ public final class Demo {
         out.println("Energy comparison: a job's application is still on a node, or its"
             + " energy history not written, after 30 s; its application joules may be missing");
       }
+      if (!cluster.awaitNodeHistories(System.currentTimeMillis(),
+          java.time.Duration.ofSeconds(30))) {
+        out.println("Energy comparison: a node's own energy history does not reach the last"
+            + " job's end after 30 s; its cluster joules count what there is");
+      }
       List<EnergyReportModel> models = new java.util.ArrayList<>();
       for (String jobId : jobIds) {
         models.add(EnergyReport.report(cluster.clientConf(), jobId));

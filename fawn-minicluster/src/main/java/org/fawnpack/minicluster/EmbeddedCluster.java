@@ -187,6 +187,32 @@ public final class EmbeddedCluster implements AutoCloseable {
     return true;
   }
 
+  /**
+   * Waits until every NodeManager's own energy history (its node segments) reaches {@code
+   * untilMillis}, so a report of a job that finished then finds every node's energy over the
+   * job's span (collectors write a segment every {@code fawn.energy.node-history.roll-ms}).
+   *
+   * @return false when that had not happened after {@code limit}
+   */
+  public boolean awaitNodeHistories(long untilMillis, Duration limit)
+      throws InterruptedException, IOException {
+    requireStarted();
+    if (!spec.energyCollector()) {
+      return true;
+    }
+    long deadline = System.nanoTime() + limit.toNanos();
+    DistributedFileSystem fs = dfs.getFileSystem();
+    org.apache.hadoop.fs.Path nodes = org.fawnpack.energy.NodeHistoryFormat.nodesDir(
+        fs.getConf(), HistoryFormat.historyDir(yarn.getNodeManager(0).getConfig()));
+    while (!NodeHistoryReach.allReach(fs, nodes, spec.totalNodeManagers(), untilMillis)) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.sleep(200); // polled: a collector writes on its own schedule
+    }
+    return true;
+  }
+
   /** Whether every node that ran one of {@code ids} has a closed history file for it. */
   private boolean historyWritten(List<ApplicationId> ids) throws IOException {
     String historyDir = HistoryFormat.historyDir(yarn.getNodeManager(0).getConfig());

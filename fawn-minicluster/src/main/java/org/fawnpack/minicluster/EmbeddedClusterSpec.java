@@ -55,6 +55,9 @@ public final class EmbeddedClusterSpec {
     this.overrides = Map.copyOf(b.overrides);
     this.energyCollector = b.energyCollector;
     Map<String, String> energy = new LinkedHashMap<>(EDISON_MODEL_METER);
+    // An embedded cluster lives minutes: its nodes' histories are written every 2 s, so a
+    // report right after a job finds them (the default roll is a minute).
+    energy.put(EnergyKeys.NODE_HISTORY_ROLL_MS.name(), "2000");
     energy.putAll(b.energyOverrides);
     this.energyProperties = Map.copyOf(energy);
     this.masterMemoryMb = b.masterMemoryMb;

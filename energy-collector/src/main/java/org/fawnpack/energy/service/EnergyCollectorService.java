@@ -192,7 +192,7 @@ public class EnergyCollectorService extends AuxiliaryService {
       loadSharing.close();
     }
     checkpointSafely();
-    rollNodeHistorySafely(); // the samples since the last roll
+    finalRoll();
     if (metricsName != null) {
       DefaultMetricsSystem.instance().unregisterSource(metricsName);
       metricsName = null;
@@ -209,6 +209,24 @@ public class EnergyCollectorService extends AuxiliaryService {
     } catch (RuntimeException e) {
       // A bug here must not end the schedule (a thrown exception cancels it): log and go on.
       LOG.error("Energy sample failed; the next interval will try again", e);
+    }
+  }
+
+  /**
+   * The samples since the last roll, written as the NodeManager stops, for at most 5 s: a
+   * file system already down must not hold up the NodeManager's stop (its client retries).
+   */
+  private void finalRoll() throws InterruptedException {
+    if (nodeHistory == null) {
+      return;
+    }
+    Thread roll = new Thread(this::rollNodeHistorySafely, "fawn-energy-final-roll");
+    roll.setDaemon(true);
+    roll.start();
+    roll.join(5_000);
+    if (roll.isAlive()) {
+      LOG.warn("The node's last energy history segment was not written within 5 s; its"
+          + " samples since the last roll are lost");
     }
   }
 

@@ -58,6 +58,7 @@ final class ComparisonHtml {
   private static void table(StringBuilder h, JobComparison c) {
     h.append("<table>\n<tr><th>job</th><th>name</th><th class=\"num\">wall s</th>"
         + "<th class=\"num\">task J</th><th class=\"num\">application J</th>"
+        + "<th class=\"num\">cluster J</th>"
         + "<th class=\"num\">work</th><th>unit</th><th class=\"num\">work/J</th>"
         + "<th class=\"num\">&times; wall</th><th class=\"num\">&times; task J</th>"
         + "<th class=\"num\">&times; work/J</th></tr>\n");
@@ -67,6 +68,7 @@ final class ComparisonHtml {
       cell(h, Figures.seconds(r.seconds()));
       cell(h, Figures.joules(r.taskJoules()) + (r.estimated() ? "*" : ""));
       cell(h, Figures.joules(r.applicationJoules()));
+      cell(h, Figures.joules(r.clusterJoules()));
       cell(h, Figures.count(r.work().amount()));
       h.append("<td>").append(esc(r.work().unit())).append("</td>");
       cell(h, Figures.perJoule(r.workPerJoule()));

@@ -6,7 +6,8 @@ import org.fawnpack.energy.report.JobComparison.Row;
 /** The comparison of several jobs as a text table, each ratio to the job's baseline twin. */
 final class ComparisonText {
 
-  private static final String FORMAT = "%-24s %-14s %9s %11s %11s %16s %-24s %11s %8s %8s %9s%n";
+  private static final String FORMAT =
+      "%-24s %-14s %9s %11s %11s %11s %16s %-24s %11s %8s %8s %9s%n";
 
   private ComparisonText() {}
 
@@ -15,13 +16,14 @@ final class ComparisonText {
     out.append("FAWN energy comparison: ").append(c.rows().size()).append(" jobs; ")
         .append(JobComparison.PAIRING_NOTE).append("\n");
     out.append(String.format(Locale.ROOT, FORMAT, "job", "name", "wall s", "task J", "app J",
-        "work", "unit", "work/J", "x wall", "x task J", "x work/J"));
+        "cluster J", "work", "unit", "work/J", "x wall", "x task J", "x work/J"));
     boolean estimated = false;
     for (Row r : c.rows()) {
       estimated |= r.estimated();
       out.append(String.format(Locale.ROOT, FORMAT, r.jobId(), shorten(r.name()),
           Figures.seconds(r.seconds()), Figures.joules(r.taskJoules()) + (r.estimated() ? "*" : ""),
-          Figures.joules(r.applicationJoules()), Figures.count(r.work().amount()),
+          Figures.joules(r.applicationJoules()), Figures.joules(r.clusterJoules()),
+          Figures.count(r.work().amount()),
           r.work().unit(), Figures.perJoule(r.workPerJoule()),
           ratioCell(c, r, Row::seconds), ratioCell(c, r, Row::taskJoules),
           ratioCell(c, r, Row::workPerJoule)));

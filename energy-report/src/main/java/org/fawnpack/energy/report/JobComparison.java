@@ -17,11 +17,12 @@ final class JobComparison {
   static final String COLUMNS_NOTE = "wall s: from the job's start to its finish as the JobHistory"
       + " server records them (submission not included); task J: the tasks' containers;"
       + " application J: every container of the application, its ApplicationMaster too, from"
-      + " the nodes' history files (n/a when none were found).";
+      + " the nodes' history files (n/a when none were found); cluster J: every slave of the"
+      + " cluster over the job's span, busy or idle (n/a without the nodes' own histories).";
 
   /** One job's figures; application joules are NaN when its history files were not found. */
   record Row(String jobId, String name, double seconds, double taskJoules,
-      double applicationJoules, WorkMeasure work, boolean estimated) {
+      double applicationJoules, double clusterJoules, WorkMeasure work, boolean estimated) {
 
     double workPerJoule() {
       return work.perJoule(taskJoules);
@@ -41,8 +42,10 @@ final class JobComparison {
     List<Row> rows = new ArrayList<>();
     for (EnergyReportModel m : models) {
       int reduces = Math.max(0, m.job().reducesTotal());
+      ClusterEnergy cluster = m.cluster().energy();
       rows.add(new Row(m.jobId(), m.job().name(), m.seconds(), m.taskJoules(),
           m.hasHistory() ? m.applicationJoules() : Double.NaN,
+          cluster != null ? cluster.joules() : Double.NaN,
           WorkMeasure.of(m.counters(), reduces), m.estimated()));
     }
     return new JobComparison(rows);
