@@ -17,17 +17,21 @@ import org.apache.hadoop.conf.Configuration;
 final class ClusterCompareCommand {
   static final String USAGE =
       "Usage: energy compare --cluster <name>=<conf dir> <jobId> [<jobId> ...]"
-          + " --cluster <name>=<conf dir> <jobId> [...] ...\n"
+          + " --cluster <name>=<conf dir> <jobId> [...] ... [--html <file>]\n"
           + "  --cluster <name>=<dir>  a cluster, named for the table, and its client"
           + " configuration directory\n"
           + "                          (HADOOP_CONF_DIR: its *-site.xml name the JobHistory"
           + " server, fs.defaultFS and\n"
           + "                          fawn.energy.history.dir); the job ids after it ran"
           + " there. A job run several times:\n"
-          + "                          mean ± standard deviation. At least two clusters.";
+          + "                          mean ± standard deviation. At least two clusters.\n"
+          + "  --html <file>           also write a page with bar charts per job";
 
   /** One {@code --cluster} with its jobs. */
   record ClusterArgs(String name, File confDir, List<String> jobIds) {}
+
+  /** The command line: the clusters, and the page to write (or null). */
+  record Parsed(List<ClusterArgs> clusters, String html) {}
 
   private final PrintStream out;
   private final PrintStream err;
@@ -40,8 +44,11 @@ final class ClusterCompareCommand {
   /** {@code args} after "compare". */
   int run(String[] args) {
     List<ClusterArgs> clusters;
+    String html;
     try {
-      clusters = parse(args);
+      Parsed parsed = parse(args);
+      clusters = parsed.clusters();
+      html = parsed.html();
     } catch (IllegalArgumentException e) {
       err.println("energy compare: " + e.getMessage());
       err.println(USAGE);
@@ -62,8 +69,18 @@ final class ClusterCompareCommand {
       }
       reports.add(new ClusterComparison.Cluster(c.name(), jobs));
     }
-    out.print(ClusterComparisonText.render(new ClusterComparison(reports)));
+    ClusterComparison comparison = new ClusterComparison(reports);
+    out.print(ClusterComparisonText.render(comparison));
     out.flush();
+    if (html != null) {
+      try {
+        ClusterComparisonHtml.write(comparison, java.nio.file.Path.of(html));
+        out.println("HTML comparison: " + html);
+      } catch (IOException | RuntimeException e) {
+        err.println("energy compare: cannot write " + html + ": " + e);
+        return EnergyReport.EXIT_ERROR;
+      }
+    }
     return EnergyReport.EXIT_OK;
   }
 
@@ -83,14 +100,20 @@ final class ClusterCompareCommand {
     return conf;
   }
 
-  static List<ClusterArgs> parse(String[] args) {
+  static Parsed parse(String[] args) {
     List<ClusterArgs> clusters = new ArrayList<>();
+    String html = null;
     String name = null;
     File dir = null;
     List<String> jobs = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
-      if (arg.equals("--cluster")) {
+      if (arg.equals("--html")) {
+        if (html != null || ++i >= args.length || args[i].isBlank()) {
+          throw new IllegalArgumentException("--html needs one file");
+        }
+        html = args[i];
+      } else if (arg.equals("--cluster")) {
         if (name != null) {
           clusters.add(close(name, dir, jobs));
           jobs = new ArrayList<>();
@@ -129,7 +152,7 @@ final class ClusterCompareCommand {
     if (clusters.size() < 2) {
       throw new IllegalArgumentException("give at least two --cluster, each with its jobs");
     }
-    return clusters;
+    return new Parsed(List.copyOf(clusters), html);
   }
 
   private static ClusterArgs close(String name, File dir, List<String> jobs) {

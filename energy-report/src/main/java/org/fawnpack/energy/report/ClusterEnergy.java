@@ -28,10 +28,16 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
   /** How one node's history covers the span. */
   public enum Coverage { WHOLE, PARTIAL, PENDING, ABSENT }
 
-  /** One node's figures over the span, its utilisation among them ({@link Usage}). */
+  /**
+   * One node's figures over the span, its utilisation among them ({@link Usage}), and the
+   * samples they came from (for the charts).
+   */
   public record NodeSpan(String node, boolean master, Coverage coverage, long nodeMicrojoules,
-      long attributedMicrojoules, long coveredMillis, long samples, long gaps,
-      boolean estimated, Usage usage) {
+      long attributedMicrojoules, long coveredMillis, long sampleCount, long gaps,
+      boolean estimated, Usage usage, List<NodeSegmentReader.NodeSample> samples) {
+    public NodeSpan {
+      samples = List.copyOf(samples);
+    }
   }
 
   /**
@@ -132,7 +138,7 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
       coverage = Coverage.PARTIAL;
     }
     return new NodeSpan(s.node(), s.master(), coverage, nodeUj, attributedUj, covered, inSpan, gaps,
-        s.estimated(), Usage.of(inSpanSamples));
+        s.estimated(), Usage.of(inSpanSamples), inSpanSamples);
   }
 
   /** The energy of every slave over the span, joules: the cluster's figure. */

@@ -14,7 +14,8 @@ import org.fawnpack.energy.report.EnergyReportModel.Phase;
 /**
  * The report as one self-contained HTML page (inline CSS and SVG; no scripts, fonts or links):
  * the summary table, then per history file a chart of the node's power over the job (x: seconds
- * since the job started, y: watts) with the map and reduce phases shaded.
+ * since the job started, y: watts) with the map and reduce phases shaded, then every node of the
+ * cluster with its power and utilisation ({@link UtilisationCharts}).
  */
 public final class HtmlReport {
   // Chart geometry (SVG user units), package-private for the tests.
@@ -108,6 +109,7 @@ public final class HtmlReport {
         chart(h, m, n);
       }
     }
+    UtilisationCharts.append(h, m);
     h.append("</body>\n</html>\n");
     return h.toString();
   }

@@ -175,9 +175,14 @@ class ClusterCompareTest {
     double edisonJ = EnergyReport.report(ClusterCompareCommand.clientConf(edison.toFile()),
         jobId(1)).cluster().energy().joules();
     assertEquals(1395.0, edisonJ, 1e-9, "one cluster's report: 3 nodes x 31 samples x 15 J");
+    Path page = tmp.resolve("compare.html");
     assertEquals(0, run("compare", "--cluster", "edison=" + edison, jobId(1), "--cluster",
-        "dell=" + dell, jobId(1)));
+        "dell=" + dell, jobId(1), "--html", page.toString()));
     assertTrue(out.toString(StandardCharsets.UTF_8).contains(" 1,395.00 "));
+    String html = Files.readString(page);
+    assertTrue(html.contains("1,395.00 J (base)"), html);
+    assertTrue(html.contains("21,000.00 J (" + f("%.2fx", 21_000 / 1395.0) + ")"), html);
+    assertTrue(html.startsWith("<!DOCTYPE html>") && !html.contains("<script"));
   }
 
   @Test

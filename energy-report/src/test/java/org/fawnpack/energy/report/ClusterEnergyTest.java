@@ -102,6 +102,37 @@ class ClusterEnergyTest {
   }
 
   @Test
+  void html_everyCountedNode_powerAndUtilisationPanels_withPhaseBands() throws Exception {
+    writeCluster();
+    Path html = tmp.resolve("report.html");
+    report("--html", html.toString());
+    String page = Files.readString(html);
+    List<String> charted = new java.util.ArrayList<>();
+    java.util.regex.Matcher svg = java.util.regex.Pattern.compile(
+        "<svg class=\"chart utilisation\"[^>]*data-node=\"([^\"]+)\">(.*?)</svg>",
+        java.util.regex.Pattern.DOTALL).matcher(page);
+    while (svg.find()) {
+      charted.add(svg.group(1));
+      String body = svg.group(2);
+      for (String panel : List.of("power", "cpu", "mem", "disk", "net")) {
+        assertTrue(body.contains("<polyline class=\"" + panel + "\""), svg.group(1) + " "
+            + panel);
+      }
+      assertTrue(body.contains("class=\"phase map\"") && body.contains("class=\"phase reduce\""),
+          "map and reduce bands");
+      if (svg.group(1).equals("nodeA")) {
+        // 10 samples in the span: each panel's line has 10 points.
+        java.util.regex.Matcher cpu = java.util.regex.Pattern.compile(
+            "<polyline class=\"cpu\"[^>]*points=\"([^\"]*)\"").matcher(body);
+        assertTrue(cpu.find());
+        assertEquals(10, cpu.group(1).trim().split(" ").length);
+      }
+    }
+    assertEquals(List.of("master0", "nodeA", "nodeB", "nodeC"), charted,
+        "every counted node, the master too; not the node left out");
+  }
+
+  @Test
   void json_theSameFigures_readByAnIndependentParser() throws Exception {
     writeCluster();
     Path json = tmp.resolve("report.json");
