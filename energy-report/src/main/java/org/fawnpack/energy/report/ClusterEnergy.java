@@ -119,10 +119,12 @@ public record ClusterEnergy(List<NodeSpan> nodes, List<String> absent, List<Stri
         gaps += sample.gap() ? 1 : 0;
         nodeUj += sample.nodeMicrojoules();
         attributedUj += sample.attributedMicrojoules();
-        long begin = previousEnd != Long.MIN_VALUE ? previousEnd
-            : s.intervalMillis() > 0 ? end - s.intervalMillis() : end;
-        covered += Math.max(0, end - Math.max(begin, start));
       }
+      // What of the span the sample's interval covers (the one straddling the finish too:
+      // a sample counts where it ends, but a late one still says the node was there).
+      long begin = previousEnd != Long.MIN_VALUE ? previousEnd
+          : s.intervalMillis() > 0 ? end - s.intervalMillis() : end;
+      covered += Math.max(0, Math.min(end, finish) - Math.max(begin, start));
       previousEnd = end;
     }
     Coverage coverage;

@@ -26,14 +26,14 @@ final class UtilisationCharts {
   private record Panel(String title, String css, ToDoubleFunction<NodeSample> value) {}
 
   private static final List<Panel> PANELS = List.of(
-      new Panel("power, W", "power", NodeSample::watts),
-      new Panel("CPU busy, %", "cpu", s -> s.cpuPercent() < 0 ? Double.NaN : s.cpuPercent()),
-      new Panel("memory in use, MB", "mem", s -> s.memoryUsedBytes() < 0 ? Double.NaN
+      new Panel("power, W", "use-power", NodeSample::watts),
+      new Panel("CPU busy, %", "use-cpu", s -> s.cpuPercent() < 0 ? Double.NaN : s.cpuPercent()),
+      new Panel("memory in use, MB", "use-mem", s -> s.memoryUsedBytes() < 0 ? Double.NaN
           : s.memoryUsedBytes() / 1e6),
-      new Panel("disk read + written, MB", "disk", s -> s.diskReadBytes() < 0
+      new Panel("disk read + written, MB", "use-disk", s -> s.diskReadBytes() < 0
           || s.diskWrittenBytes() < 0 ? Double.NaN
           : (s.diskReadBytes() + s.diskWrittenBytes()) / 1e6),
-      new Panel("network in + out, MB", "net", s -> s.netReceivedBytes() < 0
+      new Panel("network in + out, MB", "use-net", s -> s.netReceivedBytes() < 0
           || s.netSentBytes() < 0 ? Double.NaN
           : (s.netReceivedBytes() + s.netSentBytes()) / 1e6));
 
@@ -128,10 +128,10 @@ final class UtilisationCharts {
 
   private static String colour(String css) {
     return switch (css) {
-      case "power" -> "#1f5fa8";
-      case "cpu" -> "#8e24aa";
-      case "mem" -> "#00897b";
-      case "disk" -> "#6d4c41";
+      case "use-power" -> "#1f5fa8";
+      case "use-cpu" -> "#8e24aa";
+      case "use-mem" -> "#00897b";
+      case "use-disk" -> "#6d4c41";
       default -> "#f4511e";
     };
   }

@@ -114,7 +114,7 @@ class ClusterEnergyTest {
     while (svg.find()) {
       charted.add(svg.group(1));
       String body = svg.group(2);
-      for (String panel : List.of("power", "cpu", "mem", "disk", "net")) {
+      for (String panel : List.of("use-power", "use-cpu", "use-mem", "use-disk", "use-net")) {
         assertTrue(body.contains("<polyline class=\"" + panel + "\""), svg.group(1) + " "
             + panel);
       }
@@ -123,7 +123,7 @@ class ClusterEnergyTest {
       if (svg.group(1).equals("nodeA")) {
         // 10 samples in the span: each panel's line has 10 points.
         java.util.regex.Matcher cpu = java.util.regex.Pattern.compile(
-            "<polyline class=\"cpu\"[^>]*points=\"([^\"]*)\"").matcher(body);
+            "<polyline class=\"use-cpu\"[^>]*points=\"([^\"]*)\"").matcher(body);
         assertTrue(cpu.find());
         assertEquals(10, cpu.group(1).trim().split(" ").length);
       }
