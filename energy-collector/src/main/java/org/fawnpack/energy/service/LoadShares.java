@@ -17,6 +17,8 @@ import java.util.function.LongSupplier;
  * then split equally for that interval, and counted ({@link #equalSplits}).
  */
 final class LoadShares implements HostShare {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(
+      LoadShares.class);
 
   /** Another host of the meter: its name in {@code .hosts} and its collector's exchange port. */
   record Peer(String name, InetSocketAddress address) {}
@@ -33,6 +35,7 @@ final class LoadShares implements HostShare {
   private final AtomicLong equalSplits = new AtomicLong();
   private volatile double ownCpuShare = Double.NaN;
   private double lowestWatts = Double.POSITIVE_INFINITY; // guarded by this
+  private boolean splitEqually; // guarded by this: logged once per stretch
 
   LoadShares(String meter, String self, List<Peer> peers, double idleWatts, long staleNanos,
       LongSupplier nanoTime) {
@@ -95,7 +98,17 @@ final class LoadShares implements HostShare {
     }
     if (Double.isNaN(all) || Double.isNaN(own)) {
       equalSplits.incrementAndGet();
+      if (!splitEqually) {
+        LOG.warn("meter {}: no fresh CPU figure from every other host ({}): the power above"
+            + " idle is split equally until they come (fawn.energy.load.port open between"
+            + " them?)", meter, peers.stream().map(Peer::name).toList());
+      }
+      splitEqually = true;
       return idle / hosts + above / hosts;
+    }
+    if (splitEqually) {
+      LOG.info("meter {}: every host's CPU figure arrives again: split by load", meter);
+      splitEqually = false;
     }
     // No host busy: what is above the idle figure (a learned idle below the true one) is
     // nobody's in particular.
