@@ -19,15 +19,9 @@ import org.fawnpack.energy.report.ClusterComparison.Stat;
  * bar labelled with its mean (± sd over reruns) and its ratio to the first cluster's.
  */
 final class ClusterComparisonHtml {
-  private static final String STYLE = """
-      body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222}
-      h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.4em}h3{font-size:1em}
-      pre{background:#f6f6f6;padding:8px;overflow-x:auto}
-      .bars{display:grid;grid-template-columns:160px 1fr;gap:4px 12px;max-width:820px}
-      .bar{height:16px;background:#1f5fa8;display:inline-block;vertical-align:middle}
-      .bar.base{background:#888}
-      .value{margin-left:8px;font-variant-numeric:tabular-nums}
-      """;
+  /** The job comparison's style, and the table printed as text. */
+  private static final String STYLE = ComparisonHtml.STYLE
+      + "h3{font-size:1em}pre{background:#f6f6f6;padding:8px;overflow-x:auto}\n";
 
   private ClusterComparisonHtml() {}
 
@@ -64,9 +58,9 @@ final class ClusterComparisonHtml {
       double width = max > 0 && !Double.isNaN(s.mean()) ? 100 * s.mean() / max : 0;
       String ratio = cell == first || first == null ? "base" : Figures.ratio(JobComparison.ratio(
           s.mean(), figure.apply(first).mean()));
-      h.append("<div>").append(esc(cell.cluster())).append("</div><div><span class=\"bar")
+      h.append("<div>").append(esc(cell.cluster())).append("</div><div><div class=\"bar")
           .append(cell == first ? " base" : "").append(String.format(Locale.ROOT,
-              "\" style=\"width:%.1f%%\"></span>", width * 0.8))
+              "\" style=\"width:%.1f%%\"></div>", width))
           .append("<span class=\"value\">")
           .append(esc(ClusterComparisonText.stat(s, format) + unit + " (" + ratio + ")"))
           .append("</span></div>\n");

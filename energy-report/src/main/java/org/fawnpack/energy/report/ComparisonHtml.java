@@ -17,7 +17,8 @@ import org.fawnpack.energy.report.JobComparison.Row;
  */
 final class ComparisonHtml {
 
-  private static final String STYLE = """
+  /** The comparison pages' style (also {@link ClusterComparisonHtml}'s). */
+  static final String STYLE = """
       body{font-family:system-ui,-apple-system,"Segoe UI",sans-serif;margin:24px;color:#222}
       h1{font-size:1.4em}h2{font-size:1.1em;margin-top:1.6em}
       table{border-collapse:collapse;margin:8px 0}
