@@ -34,7 +34,7 @@ final class AttachCommitter extends StagingCommitter {
   @Override
   public void commitJob(JobContext context) throws IOException {
     super.commitJob(context); // every committed reduce's file, now in the staging directory
-    Credentials credentials = KvClusterAccess.secretHolder(context);
+    Credentials credentials = context.getCredentials();
     AttachPlan plan = AttachPlan.read(context.getConfiguration(), credentials);
     FileSystem fs = staging().getFileSystem(context.getConfiguration());
     List<BulkAttach.ArcFile> files = new ArrayList<>();

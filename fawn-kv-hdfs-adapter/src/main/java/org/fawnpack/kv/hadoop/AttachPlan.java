@@ -5,9 +5,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.io.Text;
-import org.apache.hadoop.mapred.JobConf;
 import org.apache.hadoop.security.Credentials;
-import org.apache.hadoop.security.UserGroupInformation;
 import org.fawnpack.kv.ring.Chain;
 import org.fawnpack.kv.ring.Ring;
 import org.fawnpack.kv.ring.RingHash;
@@ -30,7 +28,8 @@ record AttachPlan(long epoch, List<KeyRange> arcs, RingHash hash) {
   }
 
   /** Records {@code ring}'s arcs into the job's configuration and its key into credentials. */
-  static AttachPlan record(Ring ring, RingHash hash, Configuration conf, Credentials credentials) {
+  static AttachPlan record(Ring ring, RingHash hash, Configuration conf, Credentials credentials)
+      throws IOException {
     List<KeyRange> arcs = new ArrayList<>();
     StringBuilder text = new StringBuilder();
     for (Chain chain : ring.chains()) {
@@ -42,6 +41,7 @@ record AttachPlan(long epoch, List<KeyRange> arcs, RingHash hash) {
     conf.set(ARCS, text.toString());
     conf.setLong(EPOCH, ring.epoch());
     credentials.addSecretKey(RING_KEY_ALIAS, hash.keyBytes());
+    JobSecrets.shareWithLocalTasks(RING_KEY_ALIAS, conf, credentials);
     return new AttachPlan(ring.epoch(), arcs, hash);
   }
 
@@ -58,7 +58,7 @@ record AttachPlan(long epoch, List<KeyRange> arcs, RingHash hash) {
       arcs.add(new KeyRange(Long.parseUnsignedLong(ends[0], 16),
           Long.parseUnsignedLong(ends[1], 16)));
     }
-    byte[] key = secretOf(conf, credentials);
+    byte[] key = JobSecrets.find(RING_KEY_ALIAS, conf, credentials);
     if (key == null) {
       throw new IOException("the job's credentials carry no ring key (" + RING_KEY_ALIAS
           + "): set the job up with FawnKvAttachOutputFormat.setUp(job)");
@@ -76,17 +76,5 @@ record AttachPlan(long epoch, List<KeyRange> arcs, RingHash hash) {
     }
     throw new IllegalStateException("no arc of epoch " + epoch + " holds position "
         + Long.toHexString(position) + ": the plan's arcs do not cover the ring");
-  }
-
-  private static byte[] secretOf(Configuration conf, Credentials credentials)
-      throws IOException {
-    for (Credentials c : new Credentials[] {credentials,
-        conf instanceof JobConf job ? job.getCredentials() : null,
-        UserGroupInformation.getCurrentUser().getCredentials()}) {
-      if (c != null && c.getSecretKey(RING_KEY_ALIAS) != null) {
-        return c.getSecretKey(RING_KEY_ALIAS);
-      }
-    }
-    return null;
   }
 }

@@ -24,7 +24,7 @@ final class BulkLoadCommitter extends StagingCommitter {
   public void commitJob(JobContext context) throws IOException {
     super.commitJob(context); // every committed task's file, now in the staging directory
     try (KvClusterAccess cluster = KvClusterAccess.open(context.getConfiguration(),
-        KvClusterAccess.secretHolder(context))) {
+        context.getCredentials())) {
       StagedFileLoader.Loaded loaded = new StagedFileLoader(cluster, context.getConfiguration())
           .load(staging());
       LOG.info("bulk load of job {}: {} records, {} bytes from {} staged files in {} ms",

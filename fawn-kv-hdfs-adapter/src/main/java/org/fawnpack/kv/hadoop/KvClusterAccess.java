@@ -56,36 +56,20 @@ final class KvClusterAccess implements Closeable {
    * {@code fawn.kv.secret-file} names, which must be owner-only.
    */
   static void addSecret(Configuration conf, Credentials credentials) throws IOException {
-    if (credentials.getSecretKey(SECRET_ALIAS) != null) {
-      return;
+    if (credentials.getSecretKey(SECRET_ALIAS) == null) {
+      Path file = KvKeys.localPath(KvInputKeys.read(KvKeys.SECRET_FILE, conf));
+      ClusterSecret.load(file); // refuses a missing, short or loosely readable file, by name
+      credentials.addSecretKey(SECRET_ALIAS, Files.readAllBytes(file));
     }
-    Path file = KvKeys.localPath(KvInputKeys.read(KvKeys.SECRET_FILE, conf));
-    ClusterSecret.load(file); // refuses a missing, short or loosely readable file, by name
-    credentials.addSecretKey(SECRET_ALIAS, Files.readAllBytes(file));
+    JobSecrets.shareWithLocalTasks(SECRET_ALIAS, conf, credentials);
   }
 
   /**
-   * The credentials that carry the secret at a job's commit: the job context's; else its
-   * configuration's (the local runner starts the job's thread before it hands the job its
-   * credentials, so a context made at once holds an empty set: a race that failed kvload
-   * --attach in KvJobsLocalTest); else the application master's user's, which holds the job's
-   * credentials under YARN.
+   * Opens a session to the cluster {@code conf} names, with the secret {@code credentials}
+   * carry (or, under the local runner, {@link JobSecrets} finds).
    */
-  static Credentials secretHolder(org.apache.hadoop.mapreduce.JobContext context)
-      throws IOException {
-    for (Credentials c : new Credentials[] {context.getCredentials(),
-        context.getConfiguration() instanceof org.apache.hadoop.mapred.JobConf job
-            ? job.getCredentials() : null}) {
-      if (c != null && c.getSecretKey(SECRET_ALIAS) != null) {
-        return c;
-      }
-    }
-    return org.apache.hadoop.security.UserGroupInformation.getCurrentUser().getCredentials();
-  }
-
-  /** Opens a session to the cluster {@code conf} names, with the secret {@code credentials} carry. */
   static KvClusterAccess open(Configuration conf, Credentials credentials) throws IOException {
-    byte[] secret = credentials.getSecretKey(SECRET_ALIAS);
+    byte[] secret = JobSecrets.find(SECRET_ALIAS, conf, credentials);
     if (secret == null) {
       throw new IOException("the job's credentials carry no FAWN-KV cluster secret ("
           + SECRET_ALIAS + "): set the job up with FawnKvInputFormat.setUp(job), or let"
