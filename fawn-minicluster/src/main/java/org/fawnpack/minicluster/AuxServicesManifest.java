@@ -27,12 +27,23 @@ final class AuxServicesManifest {
   static final String SHUFFLE = "mapreduce_shuffle";
   static final String COLLECTOR_CLASS = "org.fawnpack.energy.service.EnergyCollectorService";
   static final Path LOCATION = new Path("/fawn/conf/aux-services.json");
+  /** The master NodeManager's own ({@link MasterNodeManager}). */
+  static final Path MASTER_LOCATION = new Path("/fawn/conf/master-aux-services.json");
 
   private AuxServicesManifest() {
   }
 
-  /** Writes the manifest to {@code fs} and points {@code conf} at it. */
+  /** Writes the slaves' manifest to {@code fs} and points {@code conf} at it. */
   static Path install(FileSystem fs, Map<String, String> energyProperties, Configuration conf)
+      throws IOException {
+    Path qualified = write(fs, LOCATION, energyProperties);
+    conf.setBoolean(YarnConfiguration.NM_AUX_SERVICES_MANIFEST_ENABLED, true);
+    conf.set(YarnConfiguration.NM_AUX_SERVICES_MANIFEST, qualified.toString());
+    return qualified;
+  }
+
+  /** Writes a manifest of the shuffle and a collector of {@code energyProperties} to {@code location}. */
+  static Path write(FileSystem fs, Path location, Map<String, String> energyProperties)
       throws IOException {
     Map<String, String> shuffle = new LinkedHashMap<>();
     shuffle.put("class.name", "org.apache.hadoop.mapred.ShuffleHandler");
@@ -45,17 +56,15 @@ final class AuxServicesManifest {
     byte[] json = new ObjectMapper().writerWithDefaultPrettyPrinter().writeValueAsString(manifest)
         .getBytes(StandardCharsets.UTF_8);
 
-    for (Path dir = LOCATION.getParent(); dir != null && !dir.isRoot(); dir = dir.getParent()) {
+    for (Path dir = location.getParent(); dir != null && !dir.isRoot(); dir = dir.getParent()) {
       fs.mkdirs(dir);
       fs.setPermission(dir, new FsPermission((short) 0755));
     }
-    try (OutputStream out = fs.create(LOCATION, true)) {
+    try (OutputStream out = fs.create(location, true)) {
       out.write(json);
     }
-    fs.setPermission(LOCATION, new FsPermission((short) 0644));
-    Path qualified = fs.makeQualified(LOCATION);
-    conf.setBoolean(YarnConfiguration.NM_AUX_SERVICES_MANIFEST_ENABLED, true);
-    conf.set(YarnConfiguration.NM_AUX_SERVICES_MANIFEST, qualified.toString());
+    fs.setPermission(location, new FsPermission((short) 0644));
+    Path qualified = fs.makeQualified(location);
     return qualified;
   }
 

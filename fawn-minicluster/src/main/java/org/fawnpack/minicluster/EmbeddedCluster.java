@@ -11,9 +11,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
-import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
-import org.apache.hadoop.hdfs.DistributedFileSystem;
 import org.apache.hadoop.hdfs.MiniDFSCluster;
 import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
@@ -25,12 +23,9 @@ import org.apache.hadoop.yarn.conf.YarnConfiguration;
 import org.apache.hadoop.yarn.exceptions.YarnException;
 import org.apache.hadoop.yarn.server.api.protocolrecords.UpdateNodeResourceRequest;
 import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
-import org.apache.hadoop.yarn.server.nodemanager.containermanager.application.Application;
-import org.apache.hadoop.yarn.server.nodemanager.containermanager.application.ApplicationState;
 import org.apache.hadoop.yarn.server.resourcemanager.ResourceManager;
 import org.apache.hadoop.yarn.server.resourcemanager.nodelabels.RMNodeLabelsManager;
 import org.apache.hadoop.yarn.server.resourcemanager.rmnode.RMNode;
-import org.fawnpack.energy.HistoryFormat;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +61,7 @@ public final class EmbeddedCluster implements AutoCloseable {
   private final EmbeddedClusterSpec spec;
   private MiniDFSCluster dfs;
   private MiniMRYarnCluster yarn;
+  private NodeManager master; // null when the spec has no master NodeManager
   private Configuration clientConf;
 
   private EmbeddedCluster(EmbeddedClusterSpec spec) {
@@ -95,14 +91,27 @@ public final class EmbeddedCluster implements AutoCloseable {
       dfs.waitClusterUp();
       conf.set(FileSystem.FS_DEFAULT_NAME_KEY, dfs.getFileSystem().getUri().toString());
 
+      String masterManifest = null;
       if (spec.energyCollector()) {
         AuxServicesManifest.install(dfs.getFileSystem(), spec.energyProperties(), conf);
+        masterManifest = AuxServicesManifest.write(dfs.getFileSystem(),
+            AuxServicesManifest.MASTER_LOCATION, spec.masterEnergyProperties()).toString();
       }
-      yarn = new MiniMRYarnCluster(spec.name(), spec.totalNodeManagers());
+      yarn = new MiniMRYarnCluster(spec.name(), spec.nodeManagers());
       yarn.init(conf);
       yarn.start();
-      WebAppFilters.giveEachItsOwn(yarn, spec.totalNodeManagers());
-      PrometheusSinks.registerEach(WebAppFilters.webApps(yarn, spec.totalNodeManagers()));
+      if (spec.hasMasterNodeManager()) {
+        try {
+          master = MasterNodeManager.start(yarn.getConfig(), spec.baseDir().resolve("master-nm"),
+              masterManifest, spec.masterMemoryMb(), spec.masterVcores(),
+              yarn.getResourceManager());
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw new java.io.InterruptedIOException("interrupted starting the master NodeManager");
+        }
+      }
+      WebAppFilters.giveEachItsOwn(yarn, nodeManagers());
+      PrometheusSinks.registerEach(WebAppFilters.webApps(yarn, nodeManagers()));
       resizeNodeManagers();
       clientConf = new Configuration(yarn.getConfig());
       // MiniMRYarnCluster sets uber mode off explicitly (for Hadoop's own non-uber tests); a real
@@ -153,9 +162,8 @@ public final class EmbeddedCluster implements AutoCloseable {
     }
   }
 
-  /** The first NodeManager is the master's when the spec has one. */
   private NodeId masterNodeId() {
-    return yarn.getNodeManager(0).getNMContext().getNodeId();
+    return master.getNMContext().getNodeId();
   }
 
   /** The NodeId of the master's NodeManager, or null when the spec has none. */
@@ -176,15 +184,9 @@ public final class EmbeddedCluster implements AutoCloseable {
   public boolean awaitEnergyHistory(Collection<String> applicationIds, Duration limit)
       throws InterruptedException, IOException {
     requireStarted();
-    long deadline = System.nanoTime() + limit.toNanos();
     List<ApplicationId> ids = applicationIds.stream().map(ApplicationId::fromString).toList();
-    while (anyOnANode(ids) || (spec.energyCollector() && !historyWritten(ids))) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(200); // polled: the NodeManagers and collectors give no event to wait on
-    }
-    return true;
+    return new EnergyHistoryWaits(nodeManagers(), dfs.getFileSystem())
+        .applicationsWritten(ids, spec.energyCollector(), limit);
   }
 
   /**
@@ -197,65 +199,21 @@ public final class EmbeddedCluster implements AutoCloseable {
   public boolean awaitNodeHistories(long untilMillis, Duration limit)
       throws InterruptedException, IOException {
     requireStarted();
-    if (!spec.energyCollector()) {
-      return true;
-    }
-    long deadline = System.nanoTime() + limit.toNanos();
-    DistributedFileSystem fs = dfs.getFileSystem();
-    org.apache.hadoop.fs.Path nodes = org.fawnpack.energy.NodeHistoryFormat.nodesDir(
-        fs.getConf(), HistoryFormat.historyDir(yarn.getNodeManager(0).getConfig()));
-    while (!NodeHistoryReach.allReach(fs, nodes, spec.totalNodeManagers(), untilMillis)) {
-      if (System.nanoTime() > deadline) {
-        return false;
-      }
-      Thread.sleep(200); // polled: a collector writes on its own schedule
-    }
-    return true;
+    return !spec.energyCollector()
+        || new EnergyHistoryWaits(nodeManagers(), dfs.getFileSystem()).nodesReach(untilMillis,
+            limit);
   }
 
-  /** Whether every node that ran one of {@code ids} has a closed history file for it. */
-  private boolean historyWritten(List<ApplicationId> ids) throws IOException {
-    String historyDir = HistoryFormat.historyDir(yarn.getNodeManager(0).getConfig());
-    DistributedFileSystem fs = dfs.getFileSystem();
-    for (ApplicationId id : ids) {
-      int nodes = 0;
-      for (int i = 0; i < spec.totalNodeManagers(); i++) {
-        nodes += yarn.getNodeManager(i).getNMContext().getApplications().containsKey(id) ? 1 : 0;
-      }
-      org.apache.hadoop.fs.Path dir = HistoryFormat.applicationDir(fs.getConf(), historyDir,
-          id.toString());
-      int closed = 0;
-      if (fs.exists(dir)) {
-        for (FileStatus file : fs.listStatus(dir)) {
-          closed += fs.isFileClosed(file.getPath()) ? 1 : 0;
-        }
-      }
-      if (closed < nodes) {
-        return false;
-      }
+  /** Every NodeManager: the master's first when the spec has one, then the slaves. */
+  private List<NodeManager> nodeManagers() {
+    List<NodeManager> all = new ArrayList<>();
+    if (master != null) {
+      all.add(master);
     }
-    return true;
-  }
-
-  /**
-   * Whether a NodeManager has not yet told its aux services that one of {@code ids} stopped: it
-   * does so as the application leaves RUNNING and FINISHING_CONTAINERS_WAIT (the application then
-   * stays in the NodeManager's context for hours, until its logs are deleted).
-   */
-  private boolean anyOnANode(List<ApplicationId> ids) {
-    for (int i = 0; i < spec.totalNodeManagers(); i++) {
-      Map<ApplicationId, Application> apps = yarn.getNodeManager(i).getNMContext()
-          .getApplications();
-      for (ApplicationId id : ids) {
-        ApplicationState state = apps.containsKey(id) ? apps.get(id).getApplicationState()
-            : ApplicationState.FINISHED;
-        if (state != ApplicationState.APPLICATION_RESOURCES_CLEANINGUP
-            && state != ApplicationState.FINISHED) {
-          return true;
-        }
-      }
+    for (int i = 0; i < spec.nodeManagers(); i++) {
+      all.add(yarn.getNodeManager(i));
     }
-    return false;
+    return all;
   }
 
   /** The running ResourceManager, for tests that inspect the scheduler. */
@@ -330,8 +288,9 @@ public final class EmbeddedCluster implements AutoCloseable {
    */
   private void stopNodeManagersTogether() {
     List<Thread> stoppers = new ArrayList<>();
-    for (int i = 0; i < spec.totalNodeManagers(); i++) {
-      NodeManager nodeManager = yarn.getNodeManager(i);
+    List<NodeManager> all = nodeManagers();
+    for (int i = 0; i < all.size(); i++) {
+      NodeManager nodeManager = all.get(i);
       Thread stopper = new Thread(() -> {
         try {
           nodeManager.stop();
@@ -374,6 +333,7 @@ public final class EmbeddedCluster implements AutoCloseable {
         started = System.nanoTime();
         try {
           yarn.stop();
+          master = null;
           LOG.info("Cluster '{}': ResourceManager and JobHistory server stopped in {}",
               spec.name(), seconds(started));
         } catch (RuntimeException e) {

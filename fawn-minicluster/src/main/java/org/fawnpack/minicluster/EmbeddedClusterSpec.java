@@ -41,6 +41,7 @@ public final class EmbeddedClusterSpec {
   private final Map<String, String> overrides;
   private final boolean energyCollector;
   private final Map<String, String> energyProperties;
+  private final Map<String, String> masterEnergyProperties;
   private final int masterMemoryMb;
   private final int masterVcores;
 
@@ -60,6 +61,10 @@ public final class EmbeddedClusterSpec {
     energy.put(EnergyKeys.NODE_HISTORY_ROLL_MS.name(), "2000");
     energy.putAll(b.energyOverrides);
     this.energyProperties = Map.copyOf(energy);
+    Map<String, String> master = new LinkedHashMap<>(energy);
+    master.put(EnergyKeys.NODE_ROLE.name(), MASTER_LABEL);
+    master.putAll(b.masterEnergyOverrides);
+    this.masterEnergyProperties = Map.copyOf(master);
     this.masterMemoryMb = b.masterMemoryMb;
     this.masterVcores = b.masterVcores;
   }
@@ -104,14 +109,22 @@ public final class EmbeddedClusterSpec {
     return energyCollector;
   }
 
-  /** The collector's properties (in the aux-services manifest). */
   /** The settings given with {@link Builder#set}, over the cluster's own. */
   public Map<String, String> overrides() {
     return overrides;
   }
 
+  /** The slaves' collector properties (in their aux-services manifest). */
   public Map<String, String> energyProperties() {
     return energyProperties;
+  }
+
+  /**
+   * The master NodeManager's collector settings: the slaves', its role {@value #MASTER_LABEL}
+   * (so cluster joules leave it apart), and what {@link Builder#masterEnergySet} gave.
+   */
+  public Map<String, String> masterEnergyProperties() {
+    return masterEnergyProperties;
   }
 
   public static Builder builder() {
@@ -225,6 +238,7 @@ public final class EmbeddedClusterSpec {
     private final Map<String, String> overrides = new LinkedHashMap<>();
     private boolean energyCollector = true;
     private final Map<String, String> energyOverrides = new LinkedHashMap<>();
+    private final Map<String, String> masterEnergyOverrides = new LinkedHashMap<>();
     private int masterMemoryMb;
     private int masterVcores;
 
@@ -253,6 +267,15 @@ public final class EmbeddedClusterSpec {
         throw new IllegalArgumentException("energy collector keys start with fawn.energy.: " + key);
       }
       energyOverrides.put(key, value);
+      return this;
+    }
+
+    /** A setting of the master NodeManager's collector only, over the slaves' settings. */
+    public Builder masterEnergySet(String key, String value) {
+      if (!key.startsWith("fawn.energy.")) {
+        throw new IllegalArgumentException("energy collector keys start with fawn.energy.: " + key);
+      }
+      masterEnergyOverrides.put(key, value);
       return this;
     }
 

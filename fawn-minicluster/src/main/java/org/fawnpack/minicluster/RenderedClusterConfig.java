@@ -10,6 +10,7 @@ import java.util.Map;
 import java.util.Set;
 import org.apache.hadoop.conf.Configuration;
 import org.fawnpack.configs.ClusterRenderer;
+import org.fawnpack.energy.EnergyKeys;
 
 /**
  * Applies a directory written by {@code fawn profile render} to an embedded cluster: the slave
@@ -20,7 +21,8 @@ import org.fawnpack.configs.ClusterRenderer;
  * <p>Left out: host addresses (the embedded cluster picks its own ports), data directories and
  * the containers' HADOOP_MAPRED_HOME (it puts its own classpath in the jobs), the node-label store
  * and provider (the embedded cluster labels the master's NodeManager through the RM), and the aux
- * services (the embedded cluster installs the energy collector through a manifest).
+ * services (the embedded cluster installs the energy collector through a manifest, the
+ * slaves' and the master's power models taken from their renders).
  */
 public final class RenderedClusterConfig {
 
@@ -85,7 +87,35 @@ public final class RenderedClusterConfig {
         builder.set(key, all.toString());
       }
     }
+    powerModel(slaveYarn, builder::energySet);
+    powerModel(masterYarn, builder::masterEnergySet);
     return builder;
+  }
+
+  /**
+   * The host's power model, when its render meters it by one ({@code fawn.energy.meters=model}:
+   * no meter in the inventory), for its collectors: driven by each NodeManager's own
+   * containers, since every NodeManager here shares one host's /proc/stat. A host with real
+   * meters keeps the embedded cluster's default model: its meters are not on this machine.
+   */
+  private static void powerModel(Configuration yarn, java.util.function.BiConsumer<String,
+      String> energySet) {
+    String model = "model";
+    if (!model.equals(yarn.getTrimmed(EnergyKeys.METERS.name()))) {
+      return;
+    }
+    energySet.accept(EnergyKeys.METERS.name(), model);
+    for (String option : List.of("type", "idle-watts", "busy-watts")) {
+      String value = yarn.get(EnergyKeys.meterKey(model, option));
+      if (value != null) {
+        energySet.accept(EnergyKeys.meterKey(model, option), value);
+      }
+    }
+    energySet.accept(EnergyKeys.meterKey(model, "utilisation"), "containers");
+    String idle = yarn.get(EnergyKeys.NODE_IDLE_WATTS.name());
+    if (idle != null) {
+      energySet.accept(EnergyKeys.NODE_IDLE_WATTS.name(), idle);
+    }
   }
 
   private static void copy(EmbeddedClusterSpec.Builder builder, Configuration conf) {

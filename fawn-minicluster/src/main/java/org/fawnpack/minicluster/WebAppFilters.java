@@ -5,8 +5,10 @@ import static org.fawnpack.minicluster.HadoopInternals.read;
 
 import com.google.inject.servlet.GuiceFilter;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.hadoop.mapreduce.v2.MiniMRYarnCluster;
+import org.apache.hadoop.yarn.server.nodemanager.NodeManager;
 import org.apache.hadoop.yarn.webapp.WebApp;
 import org.eclipse.jetty.servlet.FilterHolder;
 
@@ -32,19 +34,19 @@ final class WebAppFilters {
   private WebAppFilters() {}
 
   /** Each web app of {@code yarn} by a name for messages: the RM, JobHistory, every NM. */
-  static Map<String, WebApp> webApps(MiniMRYarnCluster yarn, int nodeManagers) {
+  static Map<String, WebApp> webApps(MiniMRYarnCluster yarn, List<NodeManager> nodeManagers) {
     Map<String, WebApp> apps = new LinkedHashMap<>();
     apps.put("ResourceManager", (WebApp) call(yarn.getResourceManager(), "getWebapp"));
     apps.put("JobHistory", (WebApp) read(yarn.getHistoryServer().getClientService(), "webApp"));
-    for (int i = 0; i < nodeManagers; i++) {
-      Object webServer = read(yarn.getNodeManager(i).getNMContext(), "webServer");
+    for (int i = 0; i < nodeManagers.size(); i++) {
+      Object webServer = read(nodeManagers.get(i).getNMContext(), "webServer");
       apps.put("NodeManager " + i, (WebApp) read(webServer, "webApp"));
     }
     return apps;
   }
 
   /** Gives every web app of {@code yarn} its own Guice filter (see the class comment). */
-  static void giveEachItsOwn(MiniMRYarnCluster yarn, int nodeManagers) {
+  static void giveEachItsOwn(MiniMRYarnCluster yarn, List<NodeManager> nodeManagers) {
     webApps(yarn, nodeManagers).forEach(WebAppFilters::useOwnFilter);
   }
 

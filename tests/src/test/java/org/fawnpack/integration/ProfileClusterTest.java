@@ -161,6 +161,34 @@ class ProfileClusterTest {
   }
 
   @Test
+  void clusterJoules_countTheEdisons_theMasterApartOnItsOwnPowerModel() throws Exception {
+    WordCount2 tool = new WordCount2();
+    assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool, INPUT.toString(),
+        "/out/profile-energy"));
+    String jobId = tool.lastJob().getJobID().toString();
+    JobHistoryClient.JobInfo job = ClusterJobs.history(CLUSTER.cluster()).job(jobId);
+    assertTrue(CLUSTER.cluster().awaitNodeHistories(job.finishTime(),
+        java.time.Duration.ofSeconds(60)), "node histories reach the job's end");
+    org.fawnpack.energy.report.ClusterEnergy energy = org.fawnpack.energy.report.EnergyReport
+        .report(CLUSTER.cluster().clientConf(), jobId).cluster().energy();
+    assertTrue(energy != null, "cluster energy");
+    // The oracle: the profiles' power figures (seed 003 Table 3) over the job's span.
+    double seconds = (job.finishTime() - job.startTime()) / 1000.0;
+    Profile.Power boss = ProfileReader.builtIn("brawny-master").power().orElseThrow();
+    Profile.Power edison = ProfileReader.builtIn("edison").power().orElseThrow();
+    assertEquals(1, energy.nodes().stream().filter(
+        org.fawnpack.energy.report.ClusterEnergy.NodeSpan::master).count(), "one master");
+    assertEquals(3, energy.slaveCount(), "the three Edisons");
+    double edge = 2.0; // a sample interval at each end of the span
+    assertTrue(energy.masterJoules() >= boss.idleWatts().value() * (seconds - edge)
+        && energy.masterJoules() <= boss.busyWatts().value() * seconds,
+        energy.masterJoules() + " J of the master over " + seconds + " s");
+    assertTrue(energy.joules() >= 3 * edison.idleWatts().value() * (seconds - edge)
+        && energy.joules() <= 3 * edison.busyWatts().value() * seconds,
+        energy.joules() + " J of the Edisons over " + seconds + " s");
+  }
+
+  @Test
   void pi_smallTotal_mapsRunOnTheEdisonsNotOnTheMaster() throws Exception {
     ByteArrayOutputStream printed = new ByteArrayOutputStream();
     Pi pi = new PrintingPi(printed);
