@@ -26,12 +26,13 @@ import org.fawnpack.minicluster.SampleInputs;
  * {@code ./fawn demo}: the whole pack on an embedded cluster in one JVM. Starts HDFS + YARN +
  * JobHistory with four small NodeManagers, writes many small text and log files, runs each
  * baseline job beside its optimised twin, checks the twins agree, and prints the table. With
- * {@code --all} the other jobs of the jar follow on the same cluster ({@link AllJobsDemo}).
+ * {@code --all} the other jobs of the jar follow on the same cluster ({@link AllJobsDemo});
+ * with {@code --compare} the count jobs run on a second cluster too ({@link CompareDemo}).
  */
 public final class Demo {
 
   /** How long a stop may take before the demo exits without it. */
-  private static final int STOP_LIMIT_SECONDS = 120;
+  static final int STOP_LIMIT_SECONDS = 120;
 
   private final DemoOptions options;
   private final PrintStream out;
@@ -55,10 +56,15 @@ public final class Demo {
       System.exit(JobTool.EXIT_USAGE);
       return;
     }
+    String option = "--profile " + options.profile();
     try {
       DemoProfile.slaveProfile(options.profile());
+      if (options.compare() != null) {
+        option = "--against " + options.compare().profile();
+        DemoProfile.slaveProfile(options.compare().profile());
+      }
     } catch (IllegalArgumentException | org.fawnpack.configs.ConfigFileException e) {
-      System.err.println("demo: --profile " + options.profile() + ": " + e.getMessage());
+      System.err.println("demo: " + option + ": " + e.getMessage());
       System.exit(JobTool.EXIT_USAGE);
       return;
     }
@@ -66,18 +72,19 @@ public final class Demo {
   }
 
   int run() throws Exception {
+    if (options.compare() != null) {
+      return new CompareDemo(options, out).run();
+    }
     long started = System.nanoTime();
     EmbeddedClusterSpec spec = DemoProfile.apply(EmbeddedCluster.builder().name("demo")
-        .baseDir(options.outDir().resolve("cluster")), options.profile(),
+        .baseDir(options.outDir().resolve("cluster")), options.profile(), options.slaves(),
         options.outDir().resolve("profile-conf"), out).spec();
     EmbeddedCluster cluster = EmbeddedCluster.of(spec);
     out.printf("Starting the embedded cluster: HDFS, YARN (%d NodeManagers x %d vcores / %d MB,"
         + " profile %s; ApplicationMasters on a master NodeManager of %d MB), JobHistory ...%n",
         spec.nodeManagers(), spec.nodeVcores(), spec.nodeMemoryMb(), options.profile(),
         spec.masterMemoryMb());
-    out.printf("Each NodeManager runs the fawn_energy collector with the Edison power model"
-        + " (%s W idle, %s W busy): the joules are estimates.%n",
-        edisonModel("idle-watts"), edisonModel("busy-watts"));
+    out.println(powerModels(spec, options.profile()));
     if (options.all()) {
       out.printf("--all: then teragen (%,d rows), terasort, teravalidate, pi (%d x %,d points),"
           + " md5gen (2^%d values) and md5search.%n", options.teraRows(), AllJobsDemo.PI_MAPS,
@@ -105,7 +112,7 @@ public final class Demo {
       return allOk ? 0 : 1;
     } finally {
       out.println("Stopping the embedded cluster (about 20 s) ...");
-      closeWithin(cluster, STOP_LIMIT_SECONDS); // one line per service, from the cluster's log
+      closeWithin(cluster, STOP_LIMIT_SECONDS, out); // one line per service, from its log
     }
   }
 
@@ -114,62 +121,27 @@ public final class Demo {
       return new KvJobsDemo(new DemoJobRunner(cluster, out), cluster, out,
           options.outDir().resolve("kv")).run();
     }
-    FileSystem fs = cluster.fileSystem();
-    SampleInputs inputs = new SampleInputs(2016, 20_000);
-    org.apache.hadoop.fs.Path text = new org.apache.hadoop.fs.Path("/demo/in/text");
-    org.apache.hadoop.fs.Path logs = new org.apache.hadoop.fs.Path("/demo/in/logs");
-    inputs.writeTextFiles(fs, text, options.textFiles(), options.textFileKb() * 1024,
-        i -> progress("Writing text files", i + 1, options.textFiles()));
-    inputs.writeLogFiles(fs, logs, options.logFiles(), options.logFileKb() * 1024,
-        i -> progress("Writing log files", i + 1, options.logFiles()));
-
     DemoJobRunner runner = new DemoJobRunner(cluster, out);
-    List<JobResult> rows = new ArrayList<>();
-    rows.add(runner.run(new WordCount(), WorkUnit.INPUT_RECORDS, text.toString(),
-        "/demo/out/wordcount"));
-    rows.add(runner.run(new WordCount2(), WorkUnit.INPUT_RECORDS, text.toString(),
-        "/demo/out/wordcount2"));
-    checkSame(fs, rows, "/demo/out/wordcount", "/demo/out/wordcount2");
-    rows.add(runner.run(new LogCount(), WorkUnit.INPUT_RECORDS, logs.toString(),
-        "/demo/out/logcount"));
-    rows.add(runner.run(new LogCount2(), WorkUnit.INPUT_RECORDS, logs.toString(),
-        "/demo/out/logcount2"));
-    checkSame(fs, rows, "/demo/out/logcount", "/demo/out/logcount2");
+    List<JobResult> rows = new CountJobsDemo(options, out).run(cluster, runner);
     if (options.all()) {
       rows.addAll(new AllJobsDemo(runner, out, options, new Random()).run());
     }
     return rows;
   }
 
-  /**
-   * The optimised twin (the last row) must produce exactly the baseline's output; its row says
-   * so.
-   */
-  private void checkSame(FileSystem fs, List<JobResult> rows, String baseline, String optimised)
-      throws Exception {
-    Map<String, Long> a = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(baseline));
-    Map<String, Long> b = JobOutputs.read(fs, new org.apache.hadoop.fs.Path(optimised));
-    if (!a.equals(b)) {
-      throw new IllegalStateException(optimised + " differs from " + baseline + ": "
-          + a.size() + " vs " + b.size() + " keys");
-    }
-    out.printf("Outputs of %s and %s agree (%d keys).%n", baseline, optimised, a.size());
-    int twin = rows.size() - 1;
-    if (rows.get(twin).succeeded()) {
-      rows.set(twin, rows.get(twin).checked(String.format(Locale.ROOT,
-          "same output as %s (%,d keys)", baseline.substring(baseline.lastIndexOf('/') + 1),
-          a.size())));
-    }
+  /** What the collectors meter with: each side's power model, so the joules are estimates. */
+  static String powerModels(EmbeddedClusterSpec spec, String profile) {
+    return String.format(java.util.Locale.ROOT, "Each NodeManager runs the fawn_energy collector"
+        + " with its profile's power model (%s: %s W idle, %s W busy; the master apart: %s W"
+        + " idle, %s W busy): the joules are estimates.", profile,
+        model(spec.energyProperties(), "idle-watts"), model(spec.energyProperties(),
+            "busy-watts"), model(spec.masterEnergyProperties(), "idle-watts"),
+        model(spec.masterEnergyProperties(), "busy-watts"));
   }
 
-  private void progress(String what, int done, int total) {
-    if (done == total || done % Math.max(1, total / 10) == 0) {
-      out.printf("%s: %d/%d%n", what, done, total);
-    }
-  }
-
-  private static String edisonModel(String option) {
-    return EmbeddedClusterSpec.EDISON_MODEL_METER.get(EnergyKeys.meterKey("edison-model", option));
+  private static String model(java.util.Map<String, String> energy, String option) {
+    String meter = energy.get(EnergyKeys.METERS.name());
+    return energy.getOrDefault(EnergyKeys.meterKey(meter, option), "?");
   }
 
   /**
@@ -183,21 +155,7 @@ public final class Demo {
       return;
     }
     try {
-      List<String> applications = jobIds.stream()
-          .map(id -> id.replaceFirst("^job_", "application_")).toList();
-      if (!cluster.awaitEnergyHistory(applications, java.time.Duration.ofSeconds(30))) {
-        out.println("Energy comparison: a job's application is still on a node, or its"
-            + " energy history not written, after 30 s; its application joules may be missing");
-      }
-      if (!cluster.awaitNodeHistories(System.currentTimeMillis(),
-          java.time.Duration.ofSeconds(30))) {
-        out.println("Energy comparison: a node's own energy history does not reach the last"
-            + " job's end after 30 s; its cluster joules count what there is");
-      }
-      List<EnergyReportModel> models = new java.util.ArrayList<>();
-      for (String jobId : jobIds) {
-        models.add(EnergyReport.report(cluster.clientConf(), jobId));
-      }
+      List<EnergyReportModel> models = DemoReports.of(cluster, rows, out);
       EnergyReport.writeComparisonHtml(models, page);
       out.printf("Energy comparison of the %d jobs: %s%n", models.size(), page.toAbsolutePath());
     } catch (IOException | RuntimeException e) {
@@ -212,7 +170,8 @@ public final class Demo {
    * Stops the cluster, or gives up after {@code limitSeconds}: a daemon that hangs in its stop
    * must not keep the terminal.
    */
-  private void closeWithin(EmbeddedCluster cluster, int limitSeconds) throws InterruptedException {
+  static void closeWithin(EmbeddedCluster cluster, int limitSeconds, PrintStream out)
+      throws InterruptedException {
     Thread stopper = new Thread(cluster::close, "demo-stop");
     stopper.start();
     stopper.join(limitSeconds * 1000L);

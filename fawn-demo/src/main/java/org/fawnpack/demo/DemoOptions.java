@@ -12,7 +12,19 @@ import org.fawnpack.jobs.md5.Md5Config;
  * {@code md5Bits} size those and are only accepted with {@code --all}.
  */
 record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, boolean keep,
-    Path outDir, String profile, boolean all, int teraRows, int md5Bits, boolean kvJobs) {
+    Path outDir, String profile, boolean all, int teraRows, int md5Bits, boolean kvJobs,
+    int slaves, Compare compare) {
+
+  /**
+   * {@code --compare}: the count jobs again on a second cluster of {@code slaves} nodes of
+   * {@code profile}; null when not asked for.
+   */
+  record Compare(String profile, int slaves) {}
+
+  /** The second cluster of {@code --compare} unless told otherwise: seed 003's Dell cluster. */
+  static final String DEFAULT_AGAINST = "dell-r620";
+  /** Seed 003 ran its Dell cluster with two slaves (§5.2). */
+  static final int DEFAULT_AGAINST_SLAVES = 2;
 
   /** The slave profile the demo sizes its NodeManagers and jobs from unless told otherwise. */
   static final String DEFAULT_PROFILE = "edison";
@@ -24,7 +36,8 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
   static final String USAGE = String.join("\n",
       "Usage: ./fawn demo [--paper] [--keep] [--text-files N] [--log-files N]",
       "                   [--text-kb N] [--log-kb N] [--out DIR] [--profile NAME]",
-      "                   [--all [--tera-rows N] [--md5-bits B]] [--kv-jobs]",
+      "                   [--all [--tera-rows N] [--md5-bits B]] [--kv-jobs] [--slaves N]",
+      "                   [--compare [--against NAME] [--against-slaves N]]",
       "  Starts an embedded cluster (HDFS, YARN with 4 slave NodeManagers sized by the profile",
       "  and a master NodeManager that runs the ApplicationMasters, JobHistory), writes many",
       "  small text and log files, runs wordcount vs wordcount2 and logcount vs logcount2, and",
@@ -44,6 +57,12 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       "                  loopback: kvload (bulk) of " + KvJobsDemo.LINES + " lines, kvcount, a"
           + " snapshot to HDFS, kvcount",
       "                  over it (./fawn demo --kv runs the store's own demo, then this)",
+      "  --slaves N      slave NodeManagers of the profile (default " + DemoProfile.SLAVES + ")",
+      "  --compare       then the same count jobs on a second embedded cluster (--against, default",
+      "                  " + DEFAULT_AGAINST + ", --against-slaves N of them, default "
+          + DEFAULT_AGAINST_SLAVES + ") and the two",
+      "                  side by side as fawn energy compare prints them (seed 003's Table 8),",
+      "                  the paper's own figures beside; power from each profile's model",
       "  --tera-rows N   rows teragen writes with --all (default " + DEFAULT_TERA_ROWS
           + " = 100 MB)",
       "  --md5-bits B    md5gen writes all 2^B values with --all, 1-" + Md5Config.MAX_BITS
@@ -62,6 +81,11 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
     int teraRows = DEFAULT_TERA_ROWS;
     int md5Bits = DEFAULT_MD5_BITS;
     String needsAll = null;
+    int slaves = DemoProfile.SLAVES;
+    boolean compare = false;
+    String against = DEFAULT_AGAINST;
+    int againstSlaves = DEFAULT_AGAINST_SLAVES;
+    String needsCompare = null;
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -78,6 +102,16 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
         case "--profile" -> profile = value(args, ++i, arg);
         case "--all" -> all = true;
         case "--kv-jobs" -> kvJobs = true;
+        case "--slaves" -> slaves = positive(arg, value(args, ++i, arg));
+        case "--compare" -> compare = true;
+        case "--against" -> {
+          against = value(args, ++i, arg);
+          needsCompare = arg + " " + args[i];
+        }
+        case "--against-slaves" -> {
+          againstSlaves = positive(arg, value(args, ++i, arg));
+          needsCompare = arg + " " + args[i];
+        }
         case "--tera-rows" -> {
           teraRows = positive(arg, value(args, ++i, arg));
           needsAll = arg + " " + args[i];
@@ -93,8 +127,15 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
     if (needsAll != null && !all) {
       throw new IllegalArgumentException(needsAll + " applies only with --all");
     }
+    if (needsCompare != null && !compare) {
+      throw new IllegalArgumentException(needsCompare + " applies only with --compare");
+    }
+    if (compare && (all || kvJobs || keep)) {
+      throw new IllegalArgumentException("--compare runs the count jobs on two clusters, one"
+          + " after the other: not with " + (all ? "--all" : kvJobs ? "--kv-jobs" : "--keep"));
+    }
     return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out, profile, all, teraRows,
-        md5Bits, kvJobs);
+        md5Bits, kvJobs, slaves, compare ? new Compare(against, againstSlaves) : null);
   }
 
   private static int md5Bits(String option, String value) {

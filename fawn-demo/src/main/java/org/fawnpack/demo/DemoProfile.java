@@ -17,17 +17,18 @@ import org.fawnpack.minicluster.RenderedClusterConfig;
 
 /**
  * The demo's cluster as {@code fawn profile render} would configure it: a brawny master and
- * four slaves of the chosen profile, rendered, validated, written next to the demo's output and
- * applied to the embedded cluster.
+ * slaves of the chosen profile (four unless told otherwise), rendered, validated, written next
+ * to the demo's output and applied to the embedded cluster, power models included.
  */
 final class DemoProfile {
+  /** Slaves unless told otherwise: enough to spread maps, few enough for a 2-core machine. */
   static final int SLAVES = 4;
 
   private DemoProfile() {}
 
   static EmbeddedClusterSpec.Builder apply(EmbeddedClusterSpec.Builder builder, String profile,
-      Path confDir, PrintStream out) throws IOException {
-    Inventory inventory = inventory(profile);
+      int slaves, Path confDir, PrintStream out) throws IOException {
+    Inventory inventory = inventory(profile, slaves);
     RenderedCluster rendered = ClusterRenderer.render(inventory);
     List<Finding> findings = Validator.validate(rendered.confs());
     findings.forEach(f -> out.println("profile " + profile + ": " + f));
@@ -52,11 +53,11 @@ final class DemoProfile {
     return slave;
   }
 
-  private static Inventory inventory(String profile) {
+  private static Inventory inventory(String profile, int slaves) {
     List<Inventory.Host> hosts = new java.util.ArrayList<>();
     hosts.add(new Inventory.Host("demo-master", ProfileReader.builtIn("brawny-master"), List.of()));
     Profile slave = slaveProfile(profile);
-    for (int i = 1; i <= SLAVES; i++) {
+    for (int i = 1; i <= slaves; i++) {
       hosts.add(new Inventory.Host("demo-slave-" + i, slave, List.of()));
     }
     return new Inventory("demo", "(the demo's built-in inventory)", Inventory.DEFAULT_ENERGY_JAR,

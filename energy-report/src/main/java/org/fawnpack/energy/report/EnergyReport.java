@@ -5,6 +5,7 @@ import java.io.PrintStream;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.conf.Configured;
@@ -174,6 +175,27 @@ public class EnergyReport extends Configured implements Tool {
   public static void writeComparisonHtml(List<EnergyReportModel> models, Path file)
       throws IOException {
     ComparisonHtml.write(JobComparison.of(models), file);
+  }
+
+  /**
+   * The same jobs on several clusters (cluster name to its jobs' reports, in order), as the
+   * text of {@code fawn energy compare}: seed 003's Table 8 layout, ratios to the first.
+   */
+  public static String clusterComparisonText(Map<String, List<EnergyReportModel>> clusters) {
+    return ClusterComparisonText.render(clusterComparison(clusters));
+  }
+
+  /** The same as {@link #clusterComparisonText}, as a self-contained HTML page with charts. */
+  public static void writeClusterComparisonHtml(Map<String, List<EnergyReportModel>> clusters,
+      Path file) throws IOException {
+    ClusterComparisonHtml.write(clusterComparison(clusters), file);
+  }
+
+  private static ClusterComparison clusterComparison(
+      Map<String, List<EnergyReportModel>> clusters) {
+    List<ClusterComparison.Cluster> list = new java.util.ArrayList<>();
+    clusters.forEach((name, jobs) -> list.add(new ClusterComparison.Cluster(name, jobs)));
+    return new ClusterComparison(list);
   }
 
   /** Null for help; IllegalArgumentException for anything wrong. */
