@@ -23,7 +23,8 @@ final class BenchmarkReport {
     final int files;
     final long bytes;
     Measurements measurements;
-    double referenceSeconds;
+    /** The single-JVM reference's times, or null when the family has none. */
+    RoundStats reference;
 
     Family(int files, long bytes) {
       this.files = files;
@@ -51,7 +52,8 @@ final class BenchmarkReport {
         "- date: %s%n- machine: %d cores, %.0f GiB RAM, %s %s, Java %s%n"
             + "- cluster: %d NodeManagers x %d vcores / %d MB (embedded, one JVM), "
             + "Hadoop 3.5.0; stock examples 3.4.2%n- command: `%s` (%.0f minutes)%n"
-            + "- times are wall seconds from submission to completion, median of the runs; "
+            + "- times are wall seconds from submission to completion, median of the runs, and "
+            + "their mean ± sample standard deviation (– for a single run); "
             + "a variant slower than %d s ran once%n%n",
         ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
         Runtime.getRuntime().availableProcessors(), Machine.totalMemoryGib(),
@@ -62,10 +64,10 @@ final class BenchmarkReport {
     if (wordCount != null) {
       md.append(familyTable("Word count", wordCount, STOCK));
       md.append(String.format(Locale.ROOT,
-          "%nSingle-JVM reference (%d threads, StringTokenizer + HashMap): %.2f s; "
+          "%nSingle-JVM reference (%d threads, StringTokenizer + HashMap): %s; "
               + "wordcount2 reaches %.1f %% of its throughput.%n%n",
-          options.threads(), wordCount.referenceSeconds,
-          100 * wordCount.referenceSeconds / wordCount.measurements.median("wordcount2")));
+          options.threads(), reference(wordCount.reference),
+          100 * wordCount.reference.median() / wordCount.measurements.median("wordcount2")));
     }
     if (logCount != null) {
       md.append(familyTable("Log count", logCount, "logcount"));
@@ -74,27 +76,35 @@ final class BenchmarkReport {
     if (big != null) {
       md.append(familyTable("Large input", big, "wordcount2"));
       md.append(String.format(Locale.ROOT,
-          "%nSingle-JVM reference (%d threads): %.2f s; wordcount2 reaches %.1f %% of its "
+          "%nSingle-JVM reference (%d threads): %s; wordcount2 reaches %.1f %% of its "
               + "throughput.%n%n",
-          options.threads(), big.referenceSeconds,
-          100 * big.referenceSeconds / big.measurements.median("wordcount2")));
+          options.threads(), reference(big.reference),
+          100 * big.reference.median() / big.measurements.median("wordcount2")));
     }
     md.append(END).append('\n');
     return md.toString();
   }
 
-  private static String familyTable(String title, Family family, String baseline) {
+  /** "1.60 s (median of 3; mean ± sd 1.62 ± 0.03 s)". */
+  static String reference(RoundStats reference) {
+    return String.format(Locale.ROOT, "%.2f s (median of %d; mean ± sd %s s)",
+        reference.median(), reference.runs(), reference.meanSd("%.2f"));
+  }
+
+  static String familyTable(String title, Family family, String baseline) {
     Measurements m = family.measurements;
     StringBuilder md = new StringBuilder(String.format(Locale.ROOT,
         "### %s: %d files, %.1f MB%n%n", title, family.files, family.bytes / 1e6));
     boolean combined = m.has(STOCK_COMBINED);
-    md.append("| variant | runs | median s | min s | max s | map containers (last run) | speed-up vs ")
+    md.append("| variant | runs | median s | min s | max s | mean ± sd s "
+        + "| map containers (last run) | speed-up vs ")
         .append(baseline).append(combined ? " | speed-up vs " + STOCK_COMBINED : "").append(" |\n");
-    md.append("|---|---|---|---|---|---|---|").append(combined ? "---|" : "").append('\n');
+    md.append("|---|---|---|---|---|---|---|---|").append(combined ? "---|" : "").append('\n');
     for (String variant : m.variants()) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %d | %.2fx |",
-          variant, m.runs(variant), m.median(variant), m.min(variant), m.max(variant),
-          m.maps(variant), m.median(baseline) / m.median(variant)));
+      RoundStats s = m.stats(variant);
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.1f | %.1f | %.1f | %s | %d | %.2fx |",
+          variant, s.runs(), s.median(), s.min(), s.max(), s.meanSd("%.1f"),
+          m.maps(variant), m.median(baseline) / s.median()));
       if (combined) {
         md.append(String.format(Locale.ROOT, " %.2fx |",
             m.median(STOCK_COMBINED) / m.median(variant)));

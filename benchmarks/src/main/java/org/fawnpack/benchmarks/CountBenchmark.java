@@ -101,7 +101,7 @@ public final class CountBenchmark {
     variants.put("wordcount2", (o) -> runTool(new WordCount2(), in, o));
     BenchmarkReport.Family family = new BenchmarkReport.Family(options.textFiles(), total);
     family.measurements = rounds("wordcount", variants);
-    family.referenceSeconds = reference("wordcount", in, family);
+    family.reference = reference("wordcount", in, family);
     return family;
   }
 
@@ -126,7 +126,7 @@ public final class CountBenchmark {
     variants.put("wordcount2", (o) -> runTool(new WordCount2(), in, o));
     BenchmarkReport.Family family = new BenchmarkReport.Family(options.textFiles(), totalBytes(in));
     family.measurements = rounds("big", variants);
-    family.referenceSeconds = reference("big", in, family);
+    family.reference = reference("big", in, family);
     return family;
   }
 
@@ -179,8 +179,8 @@ public final class CountBenchmark {
     return new org.apache.hadoop.fs.Path("/bench/out/" + family + "/" + slug(variant) + "-1");
   }
 
-  /** Median of three single-JVM counts, checked against the family's first job output. */
-  private double reference(String familyName, org.apache.hadoop.fs.Path in,
+  /** Three single-JVM counts' times, checked against the family's first job output. */
+  private RoundStats reference(String familyName, org.apache.hadoop.fs.Path in,
       BenchmarkReport.Family family) throws Exception {
     Measurements m = new Measurements();
     Map<String, Long> counts = null;
@@ -193,9 +193,10 @@ public final class CountBenchmark {
     if (!counts.equals(JobOutputs.read(fs, outputOfRound1(familyName, first)))) {
       throw new IllegalStateException("the single-JVM count differs from " + first);
     }
-    out.printf("single-JVM reference (%d threads): median %.2f s%n", options.threads(),
-        m.median("reference"));
-    return m.median("reference");
+    RoundStats times = m.stats("reference");
+    out.printf("single-JVM reference (%d threads): %s%n", options.threads(),
+        BenchmarkReport.reference(times));
+    return times;
   }
 
   private long runTool(JobTool tool, org.apache.hadoop.fs.Path in, org.apache.hadoop.fs.Path o)

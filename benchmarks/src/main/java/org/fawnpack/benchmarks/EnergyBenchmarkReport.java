@@ -103,8 +103,9 @@ final class EnergyBenchmarkReport {
     }
   }
 
+  /** {@code joules}: the tasks' energy of each metered run, in run order. */
   record Overhead(int nodeManagers, int vcores, int memoryMb, int files, long bytes,
-      Measurements times, List<String> order, List<Double> pairedPercent, double joules,
+      Measurements times, List<String> order, List<Double> pairedPercent, List<Double> joules,
       long tasksMetered, long tasksLaunched, double warmUpSeconds, List<Double> queryMillis) {
 
     /** Percentile of the sorted query latencies. */
@@ -138,10 +139,9 @@ final class EnergyBenchmarkReport {
       return Math.max(pairedRange, Math.max(spreadPercent(METERED), spreadPercent(UNMETERED)));
     }
 
-    double medianPairedPercent() {
-      List<Double> sorted = pairedPercent.stream().sorted().toList();
-      int n = sorted.size();
-      return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    /** Metered against unmetered within each round, in per cent. */
+    RoundStats paired() {
+      return RoundStats.of(pairedPercent);
     }
   }
 
@@ -306,6 +306,7 @@ final class EnergyBenchmarkReport {
 
   String overhead(Overhead o, Context context) {
     Measurements m = o.times();
+    RoundStats joules = RoundStats.of(o.joules());
     StringBuilder md = new StringBuilder(partBegin(EnergyBenchmarkOptions.OVERHEAD)).append('\n');
     md.append(String.format(Locale.ROOT, "### 3. Metering overhead on wordcount2 "
         + "(target: at most %.0f %% of runtime)%n%n", OVERHEAD_TARGET_PERCENT));
@@ -321,11 +322,13 @@ final class EnergyBenchmarkReport {
         o.nodeManagers(), o.vcores(), o.memoryMb(), o.files(), o.bytes() / 1e6,
         m.runs(METERED), m.runs(METERED) == 1 ? "round" : "rounds", o.warmUpSeconds(),
         String.join(", ", o.order())));
-    md.append("| variant | runs | median s | min s | max s | spread (max-min)/median |\n");
-    md.append("|---|---|---|---|---|---|\n");
+    md.append("| variant | runs | median s | min s | max s | mean ± sd s "
+        + "| spread (max-min)/median |\n");
+    md.append("|---|---|---|---|---|---|---|\n");
     for (String variant : List.of(METERED, UNMETERED)) {
-      md.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %.1f %% |%n",
-          variant, m.runs(variant), m.median(variant), m.min(variant), m.max(variant),
+      RoundStats s = m.stats(variant);
+      md.append(String.format(Locale.ROOT, "| %s | %d | %.2f | %.2f | %.2f | %s | %.1f %% |%n",
+          variant, s.runs(), s.median(), s.min(), s.max(), s.meanSd("%.2f"),
           o.spreadPercent(variant)));
     }
     String paired = o.pairedPercent().stream()
@@ -333,8 +336,8 @@ final class EnergyBenchmarkReport {
     double overhead = o.overheadPercent();
     md.append(String.format(Locale.ROOT,
         "%nMetered / unmetered: %.3f (median over median), i.e. %+.2f %% of runtime; paired "
-            + "within each round: %s (median %+.1f %%).%n",
-        o.ratio(), overhead, paired, o.medianPairedPercent()));
+            + "within each round: %s (median %+.1f %%, mean ± sd %s %%).%n",
+        o.ratio(), overhead, paired, o.paired().median(), o.paired().meanSd("%.1f")));
     double noise = o.noisePercent();
     String verdict;
     if (m.runs(METERED) < 2 || m.runs(UNMETERED) < 2) {
@@ -365,11 +368,14 @@ final class EnergyBenchmarkReport {
         o.queryPercentile(95), o.queryPercentile(100), o.tasksLaunched(),
         o.serialQueryBoundPercent()));
     md.append(String.format(Locale.ROOT,
-        "%nWhat the metered runs bought: %.1f J in tasks (last metered run; %d tasks metered of "
-            + "%d launched, estimates from the model). Metering costs each task one loopback "
-            + "query at its end (the collector takes a fresh sample to answer) and the counters "
-            + "it adds; the collector samples every NodeManager at 1 Hz either way.%n",
-        o.joules(), o.tasksMetered(), o.tasksLaunched()));
+        "%nWhat the metered runs bought: %.1f J in tasks (median of %d metered %s, mean ± sd "
+            + "%s J; estimates from the model; the last metered run: %d tasks metered of %d "
+            + "launched). Metering costs each task one loopback query at its end (the collector "
+            + "takes a fresh sample to answer) and the counters it adds; the collector samples "
+            + "every NodeManager at 1 Hz either way.%n",
+        joules.median(), joules.runs(), joules.runs() == 1 ? "run" : "runs",
+        joules.meanSd("%.1f"),
+        o.tasksMetered(), o.tasksLaunched()));
     md.append(partEnd(EnergyBenchmarkOptions.OVERHEAD)).append('\n');
     return md.toString();
   }

@@ -31,9 +31,11 @@ final class FawnDsReport {
         + "cache (caches not dropped)%n", entries, valueBytes, entries * (20.0 + valueBytes) / 1e9,
         gets));
     s.append(String.format(Locale.ROOT, "- plain 1 MiB-buffered sequential write of the same "
-        + "bytes, fdatasync at the end: **%.0f MB/s**, the best of %d runs (%s MB/s)%n%n",
+        + "bytes, fdatasync at the end: **%.0f MB/s**, the best of %d runs (%s MB/s; mean ± sd "
+        + "%s MB/s)%n%n",
         seqMbps, seqRuns.size(), seqRuns.stream()
-            .map(v -> String.format(Locale.ROOT, "%.0f", v)).collect(Collectors.joining(", "))));
+            .map(v -> String.format(Locale.ROOT, "%.0f", v)).collect(Collectors.joining(", ")),
+        RoundStats.of(seqRuns).meanSd("%.0f")));
     s.append("| engine | load s | load MB/s | puts/s | heap B/key | RSS B/key | disk MB "
         + "| gets/s 1 thread | p50 / p99 µs | gets/s 2 threads | p50 / p99 µs |\n");
     s.append("|---|---|---|---|---|---|---|---|---|---|---|\n");
@@ -68,11 +70,13 @@ final class FawnDsReport {
         + "the ring: %.0f MB/s; merge of the upper half (%.2f GB) back into the lower: %.0f MB/s "
         + "of merged input; plain 1 MiB-buffered copy of the log file: %.0f MB/s. Each is the "
         + "best of %d interleaved rounds (copy, split, merge; runs: copy %s, split %s, merge %s "
-        + "MB/s). Log reads per get: %.5f; fragment false positives per get: %.6f.%n%n",
+        + "MB/s; mean ± sd: copy %s, split %s, merge %s MB/s). Log reads per get: %.5f; "
+        + "fragment false positives per get: %.6f.%n%n",
         d(fawn, "split.input-bytes") / 1e9, d(fawn, "split.mbps"),
         d(fawn, "merge.input-bytes") / 1e9, d(fawn, "merge.mbps"), d(fawn, "copy.mbps"),
         KvEngineRun.SPLIT_MERGE_ROUNDS, fawn.get("copy.mbps-runs"), fawn.get("split.mbps-runs"),
-        fawn.get("merge.mbps-runs"), d(fawn, "log-reads-per-get"),
+        fawn.get("merge.mbps-runs"), meanSd(fawn, "copy.mbps"), meanSd(fawn, "split.mbps"),
+        meanSd(fawn, "merge.mbps"), d(fawn, "log-reads-per-get"),
         d(fawn, "fragment-false-positives-per-get")));
     s.append("| target (issue #6) | measured | met |\n|---|---|---|\n");
     double indexPerKey = d(fawn, "heap.bytes-per-key");
@@ -107,6 +111,11 @@ final class FawnDsReport {
   private static void target(StringBuilder s, String name, String measured, boolean met) {
     s.append("| ").append(name).append(" | ").append(measured).append(" | ")
         .append(met ? "yes" : "**no**").append(" |\n");
+  }
+
+  /** NAME-mean ± NAME-sd as the engine's JVM reported them. */
+  private static String meanSd(Map<String, String> r, String name) {
+    return RoundStats.meanSd(d(r, name + "-mean"), d(r, name + "-sd"), "%.0f");
   }
 
   private static double d(Map<String, String> r, String key) {

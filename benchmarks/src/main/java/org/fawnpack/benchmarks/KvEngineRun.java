@@ -190,11 +190,17 @@ public final class KvEngineRun {
     reportRuns("merge.mbps", mergeMbps);
   }
 
-  /** The best of the runs as NAME and every run, in order, as NAME-runs. */
+  /**
+   * The best of the runs as NAME, every run, in order, as NAME-runs, and their mean and sample
+   * sd as NAME-mean and NAME-sd (numbers: the parent formats them with RoundStats.meanSd).
+   */
   private static void reportRuns(String name, List<Double> mbps) {
-    result(name, mbps.stream().mapToDouble(Double::doubleValue).max().orElseThrow());
+    RoundStats runs = RoundStats.of(mbps);
+    result(name, runs.max());
     result(name + "-runs", String.join(", ",
         mbps.stream().map(v -> String.format(Locale.ROOT, "%.0f", v)).toList()));
+    result(name + "-mean", runs.mean());
+    result(name + "-sd", runs.sd());
   }
 
   /** A 1 MiB-buffered read and write of the file, forced at the end, like split's output. */

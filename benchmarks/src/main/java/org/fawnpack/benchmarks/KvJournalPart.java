@@ -33,7 +33,7 @@ final class KvJournalPart {
   private KvJournalPart() {}
 
   /** What one round measured with one setting. */
-  private record Round(boolean journal, double loadRate, double loadCpuMicros, double putRate,
+  record Round(boolean journal, double loadRate, double loadCpuMicros, double putRate,
       double putP50Millis, double putP99Millis, double putCpuMicros) {}
 
   static void run(KvClusterOptions options) throws Exception {
@@ -70,8 +70,11 @@ final class KvJournalPart {
         + " p50 ms | p99 ms | single: back-ends' CPU µs per put |\n"
         + "|---|---|---|---|---|---|---|\n");
     rounds.forEach(r -> report.append(row(r)).append('\n'));
+    report.append(meanRow(rounds, false)).append('\n');
+    report.append(meanRow(rounds, true)).append('\n');
     report.append(String.format(Locale.ROOT, "%nMeans, journal ÷ none: load %.2f×, back-ends'"
-        + " CPU per loaded put %.2f×; single puts %.2f×, back-ends' CPU per single put %.2f×.%n",
+        + " CPU per loaded put %.2f×; single puts %.2f×, back-ends' CPU per single put %.2f×."
+        + " The mean rows leave the latency percentiles out: each is one round's.%n",
         mean(rounds, true, Round::loadRate) / mean(rounds, false, Round::loadRate),
         mean(rounds, true, Round::loadCpuMicros) / mean(rounds, false, Round::loadCpuMicros),
         mean(rounds, true, Round::putRate) / mean(rounds, false, Round::putRate),
@@ -162,13 +165,32 @@ final class KvJournalPart {
 
   private static String row(Round r) {
     return String.format(Locale.ROOT, "| %s | %,.0f | %,.0f | %,.0f | %.2f | %.2f | %,.0f |",
-        r.journal() ? "one per back-end" : "none (a force per arc file)", r.loadRate(),
-        r.loadCpuMicros(), r.putRate(), r.putP50Millis(), r.putP99Millis(), r.putCpuMicros());
+        setting(r.journal()), r.loadRate(), r.loadCpuMicros(), r.putRate(), r.putP50Millis(),
+        r.putP99Millis(), r.putCpuMicros());
+  }
+
+  private static String setting(boolean journal) {
+    return journal ? "one per back-end" : "none (a force per arc file)";
+  }
+
+  /** One setting's mean ± sample sd over its rounds; its percentile cells left empty. */
+  static String meanRow(List<Round> rounds, boolean journal) {
+    RoundStats load = stats(rounds, journal, Round::loadRate);
+    return String.format(Locale.ROOT, "| mean ± sd of %d: %s | %s | %s | %s | | | %s |",
+        load.runs(), setting(journal), load.meanSd("%,.0f"),
+        stats(rounds, journal, Round::loadCpuMicros).meanSd("%,.0f"),
+        stats(rounds, journal, Round::putRate).meanSd("%,.0f"),
+        stats(rounds, journal, Round::putCpuMicros).meanSd("%,.0f"));
   }
 
   private static double mean(List<Round> rounds, boolean journal,
       java.util.function.ToDoubleFunction<Round> of) {
-    return rounds.stream().filter(r -> r.journal() == journal).mapToDouble(of).average()
-        .orElse(Double.NaN);
+    return stats(rounds, journal, of).mean();
+  }
+
+  private static RoundStats stats(List<Round> rounds, boolean journal,
+      java.util.function.ToDoubleFunction<Round> of) {
+    return RoundStats.of(rounds.stream().filter(r -> r.journal() == journal).mapToDouble(of)
+        .toArray());
   }
 }

@@ -43,6 +43,8 @@ final class KvPowerCutPart {
     double loadBefore = Machine.loadAverage();
     int keys = (int) ((long) options.moveMegabytes() * 1024 * 1024 / VALUE_BYTES);
     List<String> rows = new ArrayList<>();
+    List<Double> readableSeconds = new ArrayList<>();
+    List<Double> wholeSeconds = new ArrayList<>();
     Random random = new Random(started.toEpochMilli());
     double loadRate;
     try (LoopbackCluster cluster = LoopbackCluster.start(dir.resolve("cluster"), BACKENDS, 1,
@@ -69,6 +71,8 @@ final class KvPowerCutPart {
         cluster.awaitRing("every chain whole", r -> r.down().isEmpty()
             && r.orphans().isEmpty() && r.pending().isEmpty());
         double whole = (System.nanoTime() - lastStart) / 1e9;
+        readableSeconds.add(readable);
+        wholeSeconds.add(whole);
         List<String> missing = workload.missingLoadedKeys(keys);
         rows.add(String.format(Locale.ROOT, "| %d | %s | %.1f | %.1f | %,d of %,d |", round,
             String.join(", ", ids), readable, whole, keys - missing.size(), keys));
@@ -95,9 +99,17 @@ final class KvPowerCutPart {
     report.append("| round | start order | s to every arc readable | s to every chain whole"
         + " | keys read back |\n|---|---|---|---|---|\n");
     rows.forEach(r -> report.append(r).append('\n'));
+    report.append(meanRow(readableSeconds, wholeSeconds)).append('\n');
     System.out.println(report);
     ReportSections.write(Path.of("docs/benchmarks.md"), BEGIN, END,
         BEGIN + "\n" + report + END + "\n");
+  }
+
+  /** The rounds' mean ± sample sd of both recovery times, as the table's last row. */
+  static String meanRow(List<Double> readableSeconds, List<Double> wholeSeconds) {
+    RoundStats readable = RoundStats.of(readableSeconds);
+    return String.format(Locale.ROOT, "| mean ± sd of %d | | %s | %s | |", readable.runs(),
+        readable.meanSd("%.1f"), RoundStats.of(wholeSeconds).meanSd("%.1f"));
   }
 
   /** Seconds from {@code since} until a key of every arc reads through the front-end. */

@@ -39,7 +39,7 @@ public final class Md5Benchmark {
   }
 
   /** One md5search run's figures. */
-  private record JobRun(double seconds, long hashes, long maps, double taskCpuSeconds,
+  record JobRun(double seconds, long hashes, long maps, double taskCpuSeconds,
       double joules, boolean metered, String timeline) {
   }
 
@@ -126,16 +126,19 @@ public final class Md5Benchmark {
     return seconds;
   }
 
-  private static String report(int bits, int rounds, String command, Instant started,
+  static String report(int bits, int rounds, String command, Instant started,
       double loadBefore, double loadAfter, int machineCores, int clusterVcores, String targetHex, List<JobRun> jobs,
       List<Double> loops, List<Double> loopCpu) {
     long values = 1L << bits;
     JobRun median = jobs.stream().sorted((a, b) -> Double.compare(a.seconds(), b.seconds()))
         .toList().get(jobs.size() / 2);
-    double loopSeconds = median(loops);
+    RoundStats jobSeconds = RoundStats.of(jobs.stream().map(JobRun::seconds).toList());
+    RoundStats jobCpu = RoundStats.of(jobs.stream().map(JobRun::taskCpuSeconds).toList());
+    RoundStats loopSeconds = RoundStats.of(loops);
+    RoundStats loopCpuSeconds = RoundStats.of(loopCpu);
     double jobRate = values / median.seconds();
-    double loopRate = values / loopSeconds;
-    double loopCpuRate = values / median(loopCpu);
+    double loopRate = values / loopSeconds.median();
+    double loopCpuRate = values / loopCpuSeconds.median();
     boolean metered = median.metered();
     return String.format(Locale.ROOT, """
         ## md5search against a plain single-JVM loop
@@ -145,17 +148,18 @@ public final class Md5Benchmark {
         - embedded cluster of 4 NodeManagers x 2 vcores / 1 GB (as `./fawn demo`): %d vcores in
           all on %d real cores; %d bits = %,d values (%,d MiB of 4-byte records written by
           md5gen), target = MD5 of a random value (%s, found every round); %d rounds
-          interleaved; the median job round is shown
+          interleaved; the median job round is shown, the mean ± sample standard deviation
+          over the rounds beside it
         - the loop: one thread in the benchmark JVM, one MessageDigest, the same values hashed
           the same way (hash written behind the value in a reused array) and compared with the
           target
 
-        | | wall s (runs) | MD5s/s | per core | cores counted |
-        |---|---|---|---|---|
-        | md5search job (%d maps) | %.1f (%s) | %,.0f | %,.0f | %d = the machine's cores, all available to the job's %d vcores (%,.0f per vcore) |
-        | md5search job, task CPU time | %.1f CPU s | | %,.0f | per CPU-second of the job's tasks (maps and the reduce, JVM starts included) |
-        | single-JVM loop | %.2f (%s) | %,.0f | %,.0f | 1 = one thread |
-        | single-JVM loop, thread CPU time | %.2f CPU s | | %,.0f | per CPU-second of the loop's thread |
+        | | wall s (runs) | mean ± sd | MD5s/s | per core | cores counted |
+        |---|---|---|---|---|---|
+        | md5search job (%d maps) | %.1f (%s) | %s s | %,.0f | %,.0f | %d = the machine's cores, all available to the job's %d vcores (%,.0f per vcore) |
+        | md5search job, task CPU time | %.1f CPU s | %s CPU s | | %,.0f | per CPU-second of the job's tasks (maps and the reduce, JVM starts included) |
+        | single-JVM loop | %.2f (%s) | %s s | %,.0f | %,.0f | 1 = one thread |
+        | single-JVM loop, thread CPU time | %.2f CPU s | %s CPU s | | %,.0f | per CPU-second of the loop's thread |
 
         The job reaches %.0f %% of the loop's per-core rate counted on wall time (its fixed cost:
         ApplicationMaster and task JVM starts, the sort of %,d map outputs, the commit), %.0f %%
@@ -168,22 +172,29 @@ public final class Md5Benchmark {
         loadAfter,
         clusterVcores, machineCores, bits, values, values * 4 / (1024 * 1024), targetHex, rounds,
         median.maps(), median.seconds(), format(jobs.stream().map(JobRun::seconds).toList(), "%.1f"),
-        jobRate, jobRate / machineCores, machineCores, clusterVcores, jobRate / median.maps(),
-        median.taskCpuSeconds(), values / median.taskCpuSeconds(),
-        loopSeconds, format(loops, "%.2f"), loopRate, loopRate, median(loopCpu), loopCpuRate,
+        jobSeconds.meanSd("%.1f"), jobRate, jobRate / machineCores, machineCores, clusterVcores,
+        jobRate / median.maps(),
+        median.taskCpuSeconds(), jobCpu.meanSd("%.1f"), values / median.taskCpuSeconds(),
+        loopSeconds.median(), format(loops, "%.2f"), loopSeconds.meanSd("%.2f"), loopRate,
+        loopRate, loopCpuSeconds.median(), loopCpuSeconds.meanSd("%.2f"), loopCpuRate,
         100 * jobRate / machineCores / loopRate, values,
         100 * values / median.taskCpuSeconds() / loopCpuRate,
         median.hashes(), bits,
-        metered ? String.format(Locale.ROOT, "Energy (the embedded cluster's Edison power model,"
-            + " an estimate): %.1f J in the tasks, %,.0f transformations per joule.",
-            median.joules(), median.hashes() / median.joules())
-            : "Energy: not metered (no fawn_energy collector answered).", median.timeline());
+        metered ? energy(median, jobs) : "Energy: not metered (no fawn_energy collector answered).",
+        median.timeline());
   }
 
-  private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  /** The median round's joules and work per joule, and their mean ± sd over metered rounds. */
+  private static String energy(JobRun median, List<JobRun> jobs) {
+    List<JobRun> metered = jobs.stream().filter(JobRun::metered).toList();
+    RoundStats joules = RoundStats.of(metered.stream().map(JobRun::joules).toList());
+    RoundStats perJoule = RoundStats.of(metered.stream().map(j -> j.hashes() / j.joules())
+        .toList());
+    return String.format(Locale.ROOT, "Energy (the embedded cluster's Edison power model, an"
+        + " estimate): %.1f J in the tasks, %,.0f transformations per joule (the median job"
+        + " round); mean ± sd over the %d metered %s: %s J, %s transformations per joule.",
+        median.joules(), median.hashes() / median.joules(), joules.runs(),
+        joules.runs() == 1 ? "round" : "rounds", joules.meanSd("%.1f"), perJoule.meanSd("%,.0f"));
   }
 
   private static String format(List<Double> values, String pattern) {

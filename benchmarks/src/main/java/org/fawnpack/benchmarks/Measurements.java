@@ -32,18 +32,20 @@ final class Measurements {
     return mapContainers.getOrDefault(variant, 0L);
   }
 
+  /** Median, min, max, mean and sample standard deviation of the variant's wall times. */
+  RoundStats stats(String variant) {
+    return RoundStats.of(seconds.get(variant));
+  }
+
   double median(String variant) {
-    List<Double> sorted = new ArrayList<>(seconds.get(variant));
-    sorted.sort(null);
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    return stats(variant).median();
   }
 
   double min(String variant) {
-    return seconds.get(variant).stream().mapToDouble(Double::doubleValue).min().orElseThrow();
+    return stats(variant).min();
   }
 
   double max(String variant) {
-    return seconds.get(variant).stream().mapToDouble(Double::doubleValue).max().orElseThrow();
+    return stats(variant).max();
   }
 }

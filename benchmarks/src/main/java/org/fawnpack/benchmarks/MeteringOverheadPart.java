@@ -104,7 +104,7 @@ final class MeteringOverheadPart {
       Measurements measurements = new Measurements();
       List<String> order = new ArrayList<>();
       List<Double> pairedPercent = new ArrayList<>();
-      double joules = 0;
+      List<Double> joules = new ArrayList<>();
       long tasksMetered = 0;
       long tasks = 0;
       Map<Boolean, Map<String, Long>> firstOutputs = new HashMap<>();
@@ -124,7 +124,8 @@ final class MeteringOverheadPart {
           out.printf("[overhead round %d] %s: %.1f s%n", round, name, run.seconds);
           checkMetering(run.counters, metered);
           if (metered) {
-            joules = run.counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES).getValue() / 1e3;
+            joules.add(
+                run.counters.findCounter(EnergyCounter.ENERGY_MILLIJOULES).getValue() / 1e3);
             tasksMetered = run.counters.findCounter(EnergyCounter.TASKS_METERED).getValue();
             tasks = run.counters.findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue()
                 + run.counters.findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES).getValue();

@@ -107,10 +107,16 @@ public final class PiBenchmark {
       throw new IllegalStateException("estimates differ by " + pointsApart + " points: ours "
           + containers.estimate() + ", stock " + stockEstimate);
     }
-    double stockMedian = median(times.get(Side.STOCK));
-    double containersMedian = median(times.get(Side.CONTAINERS));
-    double uberMedian = median(times.get(Side.UBER));
+    RoundStats stockTimes = RoundStats.of(times.get(Side.STOCK));
+    RoundStats containersTimes = RoundStats.of(times.get(Side.CONTAINERS));
+    RoundStats uberTimes = RoundStats.of(times.get(Side.UBER));
+    double stockMedian = stockTimes.median();
+    double containersMedian = containersTimes.median();
+    double uberMedian = uberTimes.median();
     List<PiRun> perContainer = piRuns.get(Side.CONTAINERS);
+    RoundStats startSeconds = RoundStats.of(perContainer.stream()
+        .map(PiRun::startSecondsPerJvm).toList());
+    RoundStats startCpu = RoundStats.of(perContainer.stream().map(PiRun::startCpuPerJvm).toList());
     String table = String.format(Locale.ROOT, """
         ## pi against the stock QuasiMonteCarlo example
 
@@ -124,11 +130,11 @@ public final class PiBenchmark {
           printed %s (error %+.2e), the stock example %s: %.0f point(s) apart (it sums each
           coordinate as a running double; pi computes each point exactly)
 
-        | job | where the maps ran | median s | runs (s) | vs stock |
-        |---|---|---|---|---|
-        | stock QuasiMonteCarlo | one container per map on the slaves | %.1f | %s | 1.00x |
-        | **pi (default)** | %s | **%.1f** | %s | **%.2fx** |
-        | pi, uber job forced (`-Dmapreduce.job.ubertask.enable=true`) | %s | %.1f | %s | %.2fx |
+        | job | where the maps ran | median s | mean ± sd s | runs (s) | vs stock |
+        |---|---|---|---|---|---|
+        | stock QuasiMonteCarlo | one container per map on the slaves | %.1f | %s | %s | 1.00x |
+        | **pi (default)** | %s | **%.1f** | %s | %s | **%.2fx** |
+        | pi, uber job forced (`-Dmapreduce.job.ubertask.enable=true`) | %s | %.1f | %s | %s | %.2fx |
 
         **Headline: pi on the slaves is %.2fx faster than the stock example** (per-container
         path, pi's default on this cluster). The forced uber job, %.2fx, measures the master,
@@ -136,7 +142,8 @@ public final class PiBenchmark {
 
         Task JVM start-up of pi's default (pi's counters: wall time from a task JVM's start to
         its map's setup, and the CPU that JVM had used by then, per task JVM; median of the
-        rounds): %.1f s and %.1f s of CPU per JVM, %d JVMs a run; counting itself: %s.
+        rounds): %.1f s and %.1f s of CPU per JVM (mean ± sd %s s and %s s), %d JVMs a run;
+        counting itself: %s.
 
         What each pi job printed (last round):
         - default: %s; %s
@@ -151,14 +158,14 @@ public final class PiBenchmark {
         Machine.loadAverage(), masterVcores, masterMb, maps, samples, rounds,
         containers.estimate().toPlainString(), containers.estimate().doubleValue() - Math.PI,
         stockEstimate.stripTrailingZeros().toPlainString(), pointsApart,
-        stockMedian, format(times.get(Side.STOCK)),
-        where(containers), containersMedian, format(times.get(Side.CONTAINERS)),
-        stockMedian / containersMedian,
-        where(uber), uberMedian, format(times.get(Side.UBER)), stockMedian / uberMedian,
+        stockMedian, stockTimes.meanSd("%.1f"), format(times.get(Side.STOCK)),
+        where(containers), containersMedian, containersTimes.meanSd("%.1f"),
+        format(times.get(Side.CONTAINERS)), stockMedian / containersMedian,
+        where(uber), uberMedian, uberTimes.meanSd("%.1f"), format(times.get(Side.UBER)),
+        stockMedian / uberMedian,
         stockMedian / containersMedian, stockMedian / uberMedian,
-        median(perContainer.stream().map(PiRun::startSecondsPerJvm).toList()),
-        median(perContainer.stream().map(PiRun::startCpuPerJvm).toList()),
-        containers.taskJvms(), countingPart(containers.startUp()),
+        startSeconds.median(), startCpu.median(), startSeconds.meanSd("%.1f"),
+        startCpu.meanSd("%.1f"), containers.taskJvms(), countingPart(containers.startUp()),
         containers.whereRan(), containers.startUp(), uber.whereRan(), uber.startUp(),
         stockTimeline, containers.timeline(), uber.timeline());
     System.out.println(table);
@@ -216,12 +223,6 @@ public final class PiBenchmark {
 
   private static PiRun last(List<PiRun> runs) {
     return runs.get(runs.size() - 1);
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
   private static String format(List<Double> values) {

@@ -104,8 +104,10 @@ public final class TeraBenchmark {
     }
     Run ourMedian = medianRun(ours);
     Run stockMedian = medianRun(stock);
-    double ourSeconds = median(ours);
-    double stockSeconds = median(stock);
+    RoundStats ourTimes = seconds(ours);
+    RoundStats stockTimes = seconds(stock);
+    double ourSeconds = ourTimes.median();
+    double stockSeconds = stockTimes.median();
     double ratio = stockSeconds / ourSeconds;
     String table = String.format(Locale.ROOT, """
         ## terasort against the stock TeraSort example
@@ -121,18 +123,18 @@ public final class TeraBenchmark {
           bytes shuffled, task wall time summed over all maps / reduces, CPU time of all tasks
           (on 2 shared cores the CPU time, not the parallelism, decides the wall time)
 
-        | job | median s | runs (s) | maps | spilled records | shuffled MB | map task s | reduce task s | task CPU s |
-        |---|---|---|---|---|---|---|---|---|
-        | stock TeraSort | %.1f | %s | %d | %,d | %,d | %,d | %,d | %,d |
-        | terasort (fawn-jobs.jar) | %.1f | %s | %d | %,d | %,d | %,d | %,d | %,d |
+        | job | median s | mean ± sd s | runs (s) | maps | spilled records | shuffled MB | map task s | reduce task s | task CPU s |
+        |---|---|---|---|---|---|---|---|---|---|
+        | stock TeraSort | %.1f | %s | %s | %d | %,d | %,d | %,d | %,d | %,d |
+        | terasort (fawn-jobs.jar) | %.1f | %s | %s | %d | %,d | %,d | %,d | %,d | %,d |
 
         terasort is %.2fx faster (target 1.2x).
         """, started.truncatedTo(ChronoUnit.SECONDS), command, Machine.describe(), loadBefore,
         Machine.loadAverage(), rows, rows * 100 / 1_000_000, reduces, rounds, checksum,
-        stockSeconds, format(stock), stockMedian.maps(), stockMedian.spilledRecords(),
+        stockSeconds, stockTimes.meanSd("%.1f"), format(stock), stockMedian.maps(), stockMedian.spilledRecords(),
         stockMedian.shuffleBytes() / 1_000_000, stockMedian.mapMillis() / 1000,
         stockMedian.reduceMillis() / 1000, stockMedian.cpuMillis() / 1000,
-        ourSeconds, format(ours), ourMedian.maps(), ourMedian.spilledRecords(),
+        ourSeconds, ourTimes.meanSd("%.1f"), format(ours), ourMedian.maps(), ourMedian.spilledRecords(),
         ourMedian.shuffleBytes() / 1_000_000, ourMedian.mapMillis() / 1000,
         ourMedian.reduceMillis() / 1000, ourMedian.cpuMillis() / 1000, ratio);
     System.out.println(table);
@@ -182,10 +184,8 @@ public final class TeraBenchmark {
     }
   }
 
-  private static double median(List<Run> runs) {
-    List<Double> sorted = runs.stream().map(Run::seconds).sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+  private static RoundStats seconds(List<Run> runs) {
+    return RoundStats.of(runs.stream().map(Run::seconds).toList());
   }
 
   private static Run medianRun(List<Run> runs) {
