@@ -200,10 +200,11 @@ final class Fixtures {
   static EnergyReportModel model(boolean estimatedNode, long tasksEstimated) throws IOException {
     JobHistoryClient.JobInfo job = new JobHistoryClient.JobInfo(JOB_ID, JOB_NAME, "alice",
         "default", "SUCCEEDED", T0 - 3000, T0, T0 + 100_000, 2, 2, 1, 1);
+    JobPhases phases = JobPhases.of(JobHistoryClient.tasksFrom(JettisonJson.parse(tasksJson())),
+        ReduceAttempt.listFrom(JettisonJson.parse(reduceAttemptsJson())));
     return EnergyReportModel.build(job,
-        JobHistoryClient.countersFrom(JettisonJson.parse(countersJson(tasksEstimated))),
-        JobHistoryClient.tasksFrom(JettisonJson.parse(tasksJson())),
+        JobHistoryClient.countersFrom(JettisonJson.parse(countersJson(tasksEstimated))), phases,
         "file:/tmp/fawn/energy/" + APP_ID,
-        List.of(parse(nodeA(estimatedNode), "nodeA.csv"), parse(nodeB(), "nodeB.csv")));
+        List.of(parse(nodeA(estimatedNode), "nodeA.csv"), parse(nodeB(), "nodeB.csv")), null);
   }
 }

@@ -82,7 +82,7 @@ class JobPhasesTest {
   @Test
   void read_attemptsNotServed_reduceIsTheWholeReducePhase_andSaysWhy() throws IOException {
     try (FakeJobHistoryServer jhs = new FakeJobHistoryServer()) {
-      jhs.job(JOB_ID, ShuffleJob.jobJson(), Fixtures.countersJson(), ShuffleJob.tasksJson())
+      jhs.job(JOB_ID, ShuffleJob.jobJson(), ShuffleJob.countersJson(), ShuffleJob.tasksJson())
           .attempts(JOB_ID, ShuffleJob.R0, ShuffleJob.r0AttemptsJson()); // r1's: 404
       JobHistoryClient client = new JobHistoryClient(jhs.address());
       JobPhases phases = JobPhases.read(client, JOB_ID, client.tasks(JOB_ID));

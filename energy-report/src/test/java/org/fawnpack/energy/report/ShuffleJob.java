@@ -79,7 +79,7 @@ final class ShuffleJob {
   }
 
   static FakeJobHistoryServer serve(FakeJobHistoryServer jhs) {
-    return jhs.job(JOB_ID, jobJson(), Fixtures.countersJson(), tasksJson())
+    return jhs.job(JOB_ID, jobJson(), countersJson(), tasksJson())
         .attempts(JOB_ID, R0, r0AttemptsJson()).attempts(JOB_ID, R1, r1AttemptsJson());
   }
 
@@ -106,6 +106,45 @@ final class ShuffleJob {
     return 4 + wobble / 2;
   }
 
+  /** What a slave's containers of the job drew in the 5 s to {@code t} (0: busy under 10 %). */
+  private static long appMicrojoules(int slave, long t) {
+    double cpu = slave == 0 ? 0 : cpu(slave, t);
+    return cpu < 10 ? 0 : Math.round((0.05 + 0.28 * cpu / 100) * 5e6);
+  }
+
+  /** The task containers' µJ (all but slave3's ApplicationMaster after the maps), in mJ. */
+  private static long taskMillijoules() {
+    long uj = 0;
+    for (int s = 1; s <= SLAVES.size(); s++) {
+      for (long t = -5; t <= 125; t += 5) {
+        uj += s == 3 && t > MAP[1] ? 0 : appMicrojoules(s, t);
+      }
+    }
+    return uj / 1000;
+  }
+
+  /** The task counters, the energy ones from the same samples as the history files. */
+  static String countersJson() {
+    long mj = taskMillijoules();
+    return "{\"jobCounters\":{\"id\":\"" + JOB_ID + "\",\"counterGroup\":["
+        + group("org.apache.hadoop.mapreduce.TaskCounter", counter("MAP_INPUT_RECORDS",
+            3_000_000)) + "," + group("org.apache.hadoop.mapreduce.lib.input"
+            + ".FileInputFormatCounter", counter("BYTES_READ", 150_000_000)) + ","
+        + group("org.fawnpack.energy.EnergyCounter", counter("ENERGY_MILLIJOULES", mj) + ","
+            + counter("IDLE_SHARE_MILLIJOULES", mj / 6) + "," + counter("SAMPLES", 120) + ","
+            + counter("METER_GAPS", 0) + "," + counter("TASKS_METERED", 6) + ","
+            + counter("TASKS_UNMETERED", 0) + "," + counter("TASKS_ESTIMATED", 6))
+        + "]}}";
+  }
+
+  private static String group(String name, String counters) {
+    return "{\"counterGroupName\":\"" + name + "\",\"counter\":[" + counters + "]}";
+  }
+
+  private static String counter(String name, long total) {
+    return "{\"name\":\"" + name + "\",\"totalCounterValue\":" + total + "}";
+  }
+
   /** Writes every slave's and the master's node history and the slaves' application files. */
   static void writeHistories(Path historyDir) throws IOException {
     Path app = Files.createDirectories(historyDir.resolve(Fixtures.APP_ID));
@@ -117,11 +156,13 @@ final class ShuffleJob {
       StringBuilder appFile = new StringBuilder(HistoryFileReader.MAGIC + "\n# node=" + node
           + " application=" + Fixtures.APP_ID
           + " interval_ms=5000 meters=model:model estimated=true\n");
+      long[] containers = new long[2]; // µJ of the map container, then of the one after it
       for (long t = -5; t <= 125; t += 5) {
         double cpu = s == 0 ? 6 : cpu(s, t);
         double watts = s == 0 ? 52 : 1.40 + 0.28 * cpu / 100;
         long nodeUj = Math.round(watts * 5e6);
-        long appUj = s == 0 || cpu < 10 ? 0 : Math.round(0.28 * cpu / 100 * 5e6);
+        long appUj = appMicrojoules(s, t);
+        containers[t <= MAP[1] ? 0 : 1] += appUj;
         boolean shuffle = t >= SHUFFLE[0] && t <= SHUFFLE[1];
         long read = s > 0 && t >= MAP[0] && t <= MAP[1] ? 40_000_000 + s * 1_000_000 : 200_000;
         long written = s > 0 && t > REDUCE[0] && t <= REDUCE[1] && s <= 2 ? 30_000_000 : 300_000;
@@ -135,6 +176,13 @@ final class ShuffleJob {
       Files.writeString(dir.resolve(String.format(Locale.ROOT, "%013d.csv", T0 - 5000)),
           nodeFile, StandardCharsets.UTF_8);
       if (s > 0) {
+        // slaveN ran map N-1; slave1 and slave2 then r0 and r1, slave3 the ApplicationMaster.
+        String id = "container_1700000000000_0007_01_00000";
+        appFile.append(Fixtures.container(id + (s + 1), "TASK", T0, T0 + 58_000, containers[0]));
+        if (s <= 3) {
+          appFile.append(Fixtures.container(id + (s <= 2 ? s + 5 : 1), s <= 2 ? "TASK"
+              : NodeHistory.APPLICATION_MASTER, T0 + 30_000, T0 + 120_000, containers[1]));
+        }
         Files.writeString(app.resolve(node + ".csv"), appFile, StandardCharsets.UTF_8);
       }
     }
