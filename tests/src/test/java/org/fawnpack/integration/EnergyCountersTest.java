@@ -228,6 +228,23 @@ class EnergyCountersTest {
         cluster.joules() + " J over " + seconds + " s");
     assertTrue(cluster.joules() <= nodeManagers * BUSY_WATTS * seconds + 1e-6,
         cluster.joules() + " J over " + seconds + " s");
+
+    // The shuffle band: the server's reduce attempts against the job's own history file.
+    JobHistoryFile.Shuffle file = JobHistoryFile.shuffle(fs, jobId);
+    assertEquals(new EnergyReportModel.Phase(file.firstReduceStart(), file.lastShuffleFinish()),
+        report.shufflePhase(), report.phases().shuffleProblem());
+    assertEquals(new EnergyReportModel.Phase(file.lastShuffleFinish(), file.lastReduceFinish()),
+        report.reducePhase());
+    // The page, its application files' power charts included (docs/img/energy-report-*.png).
+    assertTrue(CLUSTER.cluster().awaitEnergyHistory(List.of(JobHistoryClient.applicationId(
+        jobId)), Duration.ofSeconds(60)));
+    java.nio.file.Path html = java.nio.file.Path.of(System.getProperty(
+        EmbeddedClusterSpec.BASE_DIR.name(), "target"), "energy-report-wordcount2.html");
+    assertEquals(0, org.apache.hadoop.util.ToolRunner.run(CLUSTER.cluster().clientConf(),
+        new EnergyReport(), new String[] {"report", jobId, "--html", html.toString()}));
+    assertEquals(nodeManagers * 5 + nodesThatRan(jobId), java.nio.file.Files.readString(html)
+        .split("<rect class=\"phase shuffle\"", -1).length - 1,
+        "a band in every utilisation panel and every application file's power chart");
   }
 
   private static boolean sleep(long millis) throws InterruptedException {

@@ -302,6 +302,7 @@ public class EnergyReport extends Configured implements Tool {
     job = new JobInfo(jobId, job.name(), job.user(), job.queue(), job.state(), job.submitTime(),
         job.startTime(), job.finishTime(), job.mapsTotal(), job.mapsCompleted(),
         job.reducesTotal(), job.reducesCompleted());
+    JobPhases phases = JobPhases.read(client, jobId, tasks);
 
     String dir = historyDir != null ? historyDir : HistoryFileReader.historyDir(conf);
     String applicationId = JobHistoryClient.applicationId(jobId);
@@ -312,9 +313,10 @@ public class EnergyReport extends Configured implements Tool {
           HistoryFileReader.applicationDir(conf, dir, applicationId);
       location = appDir.toString();
       Optional<List<NodeHistory>> histories = HistoryFileReader.readApplication(conf, appDir);
-      model = EnergyReportModel.build(job, counters, tasks, location, histories.orElse(null));
+      model = EnergyReportModel.build(job, counters, phases, location, histories.orElse(null),
+          null);
     } catch (IOException | IllegalArgumentException e) {
-      model = EnergyReportModel.build(job, counters, tasks, location, null, e.getMessage());
+      model = EnergyReportModel.build(job, counters, phases, location, null, e.getMessage());
     }
     return model.withCluster(clusterFigures(conf, dir, job, model));
   }

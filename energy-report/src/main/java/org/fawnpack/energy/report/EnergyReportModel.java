@@ -27,7 +27,7 @@ public final class EnergyReportModel {
       "org.apache.hadoop.mapreduce.lib.input.FileInputFormatCounter";
   static final String FAWN_INPUT_GROUP = "org.fawnpack.input.FawnInputCounter";
 
-  /** A phase of the job: first task start to last task finish (epoch ms). */
+  /** A phase of the job, from its start to its finish (epoch ms; {@link JobPhases}). */
   public record Phase(long startMillis, long finishMillis) {
   }
 
@@ -59,8 +59,7 @@ public final class EnergyReportModel {
   private final String applicationId;
   private final JobEnergySummary summary;
   private final long tasksCompleted;
-  private final Phase mapPhase;
-  private final Phase reducePhase;
+  private final JobPhases phases;
   private final String historyLocation;
   private final boolean historyFound;
   private final String historyProblem;
@@ -68,8 +67,8 @@ public final class EnergyReportModel {
   private final ClusterFigures cluster;
 
   private EnergyReportModel(JobInfo job, CounterValues counters, String applicationId,
-      JobEnergySummary summary, long tasksCompleted, Phase mapPhase, Phase reducePhase,
-      String historyLocation, boolean historyFound, String historyProblem,
+      JobEnergySummary summary, long tasksCompleted, JobPhases phases, String historyLocation,
+      boolean historyFound, String historyProblem,
       List<NodeFigures> nodes, ClusterFigures cluster) {
     this.cluster = cluster;
     this.job = job;
@@ -77,8 +76,7 @@ public final class EnergyReportModel {
     this.applicationId = applicationId;
     this.summary = summary;
     this.tasksCompleted = tasksCompleted;
-    this.mapPhase = mapPhase;
-    this.reducePhase = reducePhase;
+    this.phases = phases;
     this.historyLocation = historyLocation;
     this.historyFound = historyFound;
     this.historyProblem = historyProblem;
@@ -101,6 +99,12 @@ public final class EnergyReportModel {
    * not be read: {@code historyProblem} says why (the file and line of a damaged record).
    */
   public static EnergyReportModel build(JobInfo job, CounterValues counters, List<TaskInfo> tasks,
+      String historyLocation, List<NodeHistory> histories, String historyProblem) {
+    return build(job, counters, JobPhases.of(tasks), historyLocation, histories, historyProblem);
+  }
+
+  /** As above, with the phases read beside the tasks (the shuffle from the reduce attempts). */
+  public static EnergyReportModel build(JobInfo job, CounterValues counters, JobPhases phases,
       String historyLocation, List<NodeHistory> histories, String historyProblem) {
     long wall = wallMillis(job);
     long fileBytes = counters.get(FILE_INPUT_GROUP, "BYTES_READ");
@@ -127,14 +131,14 @@ public final class EnergyReportModel {
       }
     }
     return new EnergyReportModel(job, counters, JobHistoryClient.applicationId(job.id()), summary,
-        completed, phase(tasks, true), phase(tasks, false), historyLocation, histories != null,
-        historyProblem, nodes, ClusterFigures.NOT_READ);
+        completed, phases, historyLocation, histories != null, historyProblem, nodes,
+        ClusterFigures.NOT_READ);
   }
 
   /** This report with the cluster's figures (the nodes' own histories over the job's span). */
   public EnergyReportModel withCluster(ClusterFigures figures) {
     return new EnergyReportModel(job, counters, applicationId, summary, tasksCompleted,
-        mapPhase, reducePhase, historyLocation, historyFound, historyProblem, nodes, figures);
+        phases, historyLocation, historyFound, historyProblem, nodes, figures);
   }
 
   /** The whole cluster's energy over the job's span, or why it is not known. */
@@ -182,19 +186,6 @@ public final class EnergyReportModel {
     return new NodeFigures(history, inWindow, gaps, nodeUj, covered, appUj, amUj);
   }
 
-  /** First start to last finish of the job's MAP (or REDUCE) tasks; null if it had none. */
-  static Phase phase(List<TaskInfo> tasks, boolean maps) {
-    long first = Long.MAX_VALUE;
-    long last = Long.MIN_VALUE;
-    for (TaskInfo t : tasks) {
-      if ((maps ? t.isMap() : t.isReduce()) && t.startTime() > 0) {
-        first = Math.min(first, t.startTime());
-        last = Math.max(last, Math.max(t.finishTime(), t.startTime()));
-      }
-    }
-    return first == Long.MAX_VALUE ? null : new Phase(first, last);
-  }
-
   private static long wallMillis(JobInfo job) {
     return job.startTime() > 0 && job.finishTime() >= job.startTime()
         ? job.finishTime() - job.startTime() : -1;
@@ -234,14 +225,24 @@ public final class EnergyReportModel {
     return wall >= 0 ? wall / 1000.0 : Double.NaN;
   }
 
-  /** Null if the job had no map tasks. */
-  public Phase mapPhase() {
-    return mapPhase;
+  /** The map, shuffle and reduce phases. */
+  public JobPhases phases() {
+    return phases;
   }
 
-  /** Null if the job had no reduce tasks. */
+  /** Null if the job had no map tasks. */
+  public Phase mapPhase() {
+    return phases.map();
+  }
+
+  /** Null if the job had no reduce tasks or the shuffle is not known ({@link JobPhases}). */
+  public Phase shufflePhase() {
+    return phases.shuffle();
+  }
+
+  /** After the shuffle (the whole reduce phase when it is not known); null without reduces. */
   public Phase reducePhase() {
-    return reducePhase;
+    return phases.reduce();
   }
 
   // ---- from the counters ----

@@ -14,8 +14,9 @@ import org.fawnpack.energy.report.EnergyReportModel.Phase;
 /**
  * The report as one self-contained HTML page (inline CSS and SVG; no scripts, fonts or links):
  * the summary table, then per history file a chart of the node's power over the job (x: seconds
- * since the job started, y: watts) with the map and reduce phases shaded, then every node of the
- * cluster with its power and utilisation ({@link UtilisationCharts}).
+ * since the job started, y: watts) with the map, shuffle and reduce phases shaded
+ * ({@link JobPhases}), then every node of the cluster with its power and utilisation
+ * ({@link UtilisationCharts}).
  */
 public final class HtmlReport {
   // Chart geometry (SVG user units), package-private for the tests.
@@ -46,11 +47,18 @@ public final class HtmlReport {
       svg .point{fill:#1f5fa8}
       svg .gap{fill:#c62828}
       svg .phase.map{fill:#4caf50;fill-opacity:0.16}
+      svg .phase.shuffle{fill:#3f51b5;fill-opacity:0.14}
       svg .phase.reduce{fill:#ff9800;fill-opacity:0.18}
       svg .phase-label{font-size:10px;fill:#555}
       .legend span{display:inline-block;margin-right:16px}
       .swatch{display:inline-block;width:12px;height:12px;vertical-align:middle;margin-right:4px}
       """;
+
+  /** The bands' legend entries, in the page's two kinds of chart alike. */
+  static final String PHASE_LEGEND = "<span><span class=\"swatch\" style=\"background:"
+      + "rgba(76,175,80,0.35)\"></span>map phase</span><span><span class=\"swatch\" style=\""
+      + "background:rgba(63,81,181,0.3)\"></span>shuffle phase</span><span><span class=\"swatch"
+      + "\" style=\"background:rgba(255,152,0,0.4)\"></span>reduce phase</span>";
 
   private HtmlReport() {
   }
@@ -99,10 +107,7 @@ public final class HtmlReport {
       h.append("<h2>Power over the job</h2>\n<p class=\"legend\">")
           .append("<span><span class=\"swatch\" style=\"background:#1f5fa8\"></span>node power (W)"
               + "</span>")
-          .append("<span><span class=\"swatch\" style=\"background:rgba(76,175,80,0.35)\"></span>"
-              + "map phase</span>")
-          .append("<span><span class=\"swatch\" style=\"background:rgba(255,152,0,0.4)\"></span>"
-              + "reduce phase</span>")
+          .append(PHASE_LEGEND)
           .append("<span><span class=\"swatch\" style=\"background:#c62828\"></span>"
               + "sample with a meter gap</span></p>\n");
       for (NodeFigures n : m.nodes()) {
@@ -196,6 +201,7 @@ public final class HtmlReport {
 
     // phases under everything else
     phaseRect(h, "map", m.mapPhase(), origin, domain);
+    phaseRect(h, "shuffle", m.shufflePhase(), origin, domain);
     phaseRect(h, "reduce", m.reducePhase(), origin, domain);
 
     // grid and ticks
@@ -270,7 +276,16 @@ public final class HtmlReport {
             + "<title>%s phase: %s s to %s s</title></rect>\n"
             + "<text class=\"phase-label\" x=\"%.2f\" y=\"%d\">%s</text>\n",
         name, x1, TOP, x2 - x1, PLOT_HEIGHT, name, TextReport.fixed(from, 3),
-        TextReport.fixed(to, 3), x1 + 3, TOP + (name.equals("map") ? 12 : 24), name));
+        TextReport.fixed(to, 3), x1 + 3, TOP + labelRow(name) * 12, name));
+  }
+
+  /** Each band's label on its own line, as the shuffle overlaps the map phase. */
+  private static int labelRow(String phase) {
+    return switch (phase) {
+      case "map" -> 1;
+      case "shuffle" -> 2;
+      default -> 3;
+    };
   }
 
   /** 1, 2 or 5 times a power of ten, at least {@code raw}. */

@@ -43,6 +43,9 @@ import org.apache.hadoop.conf.Configuration;
  * {"tasks":{"task":[{"startTime":..,"finishTime":..,"elapsedTime":..,"progress":100,
  *         "id":"task_.._m_000000","state":"SUCCEEDED","type":"MAP","successfulAttempt":"..",
  *         "status":".."}]}}
+ * {"taskAttempts":{"taskAttempt":[{"startTime":..,"finishTime":..,"id":"attempt_.._r_000000_0",
+ *         "state":"SUCCEEDED","type":"REDUCE","nodeHttpAddress":"..","shuffleFinishTime":..,
+ *         "mergeFinishTime":..,"elapsedShuffleTime":..,...}]}}   (ReduceTaskAttemptInfo)
  * </pre>
  * Jettison writes a one-element list as the bare element and an empty list as {@code ""};
  * both are read as lists here (see {@link JettisonJson#list}).
@@ -56,6 +59,7 @@ public final class JobHistoryClient {
   public static final String HTTP_POLICY = "mapreduce.jobhistory.http.policy";
 
   private static final Pattern JOB_ID = Pattern.compile("job_\\d+_\\d+");
+  private static final Pattern REDUCE_TASK_ID = Pattern.compile("task_\\d+_\\d+_r_\\d+");
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   /** The job, as the history server summarises it. Times are epoch milliseconds (0 if unknown). */
@@ -222,6 +226,17 @@ public final class JobHistoryClient {
           text(attempt, "nodeHttpAddress")));
     }
     return attempts;
+  }
+
+  /**
+   * Every attempt of one reduce task with its shuffle and merge finish times (for the shuffle
+   * phase, {@link JobPhases}); only reduce tasks, whose attempts carry those times.
+   */
+  public List<ReduceAttempt> reduceAttempts(String jobId, String taskId) throws IOException {
+    if (taskId == null || !REDUCE_TASK_ID.matcher(taskId).matches()) {
+      throw new IllegalArgumentException("not a reduce task id: " + taskId);
+    }
+    return ReduceAttempt.listFrom(get(jobId, "/tasks/" + taskId + "/attempts"));
   }
 
   /** The web addresses of the NodeManagers the job's ApplicationMaster attempts ran on. */

@@ -30,6 +30,9 @@ final class JsonReport {
         .field("name", m.job().name()).field("state", m.job().state())
         .field("startMillis", m.job().startTime()).field("finishMillis", m.job().finishTime())
         .field("seconds", m.seconds());
+    j.key("phases").open().phase("map", m.mapPhase()).phase("shuffle", m.shufflePhase())
+        .phase("reduce", m.reducePhase()).field("shuffleProblem", m.phases().shuffleProblem())
+        .close();
     WorkMeasure work = m.work();
     j.key("tasks").open().field("joules", m.taskJoules()).field("idleJoules", m.idleJoules())
         .field("workUnit", work.unit()).field("work", work.amount())
@@ -74,6 +77,15 @@ final class JsonReport {
       key("missing").strings(c.missing());
     }
     close();
+  }
+
+  /** {@code "name":{"startMillis":..,"finishMillis":..}}, or {@code null} without the phase. */
+  private JsonReport phase(String name, EnergyReportModel.Phase p) {
+    if (p == null) {
+      return field(name, null);
+    }
+    return key(name).open().field("startMillis", p.startMillis())
+        .field("finishMillis", p.finishMillis()).close();
   }
 
   private static Long known(long v) {

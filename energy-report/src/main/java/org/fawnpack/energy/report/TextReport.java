@@ -73,7 +73,12 @@ public final class TextReport {
         ? Instant.ofEpochMilli(m.job().startTime()).toString() : NA));
     job.add(new Row("wall time", unit(fixed(m.seconds(), 3), "s")));
     job.add(new Row("map phase", phase(m.mapPhase(), m)));
-    job.add(new Row("reduce phase", phase(m.reducePhase(), m)));
+    String noShuffle = m.phases().shuffleProblem();
+    job.add(new Row("shuffle phase", m.shufflePhase() == null && noShuffle != null
+        ? NA + " (" + noShuffle + ")" : phase(m.shufflePhase(), m)));
+    // Without the shuffle the reduce phase is the reduce tasks' whole span: say so.
+    job.add(new Row("reduce phase", phase(m.reducePhase(), m)
+        + (m.shufflePhase() == null && m.reducePhase() != null ? " (shuffle included)" : "")));
     sections.add(new Section("Job", job));
 
     List<Row> tasks = new ArrayList<>();

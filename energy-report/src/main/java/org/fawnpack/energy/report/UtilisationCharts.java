@@ -10,9 +10,10 @@ import org.fawnpack.energy.report.NodeSegmentReader.NodeSample;
 
 /**
  * The HTML report's cluster part: per counted node, one SVG of stacked panels over the job's
- * span — power, CPU busy %, memory in use, disk and network throughput — with the map and
- * reduce phases as bands, from the node's own history (what the seeds put side by side to see
- * why a wimpy node is slow: CPU-bound, short of memory, waiting on its disk or its network).
+ * span — power, CPU busy %, memory in use, disk and network throughput — with the map, shuffle
+ * and reduce phases as bands ({@link JobPhases}), from the node's own history (what the seeds
+ * put side by side to see why a wimpy node is slow: CPU-bound, short of memory, waiting on its
+ * disk or its network).
  */
 final class UtilisationCharts {
   private static final int WIDTH = HtmlReport.WIDTH;
@@ -45,11 +46,9 @@ final class UtilisationCharts {
     if (c == null || c.nodes().isEmpty() || m.job().startTime() <= 0 || !(m.seconds() > 0)) {
       return;
     }
-    h.append("<h2>Every node over the job: power and utilisation</h2>\n<p class=\"legend\">"
-        + "From each node's own history (busy or idle); per sample interval. Bands: "
-        + "<span><span class=\"swatch\" style=\"background:rgba(76,175,80,0.35)\"></span>"
-        + "map phase</span><span><span class=\"swatch\" style=\"background:rgba(255,152,0,0.4)"
-        + "\"></span>reduce phase</span></p>\n");
+    h.append("<h2 id=\"utilisation\">Every node over the job: power and utilisation</h2>\n"
+        + "<p class=\"legend\">From each node's own history (busy or idle); per sample interval."
+        + " Bands: " + HtmlReport.PHASE_LEGEND + "</p>\n");
     for (ClusterEnergy.NodeSpan n : c.nodes()) {
       node(h, m, n);
     }
@@ -82,6 +81,7 @@ final class UtilisationCharts {
   private static void panel(StringBuilder h, Panel p, List<NodeSample> samples, long origin,
       double domain, int top, EnergyReportModel m) {
     band(h, m.mapPhase(), "map", origin, domain, top);
+    band(h, m.shufflePhase(), "shuffle", origin, domain, top);
     band(h, m.reducePhase(), "reduce", origin, domain, top);
     double max = samples.stream().mapToDouble(p.value()).filter(v -> !Double.isNaN(v)).max()
         .orElse(Double.NaN);
@@ -121,8 +121,9 @@ final class UtilisationCharts {
     if (to >= from) {
       double x1 = HtmlReport.x(from, domain);
       h.append(String.format(Locale.ROOT, "<rect class=\"phase %s\" x=\"%.2f\" y=\"%d\""
-          + " width=\"%.2f\" height=\"%d\"/>\n", name, x1, top, HtmlReport.x(to, domain) - x1,
-          PANEL));
+          + " width=\"%.2f\" height=\"%d\"><title>%s phase: %s s to %s s</title></rect>\n",
+          name, x1, top, HtmlReport.x(to, domain) - x1, PANEL, name, TextReport.fixed(from, 3),
+          TextReport.fixed(to, 3)));
     }
   }
 

@@ -48,7 +48,7 @@ class ClusterEnergyTest {
   @BeforeEach
   void start() throws IOException {
     jhs = new FakeJobHistoryServer();
-    jhs.job(JOB_ID, Fixtures.jobJson(), Fixtures.countersJson(), Fixtures.tasksJson());
+    Fixtures.serve(jhs);
   }
 
   @AfterEach
@@ -118,8 +118,10 @@ class ClusterEnergyTest {
         assertTrue(body.contains("<polyline class=\"" + panel + "\""), svg.group(1) + " "
             + panel);
       }
-      assertTrue(body.contains("class=\"phase map\"") && body.contains("class=\"phase reduce\""),
-          "map and reduce bands");
+      for (String band : List.of("map", "shuffle", "reduce")) {
+        assertEquals(5, body.split("class=\"phase " + band + "\"", -1).length - 1,
+            band + " band in each of the 5 panels");
+      }
       if (svg.group(1).equals("nodeA")) {
         // 10 samples in the span: each panel's line has 10 points.
         java.util.regex.Matcher cpu = java.util.regex.Pattern.compile(

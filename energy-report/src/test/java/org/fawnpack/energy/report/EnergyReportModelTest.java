@@ -40,8 +40,9 @@ class EnergyReportModelTest {
   void from_tasks_phases() throws IOException {
     EnergyReportModel m = Fixtures.model(false, 0);
     assertEquals(new EnergyReportModel.Phase(T0 + 2_000, T0 + 60_000), m.mapPhase());
-    assertEquals(new EnergyReportModel.Phase(T0 + 55_000, T0 + 98_000), m.reducePhase());
-    assertNull(EnergyReportModel.phase(List.of(new TaskInfo("t", "MAP", "KILLED", 0, 0)), true));
+    assertEquals(new EnergyReportModel.Phase(T0 + 55_000, T0 + 70_000), m.shufflePhase());
+    assertEquals(new EnergyReportModel.Phase(T0 + 70_000, T0 + 98_000), m.reducePhase());
+    assertNull(JobPhases.span(List.of(new TaskInfo("t", "MAP", "KILLED", 0, 0)), true));
   }
 
   @Test

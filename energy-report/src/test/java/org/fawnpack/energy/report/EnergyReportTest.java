@@ -34,7 +34,7 @@ class EnergyReportTest {
   @BeforeEach
   void start() throws IOException {
     jhs = new FakeJobHistoryServer();
-    jhs.job(JOB_ID, Fixtures.jobJson(), Fixtures.countersJson(), Fixtures.tasksJson());
+    Fixtures.serve(jhs);
   }
 
   @AfterEach

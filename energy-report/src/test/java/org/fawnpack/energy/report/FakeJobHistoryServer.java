@@ -48,6 +48,11 @@ final class FakeJobHistoryServer implements AutoCloseable {
     return serve(jobId, job).serve(jobId + "/counters", counters).serve(jobId + "/tasks", tasks);
   }
 
+  /** One task's attempts ({@code .../tasks/<taskId>/attempts}). */
+  FakeJobHistoryServer attempts(String jobId, String taskId, String json) {
+    return serve(jobId + "/tasks/" + taskId + "/attempts", json);
+  }
+
   String address() {
     return "127.0.0.1:" + server.getAddress().getPort();
   }

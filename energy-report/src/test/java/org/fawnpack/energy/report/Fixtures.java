@@ -14,7 +14,8 @@ import java.util.Locale;
  *
  * <pre>
  * job_1700000000000_0007 "grep &lt;logs&gt; &amp; 'count'", start T0, finish T0 + 100 s
- * maps: m0 2..50 s, m1 3..60 s; reduce r0 55..98 s  → map phase 2..60 s, reduce phase 55..98 s
+ * maps: m0 2..50 s, m1 3..60 s; reduce r0 55..98 s, its one attempt's shuffle finished at
+ *       70 s (merge 72 s) → map phase 2..60 s, shuffle 55..70 s, reduce 70..98 s
  * counters: 1500 J (300 J idle, 20 %), 400 samples, 4 gaps (1 %), 3 of 3 tasks metered,
  *           3,000,000 records → 2000 records/J, 150,000,000 bytes (FileInputFormat) → 100000 B/J
  * nodeA.csv: samples every 10 s ending T0-5 s (outside), T0+5 .. T0+95 s (10 inside, 20 W,
@@ -94,6 +95,52 @@ final class Fixtures {
         + id.substring(5) + "_0\",\"status\":\"\"}";
   }
 
+  /** The job's three resources and its reduce task's attempts. */
+  static FakeJobHistoryServer serve(FakeJobHistoryServer jhs) {
+    return jhs.job(JOB_ID, jobJson(), countersJson(), tasksJson())
+        .attempts(JOB_ID, REDUCE_TASK, reduceAttemptsJson());
+  }
+
+  static final String REDUCE_TASK = "task_1700000000000_0007_r_000000";
+
+  /** r0's one attempt, a bare object as Jettison writes a one-element list. */
+  static String reduceAttemptsJson() {
+    return attemptsJson(reduceAttempt("attempt_1700000000000_0007_r_000000_0", "SUCCEEDED",
+        T0 + 55_000, T0 + 98_000, T0 + 70_000, T0 + 72_000));
+  }
+
+  /**
+   * {@code {"taskAttempts":{"taskAttempt":[...]}}}, one attempt bare and none {@code ""}, as
+   * Jersey 2.46 + Jettison 1.5.4 marshal Hadoop 3.5.0's TaskAttemptsInfo (captured).
+   */
+  static String attemptsJson(String... attempts) {
+    if (attempts.length == 0) {
+      return "{\"taskAttempts\":\"\"}";
+    }
+    String list = attempts.length == 1 ? attempts[0] : "[" + String.join(",", attempts) + "]";
+    return "{\"taskAttempts\":{\"taskAttempt\":" + list + "}}";
+  }
+
+  /**
+   * One reduce attempt with every field of Hadoop 3.5.0's ReduceTaskAttemptInfo, in its order;
+   * epoch ms, -1 where the attempt never got there (its elapsed times then 0, as Hadoop's).
+   */
+  static String reduceAttempt(String id, String state, long start, long finish, long shuffle,
+      long merge) {
+    return "{\"startTime\":" + start + ",\"finishTime\":" + finish + ",\"elapsedTime\":"
+        + (finish - start) + ",\"progress\":100,\"id\":\"" + id + "\",\"rack\":\"/default-rack\","
+        + "\"state\":\"" + state + "\",\"status\":\"reduce > reduce\",\"nodeHttpAddress\":"
+        + "\"nodeB:8042\",\"diagnostics\":\"\",\"type\":\"REDUCE\",\"assignedContainerId\":"
+        + "\"container_1700000000000_0007_01_000004\",\"shuffleFinishTime\":" + shuffle
+        + ",\"mergeFinishTime\":" + merge + ",\"elapsedShuffleTime\":" + elapsed(start, shuffle)
+        + ",\"elapsedMergeTime\":" + elapsed(shuffle, merge) + ",\"elapsedReduceTime\":"
+        + elapsed(merge, finish) + "}";
+  }
+
+  private static long elapsed(long from, long to) {
+    return from > 0 && to > 0 ? to - from : 0;
+  }
+
   static String header(String node, boolean estimated) {
     return HistoryFileReader.MAGIC + "\n# node=" + node + " application=" + APP_ID
         + " interval_ms=10000 meters=wall:snmp;cpu:sigar estimated=" + estimated + "\n";
@@ -153,10 +200,11 @@ final class Fixtures {
   static EnergyReportModel model(boolean estimatedNode, long tasksEstimated) throws IOException {
     JobHistoryClient.JobInfo job = new JobHistoryClient.JobInfo(JOB_ID, JOB_NAME, "alice",
         "default", "SUCCEEDED", T0 - 3000, T0, T0 + 100_000, 2, 2, 1, 1);
+    JobPhases phases = JobPhases.of(JobHistoryClient.tasksFrom(JettisonJson.parse(tasksJson())),
+        ReduceAttempt.listFrom(JettisonJson.parse(reduceAttemptsJson())));
     return EnergyReportModel.build(job,
-        JobHistoryClient.countersFrom(JettisonJson.parse(countersJson(tasksEstimated))),
-        JobHistoryClient.tasksFrom(JettisonJson.parse(tasksJson())),
+        JobHistoryClient.countersFrom(JettisonJson.parse(countersJson(tasksEstimated))), phases,
         "file:/tmp/fawn/energy/" + APP_ID,
-        List.of(parse(nodeA(estimatedNode), "nodeA.csv"), parse(nodeB(), "nodeB.csv")));
+        List.of(parse(nodeA(estimatedNode), "nodeA.csv"), parse(nodeB(), "nodeB.csv")), null);
   }
 }

@@ -48,13 +48,17 @@ class HtmlReportTest {
       assertEquals(1, count(svg, "<polyline class=\"power\""), svg);
       assertTrue(svg.contains("seconds since job start"));
       assertTrue(svg.contains(">watts</text>"));
-      // map phase 2..60 s and reduce phase 55..98 s of a 100 s job, 680 units wide from x=64
+      // map phase 2..60 s, shuffle 55..70 s and reduce 70..98 s of a 100 s job, 680 units
+      // wide from x=64
       double[] map = rect(svg, "map");
       assertEquals(64 + 0.02 * 680, map[0], EPS);
       assertEquals(0.58 * 680, map[1], EPS);
+      double[] shuffle = rect(svg, "shuffle");
+      assertEquals(64 + 0.55 * 680, shuffle[0], EPS);
+      assertEquals(0.15 * 680, shuffle[1], EPS);
       double[] reduce = rect(svg, "reduce");
-      assertEquals(64 + 0.55 * 680, reduce[0], EPS);
-      assertEquals(0.43 * 680, reduce[1], EPS);
+      assertEquals(64 + 0.70 * 680, reduce[0], EPS);
+      assertEquals(0.28 * 680, reduce[1], EPS);
     }
     assertTrue(svgs.get(0).contains("Node nodeA (nodeA.csv)"));
     assertTrue(svgs.get(1).contains("Node nodeB (nodeB.csv)"));

@@ -28,7 +28,9 @@ class TextReportTest {
     assertEquals("2023-11-14T22:13:20Z", value(text, "started"));
     assertEquals(100.0, number(text, "wall time", "s"), EPS);
     assertEquals("2.000 s to 60.000 s", value(text, "map phase"));
-    assertEquals("55.000 s to 98.000 s", value(text, "reduce phase"));
+    // r0's attempt: started 55 s, shuffle finished 70 s, done 98 s (Fixtures)
+    assertEquals("55.000 s to 70.000 s", value(text, "shuffle phase"));
+    assertEquals("70.000 s to 98.000 s", value(text, "reduce phase"));
     assertEquals(1500.0, number(text, "task energy", "J"), EPS);
     assertEquals(300.0, number(text, "idle share", "J"), EPS);
     assertTrue(value(text, "idle share").endsWith("(20.0 %)"));
@@ -101,8 +103,8 @@ class TextReportTest {
     assertTrue(value(text, "history files").startsWith("not found in hdfs://nn:8020/fawn/energy/"
         + Fixtures.APP_ID + " "), text);
     for (String label : List.of("name", "user", "started", "wall time", "map phase",
-        "reduce phase", "idle share", "node energy", "average power", "application energy",
-        "ApplicationMaster", "history samples")) {
+        "shuffle phase", "reduce phase", "idle share", "node energy", "average power",
+        "application energy", "ApplicationMaster", "history samples")) {
       assertEquals("n/a", value(text, label), label);
     }
     assertEquals("n/a (no task was metered)", value(text, "task energy"));
