@@ -18,11 +18,13 @@ record BenchmarkOptions(int textFiles, int textKb, int logFiles, int logKb, int 
       "  --reps N         rounds (default 3); a variant slower than --rep-limit s runs once",
       "  --rep-limit S    seconds (default 300)",
       "  --threads N      threads of the single-JVM reference (default: this machine's cores)",
-      "  --only LIST      comma list of wordcount, logcount, big (default: all)",
+      "  --only LIST      comma list of wordcount, logcount, big, reducers (default: the first",
+      "                   three; reducers: wordcount2 and logcount2 with 1 reducer against one",
+      "                   per vcore, in a section of its own)",
       "  --report FILE    markdown report to update (default docs/benchmarks.md)");
 
   boolean runs(String part) {
-    return only.isEmpty() || only.contains(part);
+    return only.isEmpty() ? !part.equals("reducers") : only.contains(part);
   }
 
   static BenchmarkOptions parse(String[] args) {
@@ -59,8 +61,9 @@ record BenchmarkOptions(int textFiles, int textKb, int logFiles, int logKb, int 
   private static Set<String> parts(String list) {
     Set<String> parts = Set.of(list.split(","));
     for (String part : parts) {
-      if (!Set.of("wordcount", "logcount", "big").contains(part)) {
-        throw new IllegalArgumentException("--only takes wordcount, logcount, big: '" + part + "'");
+      if (!Set.of("wordcount", "logcount", "big", "reducers").contains(part)) {
+        throw new IllegalArgumentException("--only takes wordcount, logcount, big, reducers: '"
+            + part + "'");
       }
     }
     return parts;

@@ -79,10 +79,20 @@ public final class CountBenchmark {
         report.big = bigInput();
       }
       report.totalMinutes = (System.nanoTime() - started) / 60e9;
-      String markdown = report.markdown();
-      out.println();
-      out.println(markdown);
-      report.writeTo(options.report());
+      if (report.wordCount != null || report.logCount != null || report.big != null) {
+        String markdown = report.markdown();
+        out.println();
+        out.println(markdown);
+        report.writeTo(options.report());
+      }
+      if (options.runs("reducers")) {
+        long reducersStarted = System.nanoTime();
+        ReducersReport reducers = reducers();
+        reducers.minutes = (System.nanoTime() - reducersStarted) / 60e9;
+        out.println();
+        out.println(reducers.markdown());
+        reducers.writeTo(options.report());
+      }
       out.println("Report written to " + options.report().toAbsolutePath());
     }
   }
@@ -115,6 +125,39 @@ public final class CountBenchmark {
     BenchmarkReport.Family family = new BenchmarkReport.Family(options.logFiles(), totalBytes(in));
     family.measurements = rounds("logcount", variants);
     return family;
+  }
+
+  /**
+   * wordcount2 and logcount2 with one reducer against one per vcore (their default), each pair's
+   * outputs checked identical.
+   */
+  private ReducersReport reducers() throws Exception {
+    ReducersReport report = new ReducersReport(options, cluster);
+    report.reducersPerVcore = org.fawnpack.input.ClusterVcores.forJob(conf());
+    org.apache.hadoop.fs.Path text = new org.apache.hadoop.fs.Path("/bench/in/text");
+    if (!fs.exists(text)) {
+      new SampleInputs(2016, 20_000).writeTextFiles(fs, text, options.textFiles(),
+          options.textKb() * 1024, i -> progress("text files", i + 1, options.textFiles()));
+    }
+    org.apache.hadoop.fs.Path logs = new org.apache.hadoop.fs.Path("/bench/in/logs");
+    if (!fs.exists(logs)) {
+      new SampleInputs(2016, 20_000).writeLogFiles(fs, logs, options.logFiles(),
+          options.logKb() * 1024, i -> progress("log files", i + 1, options.logFiles()));
+    }
+    Map<String, Variant> words = new LinkedHashMap<>();
+    words.put("wordcount2" + ReducersReport.ONE,
+        (o) -> runTool(new WordCount2(), text, o, "-Dmapreduce.job.reduces=1"));
+    words.put("wordcount2" + ReducersReport.PER_VCORE, (o) -> runTool(new WordCount2(), text, o));
+    report.words = new BenchmarkReport.Family(options.textFiles(), totalBytes(text));
+    report.words.measurements = rounds("reducers-words", words);
+    Map<String, Variant> logVariants = new LinkedHashMap<>();
+    logVariants.put("logcount2" + ReducersReport.ONE,
+        (o) -> runTool(new LogCount2(), logs, o, "-Dmapreduce.job.reduces=1"));
+    logVariants.put("logcount2" + ReducersReport.PER_VCORE,
+        (o) -> runTool(new LogCount2(), logs, o));
+    report.logs = new BenchmarkReport.Family(options.logFiles(), totalBytes(logs));
+    report.logs.measurements = rounds("reducers-logs", logVariants);
+    return report;
   }
 
   /** wordcount2 and the single-JVM reference on the large input. */
@@ -199,9 +242,12 @@ public final class CountBenchmark {
     return times;
   }
 
-  private long runTool(JobTool tool, org.apache.hadoop.fs.Path in, org.apache.hadoop.fs.Path o)
-      throws Exception {
-    int rc = ToolRunner.run(conf(), tool, new String[] {in.toString(), o.toString()});
+  private long runTool(JobTool tool, org.apache.hadoop.fs.Path in, org.apache.hadoop.fs.Path o,
+      String... options) throws Exception {
+    List<String> args = new ArrayList<>(List.of(options));
+    args.add(in.toString());
+    args.add(o.toString());
+    int rc = ToolRunner.run(conf(), tool, args.toArray(new String[0]));
     if (rc != 0) {
       throw new IllegalStateException(tool.name() + " exited with " + rc);
     }

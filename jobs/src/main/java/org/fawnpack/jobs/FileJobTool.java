@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.hadoop.conf.Configuration;
 import org.apache.hadoop.fs.FileStatus;
 import org.apache.hadoop.fs.FileSystem;
 import org.apache.hadoop.fs.Path;
@@ -11,10 +12,12 @@ import org.apache.hadoop.io.LongWritable;
 import org.apache.hadoop.io.Text;
 import org.apache.hadoop.mapreduce.InputFormat;
 import org.apache.hadoop.mapreduce.Job;
+import org.apache.hadoop.mapreduce.MRJobConfig;
 import org.apache.hadoop.mapreduce.Mapper;
 import org.apache.hadoop.mapreduce.lib.input.FileInputFormat;
 import org.apache.hadoop.mapreduce.lib.output.FileOutputFormat;
 import org.apache.hadoop.mapreduce.lib.reduce.LongSumReducer;
+import org.fawnpack.input.ClusterVcores;
 
 /**
  * A job that reads input paths and writes an output directory: {@code <in> [<in>...] <out>}.
@@ -104,7 +107,34 @@ public abstract class FileJobTool extends JobTool {
     job.setReducerClass(LongSumReducer.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(LongWritable.class);
+    job.setNumReduceTasks(countReducers(job.getConfiguration()));
     return job;
+  }
+
+  /**
+   * A count job's reducers: {@code -D mapreduce.job.reduces} when given, else one per vcore the
+   * cluster offers tasks, as seed 003 ran them (70 reducers on 35 two-core Edisons, §5.2.1): a
+   * single reducer serialises the reduce phase on one wimpy core. At least one: with none the
+   * maps' unsummed pairs would be the output.
+   *
+   * @throws org.fawnpack.conf.InvalidConfigValueException naming the key for fewer than one
+   */
+  protected static int countReducers(Configuration conf) throws IOException {
+    if (FrameworkTuning.isUserSet(conf, MRJobConfig.NUM_REDUCES)) {
+      String value = conf.getTrimmed(MRJobConfig.NUM_REDUCES);
+      int reducers;
+      try {
+        reducers = Integer.parseInt(value);
+      } catch (NumberFormatException e) {
+        reducers = 0;
+      }
+      if (reducers < 1) {
+        throw new org.fawnpack.conf.InvalidConfigValueException(MRJobConfig.NUM_REDUCES, value,
+            "a count job needs at least one reducer to sum its counts");
+      }
+      return reducers;
+    }
+    return ClusterVcores.forJob(conf);
   }
 
 }

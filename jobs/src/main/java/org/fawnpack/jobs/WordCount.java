@@ -15,7 +15,7 @@ import org.apache.hadoop.util.ToolRunner;
 
 /**
  * The paper's baseline word count: one split (one map container) per file, a (word, 1) pair
- * per token, no combiner. Words are split as Hadoop's example splits them (StringTokenizer).
+ * per token, no combiner; one reducer per vcore, as the paper ran it. Words are split as Hadoop's example splits them (StringTokenizer).
  */
 public class WordCount extends FileJobTool {
 
@@ -41,6 +41,7 @@ public class WordCount extends FileJobTool {
     job.setReducerClass(IntSumReducer.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(IntWritable.class);
+    job.setNumReduceTasks(countReducers(job.getConfiguration()));
     return job;
   }
 

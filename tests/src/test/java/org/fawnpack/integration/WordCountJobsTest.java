@@ -46,11 +46,14 @@ class WordCountJobsTest {
   void wordcount2_matchesPlainJavaCount_withOneMapPerVcoreAtMost() throws Exception {
     WordCount2 tool = new WordCount2();
     assertEquals(0, ClusterJobs.run(CLUSTER.cluster(), tool,
-        "-Dfawn.input.combine.min-split-bytes=1", INPUT.toString(), "/out/wordcount2"));
+        "-Dfawn.input.combine.min-split-bytes=1", "-Dmapreduce.job.reduces=3", INPUT.toString(),
+        "/out/wordcount2"));
 
     assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(), new Path("/out/wordcount2")));
     long maps = tool.lastJob().getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue();
     assertTrue(maps >= 2 && maps <= CLUSTER.cluster().totalVcores(), "maps: " + maps);
+    assertEquals(3, tool.lastJob().getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_REDUCES)
+        .getValue(), "the user's -D mapreduce.job.reduces");
   }
 
   @Test
@@ -113,5 +116,13 @@ class WordCountJobsTest {
     assertEquals(expected, JobOutputs.read(CLUSTER.cluster().fileSystem(), new Path("/out/wordcount")));
     assertEquals(FILES,
         tool.lastJob().getCounters().findCounter(JobCounter.TOTAL_LAUNCHED_MAPS).getValue());
+    // One reducer per vcore for tasks, as seed 003 ran it: this cluster's slaves less the
+    // ApplicationMaster's vcore (it runs on them here: no master NodeManager).
+    int forTasks = CLUSTER.cluster().totalVcores() - CLUSTER.cluster().clientConf().getInt(
+        "yarn.app.mapreduce.am.resource.cpu-vcores", 1);
+    assertEquals(forTasks, tool.lastJob().getCounters().findCounter(
+        JobCounter.TOTAL_LAUNCHED_REDUCES).getValue());
+    assertEquals(forTasks, CLUSTER.cluster().fileSystem().listStatus(new Path("/out/wordcount"),
+        p -> p.getName().startsWith("part-r-")).length);
   }
 }
