@@ -35,16 +35,14 @@ final class ReducersReport {
     StringBuilder md = new StringBuilder(BEGIN).append('\n');
     md.append("## Count jobs: one reducer against one per vcore\n\n");
     md.append(String.format(Locale.ROOT,
-        "- date: %s%n- machine: %d cores, %.0f GiB RAM, %s %s, Java %s%n"
+        "- date: %s%n- machine: %s%n"
             + "- cluster: %d NodeManagers x %d vcores / %d MB (embedded, one JVM, the"
             + " ApplicationMaster on the slaves), so one per vcore = %d reducers%n"
             + "- command: `%s` (%.0f minutes); wall seconds from submission to completion,"
             + " median and mean ± sample sd over the rounds; each pair's outputs checked"
             + " identical%n%n",
         ZonedDateTime.now().format(DateTimeFormatter.ISO_OFFSET_DATE_TIME),
-        Runtime.getRuntime().availableProcessors(), Machine.totalMemoryGib(),
-        System.getProperty("os.name"), System.getProperty("os.arch"),
-        System.getProperty("java.version"), cluster.spec().nodeManagers(),
+        Machine.describe(), cluster.spec().nodeManagers(),
         cluster.spec().nodeVcores(), cluster.spec().nodeMemoryMb(), reducersPerVcore,
         options.command(), minutes));
     if (words != null) {

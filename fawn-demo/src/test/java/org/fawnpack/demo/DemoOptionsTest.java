@@ -137,8 +137,49 @@ class DemoOptionsTest {
   }
 
   @Test
+  void parse_compare_defaultsToSeed003sDellClusterOfTwo() {
+    DemoOptions options = DemoOptions.parse(new String[] {"--compare"});
+    assertEquals(new DemoOptions.Compare("dell-r620", 2), options.compare());
+    assertEquals("edison", options.profile());
+    assertEquals(4, options.slaves());
+    assertEquals(null, DemoOptions.parse(new String[0]).compare());
+  }
+
+  @Test
+  void parse_compare_againstAndItsSlaves() {
+    DemoOptions options = DemoOptions.parse(new String[] {"--slaves", "3", "--compare",
+        "--against", "rpi4-4g", "--against-slaves", "5"});
+    assertEquals(new DemoOptions.Compare("rpi4-4g", 5), options.compare());
+    assertEquals(3, options.slaves());
+  }
+
+  @Test
+  void parse_againstWithoutCompare_rejectedNamingIt() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DemoOptions.parse(new String[] {"--against", "dell-r620"}));
+    assertEquals("--against dell-r620 applies only with --compare", e.getMessage());
+  }
+
+  @Test
+  void parse_compareWithAllOrKvJobsOrKeep_rejected() {
+    for (String other : new String[] {"--all", "--kv-jobs", "--keep"}) {
+      IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+          () -> DemoOptions.parse(new String[] {"--compare", other}));
+      assertTrue(e.getMessage().contains("not with " + other), e.getMessage());
+    }
+  }
+
+  @Test
+  void parse_slavesZero_rejected() {
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DemoOptions.parse(new String[] {"--slaves", "0"}));
+    assertEquals("--slaves must be at least 1: 0", e.getMessage());
+  }
+
+  @Test
   void usage_listsAllAndItsOptions() {
-    for (String option : new String[] {"--all", "--tera-rows N", "--md5-bits B"}) {
+    for (String option : new String[] {"--all", "--tera-rows N", "--md5-bits B", "--compare",
+        "--against NAME", "--against-slaves N", "--slaves N"}) {
       assertTrue(DemoOptions.USAGE.contains(option), option + " missing from:\n"
           + DemoOptions.USAGE);
     }

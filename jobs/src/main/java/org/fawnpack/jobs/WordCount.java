@@ -41,7 +41,7 @@ public class WordCount extends FileJobTool {
     job.setReducerClass(IntSumReducer.class);
     job.setOutputKeyClass(Text.class);
     job.setOutputValueClass(IntWritable.class);
-    job.setNumReduceTasks(countReducers(job.getConfiguration()));
+    setCountReducers(job);
     return job;
   }
 

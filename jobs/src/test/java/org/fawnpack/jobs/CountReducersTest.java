@@ -33,6 +33,33 @@ class CountReducersTest {
   }
 
   @Test
+  void perVcore_reducersStartOnceEveryMapIsDone_unlessTheUserChose() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("fawn.input.combine.vcores", "8");
+    org.apache.hadoop.mapreduce.Job job = org.apache.hadoop.mapreduce.Job.getInstance(conf);
+    FileJobTool.setCountReducers(job);
+    assertEquals(8, job.getNumReduceTasks());
+    assertEquals(1.0f, job.getConfiguration().getFloat(
+        "mapreduce.job.reduce.slowstart.completedmaps", -1), 0);
+
+    Configuration chosen = new Configuration();
+    chosen.set("fawn.input.combine.vcores", "8");
+    chosen.set("mapreduce.job.reduce.slowstart.completedmaps", "0.5");
+    job = org.apache.hadoop.mapreduce.Job.getInstance(chosen);
+    FileJobTool.setCountReducers(job);
+    assertEquals(0.5f, job.getConfiguration().getFloat(
+        "mapreduce.job.reduce.slowstart.completedmaps", -1), 0);
+
+    Configuration oneReducer = new Configuration();
+    oneReducer.set("mapreduce.job.reduces", "1");
+    job = org.apache.hadoop.mapreduce.Job.getInstance(oneReducer);
+    FileJobTool.setCountReducers(job);
+    assertEquals(1, job.getNumReduceTasks());
+    assertEquals(0.05f, job.getConfiguration().getFloat(
+        "mapreduce.job.reduce.slowstart.completedmaps", -1), 0, "Hadoop's default");
+  }
+
+  @Test
   void noneOrNotANumber_refusedNamingTheKey() {
     for (String bad : new String[] {"0", "-3", "two"}) {
       Configuration conf = new Configuration();
