@@ -114,7 +114,7 @@ final class CompareDemo {
     EmbeddedCluster cluster = EmbeddedCluster.of(spec).start();
     try {
       List<JobResult> rows = new CountJobsDemo(options, out).run(cluster,
-          new DemoJobRunner(cluster, out));
+          new DemoJobRunner(cluster, out, options.jobOptions()));
       out.println();
       out.print(SummaryTable.text(rows));
       SummaryTable.writeJson(rows, dir.resolve("summary.json"));

@@ -118,10 +118,10 @@ public final class Demo {
 
   private List<JobResult> runJobs(EmbeddedCluster cluster) throws Exception {
     if (options.kvJobs()) {
-      return new KvJobsDemo(new DemoJobRunner(cluster, out), cluster, out,
+      return new KvJobsDemo(new DemoJobRunner(cluster, out, options.jobOptions()), cluster, out,
           options.outDir().resolve("kv")).run();
     }
-    DemoJobRunner runner = new DemoJobRunner(cluster, out);
+    DemoJobRunner runner = new DemoJobRunner(cluster, out, options.jobOptions());
     List<JobResult> rows = new CountJobsDemo(options, out).run(cluster, runner);
     if (options.all()) {
       rows.addAll(new AllJobsDemo(runner, out, options, new Random()).run());

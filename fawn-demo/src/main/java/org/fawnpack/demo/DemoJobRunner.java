@@ -13,10 +13,17 @@ final class DemoJobRunner {
 
   private final EmbeddedCluster cluster;
   private final PrintStream out;
+  private final java.util.List<String> jobOptions;
 
   DemoJobRunner(EmbeddedCluster cluster, PrintStream out) {
+    this(cluster, out, java.util.List.of());
+  }
+
+  /** @param jobOptions generic options ({@code -D key=value}) given to every job */
+  DemoJobRunner(EmbeddedCluster cluster, PrintStream out, java.util.List<String> jobOptions) {
     this.cluster = cluster;
     this.out = out;
+    this.jobOptions = java.util.List.copyOf(jobOptions);
   }
 
   /**
@@ -27,8 +34,10 @@ final class DemoJobRunner {
    *     demo built them, so that is a bug, not a result
    */
   JobResult run(JobTool tool, WorkUnit work, String... args) throws Exception {
-    out.printf("%nRunning %s %s ...%n", tool.name(), String.join(" ", args));
-    int rc = ToolRunner.run(cluster.clientConf(), tool, args);
+    java.util.List<String> all = new java.util.ArrayList<>(jobOptions);
+    all.addAll(java.util.List.of(args));
+    out.printf("%nRunning %s %s ...%n", tool.name(), String.join(" ", all));
+    int rc = ToolRunner.run(cluster.clientConf(), tool, all.toArray(new String[0]));
     if (tool.lastJob() == null) {
       throw new IllegalStateException(tool.name() + " did not run (exit code " + rc + ")");
     }

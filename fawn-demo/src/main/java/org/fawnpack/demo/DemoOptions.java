@@ -4,6 +4,8 @@ import static org.fawnpack.demo.CommandLineArgs.positive;
 import static org.fawnpack.demo.CommandLineArgs.value;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import org.fawnpack.jobs.md5.Md5Config;
 
 /**
@@ -13,7 +15,7 @@ import org.fawnpack.jobs.md5.Md5Config;
  */
 record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, boolean keep,
     Path outDir, String profile, boolean all, int teraRows, int md5Bits, boolean kvJobs,
-    int slaves, Compare compare) {
+    int slaves, Compare compare, List<String> jobOptions) {
 
   /**
    * {@code --compare}: the count jobs again on a second cluster of {@code slaves} nodes of
@@ -37,7 +39,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
       "Usage: ./fawn demo [--paper] [--keep] [--text-files N] [--log-files N]",
       "                   [--text-kb N] [--log-kb N] [--out DIR] [--profile NAME]",
       "                   [--all [--tera-rows N] [--md5-bits B]] [--kv-jobs] [--slaves N]",
-      "                   [--compare [--against NAME] [--against-slaves N]]",
+      "                   [--compare [--against NAME] [--against-slaves N]] [-D key=value ...]",
       "  Starts an embedded cluster (HDFS, YARN with 4 slave NodeManagers sized by the profile",
       "  and a master NodeManager that runs the ApplicationMasters, JobHistory), writes many",
       "  small text and log files, runs wordcount vs wordcount2 and logcount vs logcount2, and",
@@ -63,6 +65,8 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
           + DEFAULT_AGAINST_SLAVES + ") and the two",
       "                  side by side as fawn energy compare prints them (seed 003's Table 8),",
       "                  the paper's own figures beside; power from each profile's model",
+      "  -D key=value    a setting for every job the demo runs, as hadoop jar takes it (e.g.",
+      "                  -D mapreduce.job.reduces=1: one reducer instead of one per vcore)",
       "  --tera-rows N   rows teragen writes with --all (default " + DEFAULT_TERA_ROWS
           + " = 100 MB)",
       "  --md5-bits B    md5gen writes all 2^B values with --all, 1-" + Md5Config.MAX_BITS
@@ -86,6 +90,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
     String against = DEFAULT_AGAINST;
     int againstSlaves = DEFAULT_AGAINST_SLAVES;
     String needsCompare = null;
+    List<String> jobOptions = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       String arg = args[i];
       switch (arg) {
@@ -104,6 +109,7 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
         case "--kv-jobs" -> kvJobs = true;
         case "--slaves" -> slaves = positive(arg, value(args, ++i, arg));
         case "--compare" -> compare = true;
+        case "-D" -> jobOptions.add(setting(arg, value(args, ++i, arg)));
         case "--against" -> {
           against = value(args, ++i, arg);
           needsCompare = arg + " " + args[i];
@@ -120,7 +126,12 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
           md5Bits = md5Bits(arg, value(args, ++i, arg));
           needsAll = arg + " " + args[i];
         }
-        default -> throw new IllegalArgumentException("unknown option '" + arg + "'");
+        default -> {
+          if (!arg.startsWith("-D") || arg.length() == 2) {
+            throw new IllegalArgumentException("unknown option '" + arg + "'");
+          }
+          jobOptions.add(setting("-D", arg.substring(2)));
+        }
       }
     }
     // Silently ignoring a size for jobs that will not run would hide a forgotten --all.
@@ -135,7 +146,17 @@ record DemoOptions(int textFiles, int textFileKb, int logFiles, int logFileKb, b
           + " after the other: not with " + (all ? "--all" : kvJobs ? "--kv-jobs" : "--keep"));
     }
     return new DemoOptions(textFiles, textKb, logFiles, logKb, keep, out, profile, all, teraRows,
-        md5Bits, kvJobs, slaves, compare ? new Compare(against, againstSlaves) : null);
+        md5Bits, kvJobs, slaves, compare ? new Compare(against, againstSlaves) : null,
+        List.copyOf(jobOptions));
+  }
+
+  /** {@code -Dkey=value} for a job's command line; a setting without '=' is refused. */
+  private static String setting(String option, String setting) {
+    int equals = setting.indexOf('=');
+    if (equals <= 0) {
+      throw new IllegalArgumentException(option + " needs key=value: '" + setting + "'");
+    }
+    return "-D" + setting;
   }
 
   private static int md5Bits(String option, String value) {

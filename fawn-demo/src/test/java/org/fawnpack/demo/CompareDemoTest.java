@@ -40,7 +40,9 @@ class CompareDemoTest {
 
   @Test
   void compare_eachClustersFigures_areItsOwnReports_andItsSlavesSamples() throws Exception {
-    DemoOptions options = DemoOptions.parse(new String[] {"--compare", "--slaves", "2",
+    // One reducer a job: a Dell's twelve reducer JVMs would start on this machine's two cores.
+    DemoOptions options = DemoOptions.parse(new String[] {"-D", "mapreduce.job.reduces=1",
+        "--compare", "--slaves", "2",
         "--against-slaves", "1", "--text-files", "4", "--text-kb", "64", "--log-files", "4",
         "--log-kb", "32", "--out", dir.toString()});
     ByteArrayOutputStream printed = new ByteArrayOutputStream();

@@ -170,6 +170,17 @@ class DemoOptionsTest {
   }
 
   @Test
+  void parse_genericOptions_bothSpellings_forEveryJob() {
+    DemoOptions options = DemoOptions.parse(new String[] {"-D", "mapreduce.job.reduces=1",
+        "-Dfawn.input.combine.vcores=2"});
+    assertEquals(java.util.List.of("-Dmapreduce.job.reduces=1", "-Dfawn.input.combine.vcores=2"),
+        options.jobOptions());
+    IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+        () -> DemoOptions.parse(new String[] {"-D", "mapreduce.job.reduces"}));
+    assertEquals("-D needs key=value: 'mapreduce.job.reduces'", e.getMessage());
+  }
+
+  @Test
   void parse_slavesZero_rejected() {
     IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
         () -> DemoOptions.parse(new String[] {"--slaves", "0"}));
@@ -179,7 +190,7 @@ class DemoOptionsTest {
   @Test
   void usage_listsAllAndItsOptions() {
     for (String option : new String[] {"--all", "--tera-rows N", "--md5-bits B", "--compare",
-        "--against NAME", "--against-slaves N", "--slaves N"}) {
+        "--against NAME", "--against-slaves N", "--slaves N", "-D key=value"}) {
       assertTrue(DemoOptions.USAGE.contains(option), option + " missing from:\n"
           + DemoOptions.USAGE);
     }
