@@ -133,10 +133,11 @@ public abstract class FileJobTool extends JobTool {
   /**
    * A count job's reducers: {@code -D mapreduce.job.reduces} when given, else one per vcore the
    * cluster offers tasks, as seed 003 ran them (70 reducers on 35 two-core Edisons, §5.2.1): a
-   * single reducer serialises the reduce phase on one wimpy core. At least one: with none the
-   * maps' unsummed pairs would be the output.
+   * single reducer serialises the reduce phase on one wimpy core. Zero, when asked for, makes a
+   * map-only job: each map's own counts are the output, not summed across maps.
    *
-   * @throws org.fawnpack.conf.InvalidConfigValueException naming the key for fewer than one
+   * @throws org.fawnpack.conf.InvalidConfigValueException naming the key for a value that is not
+   *     a whole number of at least 0
    */
   protected static int countReducers(Configuration conf) throws IOException {
     if (FrameworkTuning.isUserSet(conf, MRJobConfig.NUM_REDUCES)) {
@@ -145,11 +146,11 @@ public abstract class FileJobTool extends JobTool {
       try {
         reducers = Integer.parseInt(value);
       } catch (NumberFormatException e) {
-        reducers = 0;
+        reducers = -1;
       }
-      if (reducers < 1) {
+      if (reducers < 0) {
         throw new org.fawnpack.conf.InvalidConfigValueException(MRJobConfig.NUM_REDUCES, value,
-            "a count job needs at least one reducer to sum its counts");
+            "a whole number of reducers: at least 1 to sum the counts, 0 for map-only");
       }
       return reducers;
     }

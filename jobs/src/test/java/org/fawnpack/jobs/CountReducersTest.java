@@ -60,8 +60,15 @@ class CountReducersTest {
   }
 
   @Test
-  void noneOrNotANumber_refusedNamingTheKey() {
-    for (String bad : new String[] {"0", "-3", "two"}) {
+  void zero_mapOnly_asTheUserAsked() throws Exception {
+    Configuration conf = new Configuration();
+    conf.set("mapreduce.job.reduces", "0");
+    assertEquals(0, FileJobTool.countReducers(conf));
+  }
+
+  @Test
+  void negativeOrNotANumber_refusedNamingTheKey() {
+    for (String bad : new String[] {"-3", "two"}) {
       Configuration conf = new Configuration();
       conf.set("mapreduce.job.reduces", bad);
       InvalidConfigValueException e = assertThrows(InvalidConfigValueException.class,
