@@ -75,7 +75,7 @@ class NodeUtilisationTest {
         && Files.isReadable(real.resolve("diskstats")), "Linux /proc");
     NodeUtilisation u = new NodeUtilisation();
     u.sample();
-    Thread.sleep(100);
+    Thread.sleep(100); // an interval between the two samples: the counters may only grow
     NodeUtilisation.Sample s = u.sample();
     long total = 0;
     long available = 0;

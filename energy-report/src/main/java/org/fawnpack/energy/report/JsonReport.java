@@ -1,6 +1,10 @@
 package org.fawnpack.energy.report;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,10 +18,16 @@ import java.util.Locale;
  * computed is {@code null}; joules and watts are numbers in J and W.
  */
 final class JsonReport {
-  private final StringBuilder out = new StringBuilder();
-  private boolean first = true;
+  private final StringWriter text = new StringWriter();
+  private final JsonGenerator out;
 
-  private JsonReport() {}
+  private JsonReport() {
+    try {
+      out = new JsonFactory().createGenerator(text);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
 
   static void write(EnergyReportModel m, Path file) throws IOException {
     Files.writeString(file, render(m), StandardCharsets.UTF_8);
@@ -45,7 +55,8 @@ final class JsonReport {
     j.cluster(m);
     j.key("estimated").strings(m.estimatedReasons());
     j.close();
-    return j.out.append('\n').toString();
+    j.write(JsonGenerator::flush);
+    return j.text.append('\n').toString();
   }
 
   private void cluster(EnergyReportModel m) {
@@ -93,87 +104,60 @@ final class JsonReport {
   }
 
   private JsonReport open() {
-    comma();
-    out.append('{');
-    first = true;
-    return this;
+    return write(JsonGenerator::writeStartObject);
   }
 
   private JsonReport close() {
-    out.append('}');
-    first = false;
-    return this;
+    return write(JsonGenerator::writeEndObject);
   }
 
   private JsonReport array() {
-    out.append('[');
-    first = true;
-    return this;
+    return write(JsonGenerator::writeStartArray);
   }
 
   private JsonReport endArray() {
-    out.append(']');
-    first = false;
-    return this;
-  }
-
-  private void comma() {
-    if (!first) {
-      out.append(',');
-    }
-    first = false;
+    return write(JsonGenerator::writeEndArray);
   }
 
   private JsonReport key(String name) {
-    comma();
-    quote(name);
-    out.append(':');
-    first = true; // the value follows without a comma
-    return this;
+    return write(g -> g.writeFieldName(name));
   }
 
+  /** A figure: null, and a NaN or infinite double (not computable), as JSON null. */
   private JsonReport field(String name, Object value) {
     key(name);
-    first = false;
-    if (value == null) {
-      out.append("null");
-    } else if (value instanceof Double d) {
-      out.append(Double.isNaN(d) || Double.isInfinite(d) ? "null" : Double.toString(d));
-    } else if (value instanceof Number || value instanceof Boolean) {
-      out.append(value);
-    } else {
-      quote(value.toString());
-    }
-    return this;
+    return write(g -> {
+      if (value == null || value instanceof Double d && (d.isNaN() || d.isInfinite())) {
+        g.writeNull();
+      } else if (value instanceof Double d) {
+        g.writeNumber(d);
+      } else if (value instanceof Integer || value instanceof Long) {
+        g.writeNumber(((Number) value).longValue());
+      } else if (value instanceof Boolean b) {
+        g.writeBoolean(b);
+      } else {
+        g.writeString(value.toString());
+      }
+    });
   }
 
   private void strings(List<String> values) {
     array();
-    for (String v : values) {
-      comma();
-      quote(v);
-    }
+    values.forEach(v -> write(g -> g.writeString(v)));
     endArray();
   }
 
-  private void quote(String s) {
-    out.append('"');
-    for (char ch : s.toCharArray()) {
-      switch (ch) {
-        case '"' -> out.append("\\\"");
-        case '\\' -> out.append("\\\\");
-        case '\n' -> out.append("\\n");
-        case '\r' -> out.append("\\r");
-        case '\t' -> out.append("\\t");
-        default -> {
-          if (ch < 0x20) {
-            out.append(String.format(Locale.ROOT, "\\u%04x", (int) ch));
-          } else {
-            out.append(ch);
-          }
-        }
-      }
+  private interface Step {
+    void on(JsonGenerator generator) throws IOException;
+  }
+
+  /** One generator step; writing to a StringWriter cannot fail for I/O. */
+  private JsonReport write(Step step) {
+    try {
+      step.on(out);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    out.append('"');
+    return this;
   }
 }
