@@ -98,9 +98,7 @@ public final class CountBenchmark {
   }
 
   private BenchmarkReport.Family wordCountFamily() throws Exception {
-    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/bench/in/text");
-    new SampleInputs(2016, 20_000).writeTextFiles(fs, in, options.textFiles(),
-        options.textKb() * 1024, i -> progress("text files", i + 1, options.textFiles()));
+    org.apache.hadoop.fs.Path in = textInput();
     long total = totalBytes(in);
     long perVcore = (total + cluster.totalVcores() - 1) / cluster.totalVcores();
     Map<String, Variant> variants = new LinkedHashMap<>();
@@ -116,9 +114,7 @@ public final class CountBenchmark {
   }
 
   private BenchmarkReport.Family logCountFamily() throws Exception {
-    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/bench/in/logs");
-    new SampleInputs(2016, 20_000).writeLogFiles(fs, in, options.logFiles(),
-        options.logKb() * 1024, i -> progress("log files", i + 1, options.logFiles()));
+    org.apache.hadoop.fs.Path in = logInput();
     Map<String, Variant> variants = new LinkedHashMap<>();
     variants.put("logcount", (o) -> runTool(new LogCount(), in, o));
     variants.put("logcount2", (o) -> runTool(new LogCount2(), in, o));
@@ -134,16 +130,8 @@ public final class CountBenchmark {
   private ReducersReport reducers() throws Exception {
     ReducersReport report = new ReducersReport(options, cluster);
     report.reducersPerVcore = org.fawnpack.input.ClusterVcores.forJob(conf());
-    org.apache.hadoop.fs.Path text = new org.apache.hadoop.fs.Path("/bench/in/text");
-    if (!fs.exists(text)) {
-      new SampleInputs(2016, 20_000).writeTextFiles(fs, text, options.textFiles(),
-          options.textKb() * 1024, i -> progress("text files", i + 1, options.textFiles()));
-    }
-    org.apache.hadoop.fs.Path logs = new org.apache.hadoop.fs.Path("/bench/in/logs");
-    if (!fs.exists(logs)) {
-      new SampleInputs(2016, 20_000).writeLogFiles(fs, logs, options.logFiles(),
-          options.logKb() * 1024, i -> progress("log files", i + 1, options.logFiles()));
-    }
+    org.apache.hadoop.fs.Path text = textInput();
+    org.apache.hadoop.fs.Path logs = logInput();
     Map<String, Variant> words = new LinkedHashMap<>();
     words.put("wordcount2" + ReducersReport.ONE,
         (o) -> runTool(new WordCount2(), text, o, "-Dmapreduce.job.reduces=1"));
@@ -158,6 +146,26 @@ public final class CountBenchmark {
     report.logs = new BenchmarkReport.Family(options.logFiles(), totalBytes(logs));
     report.logs.measurements = rounds("reducers-logs", logVariants);
     return report;
+  }
+
+  /** The text files, written once per run (the word count and reducers parts share them). */
+  private org.apache.hadoop.fs.Path textInput() throws IOException {
+    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/bench/in/text");
+    if (!fs.exists(in)) {
+      new SampleInputs(2016, 20_000).writeTextFiles(fs, in, options.textFiles(),
+          options.textKb() * 1024, i -> progress("text files", i + 1, options.textFiles()));
+    }
+    return in;
+  }
+
+  /** The log files, written once per run (the log count and reducers parts share them). */
+  private org.apache.hadoop.fs.Path logInput() throws IOException {
+    org.apache.hadoop.fs.Path in = new org.apache.hadoop.fs.Path("/bench/in/logs");
+    if (!fs.exists(in)) {
+      new SampleInputs(2016, 20_000).writeLogFiles(fs, in, options.logFiles(),
+          options.logKb() * 1024, i -> progress("log files", i + 1, options.logFiles()));
+    }
+    return in;
   }
 
   /** wordcount2 and the single-JVM reference on the large input. */

@@ -58,20 +58,22 @@ final class PaperTable8 {
    * has none.
    */
   static Figure figure(String profile, int slaves, String job) {
-    Map<String, Map<Integer, Figure>> table = switch (profile) {
-      case "edison" -> EDISON;
-      case "dell-r620" -> DELL;
-      default -> Map.of();
-    };
-    Map<Integer, Figure> row = table.get(job);
+    Map<Integer, Figure> row = table(profile).get(job);
     return row == null ? null : row.get(slaves);
   }
 
   /** The cluster sizes the paper measured for {@code profile}, or none. */
   static List<Integer> sizes(String profile) {
-    Map<String, Map<Integer, Figure>> table = profile.equals("edison") ? EDISON
-        : profile.equals("dell-r620") ? DELL : Map.of();
+    Map<String, Map<Integer, Figure>> table = table(profile);
     return table.isEmpty() ? List.of() : List.copyOf(table.values().iterator().next().keySet());
+  }
+
+  private static Map<String, Map<Integer, Figure>> table(String profile) {
+    return switch (profile) {
+      case "edison" -> EDISON;
+      case "dell-r620" -> DELL;
+      default -> Map.of();
+    };
   }
 
   /**

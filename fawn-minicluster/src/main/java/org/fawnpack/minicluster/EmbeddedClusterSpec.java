@@ -263,19 +263,20 @@ public final class EmbeddedClusterSpec {
 
     /** A setting of the energy collector (a {@code fawn.energy.*} key), over the Edison model. */
     public Builder energySet(String key, String value) {
+      energyOverrides.put(energyKey(key), value);
+      return this;
+    }
+
+    private static String energyKey(String key) {
       if (!key.startsWith("fawn.energy.")) {
         throw new IllegalArgumentException("energy collector keys start with fawn.energy.: " + key);
       }
-      energyOverrides.put(key, value);
-      return this;
+      return key;
     }
 
     /** A setting of the master NodeManager's collector only, over the slaves' settings. */
     public Builder masterEnergySet(String key, String value) {
-      if (!key.startsWith("fawn.energy.")) {
-        throw new IllegalArgumentException("energy collector keys start with fawn.energy.: " + key);
-      }
-      masterEnergyOverrides.put(key, value);
+      masterEnergyOverrides.put(energyKey(key), value);
       return this;
     }
 
